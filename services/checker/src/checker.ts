@@ -1,0 +1,92 @@
+import {
+  capabilityRegistration,
+  errorDiagnostic,
+  executeCapability,
+  JacobianError,
+  nonConclusionResult,
+  registerCapabilities,
+  sourceProviderRuntime,
+  type AdmittedRun,
+  type ArtifactStore,
+  type CapabilityResult,
+  type CheckerAuthorization,
+  type CheckerIdentity,
+  type InstalledCapability,
+  type IsolatedExecutor,
+  type ProviderProbe,
+  type SigningKey,
+} from '@jacobian/shared';
+import { readFileSync } from 'node:fs';
+import { INDUCED_TREE_CHECKER_SOURCES, verifyInducedTree } from './graph/induced-tree-verify.js';
+
+const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface CheckerOptions {
+  artifacts: ArtifactStore;
+  executor: IsolatedExecutor;
+  /**
+   * The operator's authorization list: only these checker identities may produce VERIFIED.
+   * 'bundled' authorizes exactly the checkers shipped with this service, as measured at
+   * start: the embedded default, where the operator is whoever installed and started it.
+   */
+  authorization: CheckerAuthorization | 'bundled';
+  signingKey: SigningKey;
+  signal?: AbortSignal;
+}
+
+export interface CheckerService {
+  readonly installed: readonly InstalledCapability[];
+  /** Identities of the checkers this service runs, for operators to review and authorize. */
+  readonly identities: readonly CheckerIdentity[];
+  readonly publicKeyId: string;
+  /** The authorization in force, after resolving 'bundled'. */
+  readonly authorization: CheckerAuthorization;
+  handle(run: AdmittedRun, signal: AbortSignal): Promise<CapabilityResult>;
+}
+
+/** The checker role: runs independent checkers and signs the verification records they earn. */
+export async function createChecker(options: CheckerOptions): Promise<CheckerService> {
+  const identities = new Map<string, CheckerIdentity>();
+  const identityOf = (capabilityId: string) => (): CheckerIdentity => {
+    const identity = identities.get(capabilityId);
+    if (identity === undefined) throw new JacobianError('INTERNAL', `checker identity of ${capabilityId} was not measured at registration`);
+    return identity;
+  };
+  const exhaustive: ProviderProbe = {
+    name: 'jacobian-checker-ts',
+    probe: () =>
+      sourceProviderRuntime({ provider: 'jacobian-checker-ts', version: CHECKER_VERSION, files: INDUCED_TREE_CHECKER_SOURCES, features: ['exhaustive-subset-enumeration'] }),
+  };
+  const report = await registerCapabilities(
+    [
+      capabilityRegistration(exhaustive, () =>
+        verifyInducedTree({ authorization: () => authorization, signingKey: options.signingKey, identity: identityOf('graph.induced_tree.maximum.verify') }),
+      ),
+    ],
+    options.signal,
+  );
+  for (const capability of report.installed) {
+    if (capability.descriptor.checker !== null) identities.set(capability.descriptor.id, capability.descriptor.checker);
+  }
+  const authorization: CheckerAuthorization =
+    options.authorization === 'bundled'
+      ? { authorized: [...identities.values()].map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }
+      : options.authorization;
+  const byId = new Map(report.installed.map((capability) => [capability.descriptor.id, capability]));
+  return {
+    installed: report.installed,
+    identities: [...identities.values()],
+    publicKeyId: options.signingKey.keyId,
+    authorization,
+    async handle(run, signal) {
+      const capability = byId.get(run.capability_id);
+      if (capability === undefined) {
+        return nonConclusionResult(run, {
+          status: 'ERROR',
+          diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not a checker of this service`, { path: ['capability_id'] }))],
+        });
+      }
+      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal);
+    },
+  };
+}

@@ -1,0 +1,7 @@
+export { createApi, type Api, type ApiDependencies } from './api.js';
+export { FIND_RESPONSE_MAX_BYTES, FindArgumentsSchema, type FindResponse } from './find.js';
+export { createMcpServer } from './mcp-server.js';
+export { startHttpServer, type HttpServerOptions, type RunningHttpServer } from './http.js';
+export { startStdioServer } from './stdio.js';
+export { INSTRUCTIONS } from './instructions.js';
+export { projectFind, projectResult } from './projection.js';

@@ -1,0 +1,205 @@
+import { McpServer, ResourceNotFoundError, ResourceTemplate, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { CapabilityRequestSchema, CapabilityResultShape, toAppError, type CapabilityResult } from '@jacobian/shared';
+import type { Api } from './api.js';
+import { FindArgumentsSchema } from './find.js';
+import { INSTRUCTIONS } from './instructions.js';
+import { projectFind, projectResult } from './projection.js';
+import { SERVER_VERSION } from './version.js';
+
+/**
+ * Advertise a zod schema's exact JSON Schema, but let every object through the SDK's own
+ * validation. The SDK would answer a bad argument with a bare text error; we answer with
+ * a typed diagnostic naming the field and the rule (an ERROR CapabilityResult for
+ * math.run), so validation happens in our handlers with the same zod schema.
+ */
+function advertised<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'jacobian',
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? { value: value as Record<string, unknown> }
+          : { issues: [{ message: 'arguments must be a JSON object' }] },
+      jsonSchema: {
+        input: () => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>,
+        output: () => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }) as Record<string, unknown>,
+      },
+    },
+  };
+}
+
+const FindOutputSchema = z
+  .object({
+    catalog_digest: z.string(),
+    policy_digest: z.string(),
+    policy_profile: z.string(),
+    kind: z.enum(['BROWSE', 'SEARCH', 'INSPECT']),
+    total_matches: z.number().int().nullable(),
+    matches: z.array(z.record(z.string(), z.unknown())),
+    capability: z.record(z.string(), z.unknown()).nullable(),
+    next_cursor: z.string().nullable(),
+    diagnostics: z.array(z.record(z.string(), z.unknown())),
+  })
+  .strict();
+
+const ARTIFACT_TEMPLATE = 'artifact://sha256/{digest}';
+
+/**
+ * One MCP server instance over the shared API. Stateless HTTP builds one per request and
+ * stdio one per connection, so nothing here may hold state between requests.
+ */
+export function createMcpServer(api: Api): McpServer {
+  const server = new McpServer(
+    { name: 'jacobian', version: SERVER_VERSION },
+    {
+      instructions:
+        'Jacobian is a mathematical toolbox: discover installed operations with math.find, run one with math.run in EXPLORE or VERIFY mode. Results state what was computed, its scope, completeness and assurance; only an operator-authorized independent checker makes a result VERIFIED. Read jacobian://instructions for the full operating model.',
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+    },
+  );
+
+  server.registerTool(
+    'math.find',
+    {
+      title: 'Find mathematical capabilities',
+      description:
+        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions and tags (with optional `domain`, `mode`, `limit` 1-20, `cursor`). `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL.',
+      inputSchema: advertised(FindArgumentsSchema),
+      outputSchema: FindOutputSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) => {
+      const response = api.find(args);
+      return {
+        content: [{ type: 'text', text: projectFind(response) }],
+        structuredContent: response as unknown as Record<string, unknown>,
+        ...(response.diagnostics.some((d) => d.severity === 'ERROR') ? { isError: true } : {}),
+      };
+    },
+  );
+
+  server.registerTool(
+    'math.run',
+    {
+      title: 'Run a mathematical capability',
+      description:
+        'Run one installed capability by exact ID in EXPLORE (compute) or VERIFY (independent checker) mode, with an optional budget. Returns the complete CapabilityResult: execution status, typed output, scope, completeness, qualifiers, assurance, obligations, artifact URIs and diagnostics.',
+      inputSchema: advertised(CapabilityRequestSchema),
+      outputSchema: CapabilityResultShape,
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, ctx) => {
+      const result: CapabilityResult = await api.run(args, ctx.mcpReq.signal);
+      return {
+        content: [{ type: 'text', text: projectResult(result) }],
+        structuredContent: result as unknown as Record<string, unknown>,
+        ...(result.execution.status === 'ERROR' ? { isError: true } : {}),
+      };
+    },
+  );
+
+  server.registerResource(
+    'instructions',
+    'jacobian://instructions',
+    { title: 'Jacobian operating model', description: 'Discovery, contracts, composition, result dimensions, verification boundaries, artifacts', mimeType: 'text/markdown' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: INSTRUCTIONS }] }),
+  );
+
+  server.registerResource(
+    'capability-catalog',
+    'capability://catalog',
+    { title: 'Installed capability catalog', description: 'Every installed capability after operator policy, with catalog and policy digests', mimeType: 'application/json' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(api.catalog()) }] }),
+  );
+
+  server.registerResource(
+    'artifact',
+    new ResourceTemplate(ARTIFACT_TEMPLATE, { list: undefined }),
+    { title: 'Content-addressed artifact', description: 'Manifest and payload of a stored artifact, re-hashed on read', mimeType: 'application/json' },
+    async (uri, variables, ctx) => {
+      const digest = variables['digest'];
+      const artifactUri = `artifact://sha256/${Array.isArray(digest) ? digest.join('') : (digest ?? '')}`;
+      try {
+        const artifact = await api.readArtifact(artifactUri, ctx.mcpReq.signal);
+        return {
+          contents: [
+            { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ uri: artifact.uri, manifest: artifact.manifest, payload: artifact.payload }) },
+          ],
+        };
+      } catch (error) {
+        const appError = toAppError(error);
+        if (appError.code === 'ARTIFACT_NOT_FOUND' || appError.code === 'INVALID_REQUEST') {
+          throw new ResourceNotFoundError(uri.href, appError.message);
+        }
+        throw appError;
+      }
+    },
+  );
+
+  server.registerPrompt(
+    'jacobian-discover',
+    {
+      title: 'Discover capabilities for a mathematical task',
+      description: 'Turns a task into discovery and exact-contract steps; strategy stays with you.',
+      argsSchema: z.object({ task: z.string().min(1).max(2000).describe('the mathematical task, in your words') }),
+    },
+    ({ task }) => ({
+      description: 'Discovery steps for a mathematical task',
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: [
+              `Task: ${task}`,
+              '',
+              'Use Jacobian to find installed operations that may help. Steps (the choice of strategy is yours):',
+              '1. Call math.find with a short query naming the outcome you want (and `domain` or `mode` if you know them). Browse with no arguments if the search is weak.',
+              '2. For a promising match, call math.find with its capability_id and view CONTRACT to read the exact input schema and examples.',
+              '3. Call math.run with a payload that satisfies that schema. Read execution, completeness, assurance and scope before using the output.',
+              'A match is retrieval, not a recommendation: check that its contract fits the task.',
+            ].join('\n'),
+          },
+        },
+      ],
+    }),
+  );
+
+  server.registerPrompt(
+    'jacobian-check-evidence',
+    {
+      title: 'Check evidence with an independent checker',
+      description: 'How to look for a compatible independent checker without treating computed evidence as verified.',
+      argsSchema: z.object({
+        capability_id: z.string().min(1).max(128).describe('the producer capability whose result you want checked'),
+        result_uri: z.string().max(200).optional().describe('the artifact URI of the stored result, if any'),
+      }),
+    },
+    ({ capability_id, result_uri }) => ({
+      description: 'Look for an independent checker',
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: [
+              `Evidence to check: a result of ${capability_id}${result_uri ? ` stored as ${result_uri}` : ''}.`,
+              '',
+              `1. Inspect ${capability_id} with math.find (view SUMMARY) and look at its relationships for VERIFIED_BY entries.`,
+              '2. Inspect each candidate checker with view CONTRACT: it must accept this exact artifact type and offer VERIFY mode.',
+              '3. Run it with math.run in VERIFY mode. Only assurance VERIFIED with a verification_record_uri counts as verified; COMPUTED or HEURISTIC results, and any ERROR, TIMEOUT or CANCELLED run, are not.',
+              '4. If no checker is installed or it is not authorized, the evidence stays COMPUTED: say so rather than treating it as verified.',
+            ].join('\n'),
+          },
+        },
+      ],
+    }),
+  );
+
+  return server;
+}
+
+/** Exposed for tests that check the advertised schema matches the contract. */
+export const MATH_RUN_INPUT = CapabilityRequestSchema;

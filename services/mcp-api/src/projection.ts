@@ -1,0 +1,61 @@
+import type { CapabilityResult } from '@jacobian/shared';
+import { FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
+
+const OUTPUT_TEXT_LIMIT = 4000;
+
+function compactJson(value: unknown, limit: number): string {
+  const text = JSON.stringify(value);
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (truncated; the complete value is in structuredContent)`;
+}
+
+/**
+ * The text content of a math.run result: a deliberate compact projection of execution,
+ * output, completeness, assurance, scope, obligations, diagnostics and artifact URIs, for
+ * clients that read text only. structuredContent holds the complete result.
+ */
+export function projectResult(result: CapabilityResult): string {
+  const lines = [
+    `${result.capability_id}${result.capability_version ? `@${result.capability_version}` : ''} [${result.mode}] execution: ${result.execution.status} in ${result.execution.runtime_ms} ms (job ${result.execution.job_id})`,
+    `assurance: ${result.assurance.level} (${result.assurance.basis})${result.assurance.verification_record_uri ? ` record: ${result.assurance.verification_record_uri}` : ''}`,
+    `completeness: ${result.completeness.status} (${result.completeness.basis})`,
+    `scope: ${result.scope ? `${result.scope.kind}: ${result.scope.statement}` : 'none'}`,
+  ];
+  if (result.qualifiers.length > 0) lines.push(`qualifiers: ${result.qualifiers.join(', ')}`);
+  if (result.output !== null && result.output !== undefined) lines.push(`output: ${compactJson(result.output, OUTPUT_TEXT_LIMIT)}`);
+  for (const obligation of result.obligations) {
+    lines.push(`obligation ${obligation.id} [${obligation.status}]: ${obligation.statement}${obligation.discharged_by.length ? ` (discharged by ${obligation.discharged_by.join(', ')})` : ''}`);
+  }
+  for (const relation of result.relationships) lines.push(`relationship: ${relation.subject} ${relation.predicate} ${relation.object}`);
+  lines.push(`artifacts: ${result.artifact_uris.length > 0 ? result.artifact_uris.join(' ') : 'none retained'}`);
+  if (result.provider) lines.push(`provider: ${result.provider.name} ${result.provider.version} (${result.provider.digest_kind} ${result.provider.digest.slice(0, 16)}…)`);
+  for (const d of result.diagnostics) {
+    lines.push(`${d.severity} ${d.code} [${d.stage}]${d.path ? ` at ${d.path.join('.')}` : ''}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The text content of a math.find response. A CONTRACT or FULL inspection keeps the
+ * complete input schema so text-only clients can build a valid call.
+ */
+export function projectFind(response: FindResponse): string {
+  const lines = [`catalog ${response.catalog_digest} · policy ${response.policy_profile} ${response.policy_digest}`];
+  for (const d of response.diagnostics) {
+    lines.push(`${d.severity} ${d.code}${d.path && d.path.length > 0 ? ` at ${d.path.join('.')}` : ''}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`);
+  }
+  if (response.capability !== null) {
+    const c = response.capability;
+    const { input_schema: inputSchema, output_schema: _output, provider_runtime: _runtime, ...rest } = c;
+    lines.push(compactJson(rest, 6000));
+    if (inputSchema !== undefined) lines.push(`input_schema: ${JSON.stringify(inputSchema)}`);
+  } else if (response.diagnostics.length === 0) {
+    lines.push(`${response.kind}: ${response.matches.length} of ${response.total_matches ?? 0} match(es)`);
+    for (const match of response.matches) {
+      const score = match['relevance_score'] !== undefined ? ` score ${String(match['relevance_score'])}` : '';
+      lines.push(`- ${String(match['capability_id'])} [${(match['modes'] as string[]).join(', ')}]${score}: ${String(match['title'])}`);
+    }
+    if (response.next_cursor) lines.push(`next_cursor: ${response.next_cursor}`);
+  }
+  const text = lines.join('\n');
+  return Buffer.byteLength(text) <= FIND_RESPONSE_MAX_BYTES / 2 ? text : `${text.slice(0, FIND_RESPONSE_MAX_BYTES / 2 - 200)}… (truncated)`;
+}

@@ -1,0 +1,498 @@
+/**
+ * Producer kernel for "maximum induced tree": the largest vertex set S whose induced
+ * subgraph is connected and acyclic.
+ *
+ * Strategy: a cheap greedy incumbent and a cheap sound upper bound, then a sequence of
+ * incremental Z3 satisfiability queries "an induced tree with at least k vertices exists"
+ * for increasing k. A `sat` answer yields a larger incumbent (re-validated in plain
+ * TypeScript before it is trusted); `unsat` closes the gap and proves optimality; `unknown`
+ * (timeout or interrupt) ends the search with the best bounds so far.
+ */
+import type { Arith, Bool, Context, Solver, Z3HighLevel, Z3LowLevel } from 'z3-solver';
+import { JacobianError } from '../../../../shared/src/errors.js';
+
+/** The graph shape this kernel accepts (validated upstream: u < v, sorted, no duplicates). */
+export interface InducedTreeGraph {
+  order: number;
+  edges: [number, number][];
+}
+
+/** Per-call execution context supplied by the runner. */
+export interface InducedTreeKernelContext {
+  /** Soft deadline as epoch milliseconds; solver calls are budgeted against it. */
+  deadline: number;
+  /** Cooperative cancellation; aborting stops the search and returns current bounds. */
+  signal: AbortSignal;
+}
+
+/** How the search ended. */
+export type InducedTreeTermination = 'OPTIMAL' | 'BUDGET_EXHAUSTED' | 'CANCELLED';
+
+/** Result of {@link maximumInducedTreeKernel}. */
+export interface InducedTreeSearchOutput {
+  /** Sorted vertex indices of the best induced tree found (empty only for order 0). */
+  witness: number[];
+  /** Always equal to `witness.length`. */
+  lower_bound: number;
+  /** A proven upper bound on the maximum induced tree size. */
+  upper_bound: number;
+  termination: InducedTreeTermination;
+  /** Number of Z3 `check()` invocations made. */
+  solver_calls: number;
+}
+
+/** The initialized z3-solver API (high-level plus low-level bindings). */
+export type Z3Api = Z3HighLevel & Z3LowLevel;
+
+/*
+ * Module-level cache of the initialized Z3 WASM module. `init()` compiles a large WASM binary
+ * and spawns its worker threads (~0.3-0.5 s), which would dominate small requests if repeated.
+ * This kernel runs inside a long-lived, isolated child process, so initializing once per
+ * process is safe and deliberate. Per-request solver state is NOT cached: every call creates
+ * its own Context (see below), so nothing leaks between requests through this cache.
+ */
+let z3ApiPromise: Promise<Z3Api> | undefined;
+
+/**
+ * Load (once per process) and return the initialized z3-solver API.
+ *
+ * @throws JacobianError PROVIDER_UNAVAILABLE if the package cannot be loaded or initialized.
+ */
+export function loadZ3(): Promise<Z3Api> {
+  if (z3ApiPromise === undefined) {
+    z3ApiPromise = import('z3-solver')
+      .then((module) => module.init())
+      .catch((error: unknown) => {
+        // Forget the failed attempt so a later call can retry instead of failing forever.
+        z3ApiPromise = undefined;
+        throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver could not be initialized', {
+          cause: error,
+          data: { detail: error instanceof Error ? error.message : String(error) },
+        });
+      });
+  }
+  return z3ApiPromise;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain graph helpers (no solver)
+// ---------------------------------------------------------------------------------------------
+
+interface PreparedGraph {
+  order: number;
+  /** Neighbour lists. */
+  adj: number[][];
+  /** Row-major adjacency matrix, order*order bytes (order ≤ 256, so at most 64 KiB). */
+  matrix: Uint8Array;
+}
+
+function prepareGraph(graph: InducedTreeGraph): PreparedGraph {
+  const n = graph.order;
+  const adj: number[][] = Array.from({ length: n }, () => []);
+  const matrix = new Uint8Array(n * n);
+  for (const [u, v] of graph.edges) {
+    adj[u]?.push(v);
+    adj[v]?.push(u);
+    matrix[u * n + v] = 1;
+    matrix[v * n + u] = 1;
+  }
+  return { order: n, adj, matrix };
+}
+
+/**
+ * True iff `vertices` is a non-empty set of distinct in-range vertices inducing a tree.
+ * Used to re-validate every model Z3 hands back: the solver is trusted for search, not truth.
+ */
+function isInducedTree(g: PreparedGraph, vertices: readonly number[]): boolean {
+  const n = g.order;
+  if (vertices.length === 0) return false;
+  const member = new Uint8Array(n);
+  for (const v of vertices) {
+    if (!Number.isInteger(v) || v < 0 || v >= n || member[v] === 1) return false;
+    member[v] = 1;
+  }
+  let inducedEdges = 0;
+  for (const v of vertices) {
+    for (const w of g.adj[v] ?? []) if (member[w] === 1 && v < w) inducedEdges++;
+  }
+  if (inducedEdges !== vertices.length - 1) return false;
+  // With exactly |S|-1 edges, connectivity is equivalent to being a tree.
+  const seen = new Uint8Array(n);
+  const start = vertices[0] as number;
+  const stack = [start];
+  seen[start] = 1;
+  let reached = 1;
+  while (stack.length > 0) {
+    const v = stack.pop() as number;
+    for (const w of g.adj[v] ?? []) {
+      if (member[w] === 1 && seen[w] === 0) {
+        seen[w] = 1;
+        reached++;
+        stack.push(w);
+      }
+    }
+  }
+  return reached === vertices.length;
+}
+
+/**
+ * Greedy incumbent: from each start vertex, grow a tree by repeatedly adding an outside
+ * vertex with exactly one tree neighbour (which keeps the induced subgraph a tree), preferring
+ * the vertex that blocks the fewest other candidates. Stops early (keeping what it has) when
+ * `shouldStop` says so, but always returns at least one vertex for a non-empty graph.
+ */
+function greedyInducedTree(g: PreparedGraph, shouldStop: () => boolean): number[] {
+  const n = g.order;
+  if (n === 0) return [];
+  // Low-degree starts first: they tend to seed long trees and give a good answer early
+  // when the budget cuts the loop short.
+  const starts = Array.from({ length: n }, (_, v) => v).sort(
+    (a, b) => (g.adj[a]?.length ?? 0) - (g.adj[b]?.length ?? 0) || a - b,
+  );
+  let best: number[] = [starts[0] as number];
+  const inTree = new Uint8Array(n);
+  const treeNeighbours = new Int32Array(n);
+  for (const start of starts) {
+    if (shouldStop()) break;
+    inTree.fill(0);
+    treeNeighbours.fill(0);
+    const tree: number[] = [];
+    const add = (v: number): void => {
+      inTree[v] = 1;
+      tree.push(v);
+      for (const w of g.adj[v] ?? []) treeNeighbours[w] = (treeNeighbours[w] ?? 0) + 1;
+    };
+    add(start);
+    for (;;) {
+      let pick = -1;
+      let pickScore = Number.POSITIVE_INFINITY;
+      for (let v = 0; v < n; v++) {
+        if (inTree[v] === 1 || treeNeighbours[v] !== 1) continue;
+        // Adding v turns every outside neighbour that currently has one tree neighbour into
+        // one with two, removing it from the candidate pool for good.
+        let blocked = 0;
+        for (const w of g.adj[v] ?? []) if (inTree[w] === 0 && treeNeighbours[w] === 1) blocked++;
+        if (blocked < pickScore) {
+          pickScore = blocked;
+          pick = v;
+        }
+      }
+      if (pick < 0) break;
+      add(pick);
+    }
+    if (tree.length > best.length) best = tree;
+    if (best.length === n) break;
+  }
+  return best.sort((a, b) => a - b);
+}
+
+/**
+ * A cheap, sound upper bound. An induced tree lies inside one connected component and is
+ * acyclic, so it must omit at least one vertex of every cycle; vertex-disjoint cycles need
+ * distinct omitted vertices. Hence for each component C: |tree ∩ C| ≤ |C| − (number of
+ * vertex-disjoint cycles packed inside C). The packing is greedy, so the bound is valid but
+ * not necessarily tight.
+ */
+function cyclePackingUpperBound(g: PreparedGraph): number {
+  const n = g.order;
+  if (n === 0) return 0;
+  const component = new Int32Array(n).fill(-1);
+  const componentSize: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (component[s] !== -1) continue;
+    const id = componentSize.length;
+    let size = 0;
+    const stack = [s];
+    component[s] = id;
+    while (stack.length > 0) {
+      const v = stack.pop() as number;
+      size++;
+      for (const w of g.adj[v] ?? []) {
+        if (component[w] === -1) {
+          component[w] = id;
+          stack.push(w);
+        }
+      }
+    }
+    componentSize.push(size);
+  }
+  const packed = new Array<number>(componentSize.length).fill(0);
+
+  const alive = new Uint8Array(n).fill(1);
+  const degree = new Int32Array(n);
+  for (let v = 0; v < n; v++) degree[v] = g.adj[v]?.length ?? 0;
+  const kill = (v: number): void => {
+    alive[v] = 0;
+    for (const w of g.adj[v] ?? []) degree[w] = (degree[w] ?? 0) - 1;
+  };
+  // Vertices of degree ≤ 1 lie on no cycle; peeling them leaves a graph of minimum degree 2
+  // (or nothing), in which a BFS from any vertex must meet a non-tree edge.
+  const peel = (): void => {
+    const queue: number[] = [];
+    for (let v = 0; v < n; v++) if (alive[v] === 1 && (degree[v] ?? 0) <= 1) queue.push(v);
+    while (queue.length > 0) {
+      const v = queue.pop() as number;
+      if (alive[v] === 0) continue;
+      kill(v);
+      for (const w of g.adj[v] ?? []) if (alive[w] === 1 && (degree[w] ?? 0) <= 1) queue.push(w);
+    }
+  };
+  const parent = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const visited = new Uint8Array(n);
+  for (;;) {
+    peel();
+    let root = -1;
+    for (let v = 0; v < n; v++) if (alive[v] === 1) { root = v; break; }
+    if (root < 0) break;
+    visited.fill(0);
+    visited[root] = 1;
+    parent[root] = -1;
+    depth[root] = 0;
+    const queue = [root];
+    let closing: [number, number] | undefined;
+    for (let head = 0; head < queue.length && closing === undefined; head++) {
+      const u = queue[head] as number;
+      for (const w of g.adj[u] ?? []) {
+        if (alive[w] === 0) continue;
+        if (visited[w] === 0) {
+          visited[w] = 1;
+          parent[w] = u;
+          depth[w] = (depth[u] ?? 0) + 1;
+          queue.push(w);
+        } else if (w !== parent[u]) {
+          closing = [u, w];
+          break;
+        }
+      }
+    }
+    if (closing === undefined) {
+      // Unreachable after peeling; bail out rather than loop forever. The bound stays sound.
+      break;
+    }
+    // Collect the cycle: both tree paths up to their lowest common ancestor plus (u, w).
+    let [a, b] = closing;
+    const cycle: number[] = [];
+    while (a !== b) {
+      if ((depth[a] ?? 0) >= (depth[b] ?? 0)) {
+        cycle.push(a);
+        a = parent[a] ?? -1;
+      } else {
+        cycle.push(b);
+        b = parent[b] ?? -1;
+      }
+    }
+    cycle.push(a);
+    const id = component[root] ?? 0;
+    packed[id] = (packed[id] ?? 0) + 1;
+    for (const v of cycle) kill(v);
+  }
+  let bound = 0;
+  for (let id = 0; id < componentSize.length; id++) {
+    bound = Math.max(bound, (componentSize[id] ?? 0) - (packed[id] ?? 0));
+  }
+  return bound;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Z3 encoding
+// ---------------------------------------------------------------------------------------------
+
+type Ctx = Context<'induced_tree'>;
+
+interface Encoding {
+  solver: Solver<'induced_tree'>;
+  chosen: Bool<'induced_tree'>[];
+}
+
+/**
+ * Assert "the chosen vertices induce a tree" (cardinality is added later, per query).
+ *
+ * - x_v: v is chosen. The root is the smallest chosen vertex (a prefix-OR chain `before_v`
+ *   makes it unique without an O(n²) encoding, and breaks the root-choice symmetry).
+ * - p(v→u), for each edge {u, v}: u is v's parent. Each chosen non-root vertex has exactly one
+ *   parent, which is chosen and has strictly smaller integer depth; the root has none. Strict
+ *   depth decrease rules out parent cycles, so the parent arcs form a spanning tree of S with
+ *   |S|−1 arcs (connectivity).
+ * - Every induced edge must be a parent arc in one direction, so E(S) is exactly that tree
+ *   (acyclicity). Conversely any induced tree satisfies this with BFS parents from its
+ *   smallest vertex, so the encoding is exact.
+ */
+function encodeInducedTree(ctx: Ctx, g: PreparedGraph): Encoding {
+  const n = g.order;
+  const solver = new ctx.Solver();
+  const chosen = Array.from({ length: n }, (_, v) => ctx.Bool.const(`x_${v}`));
+  const depth: Arith<'induced_tree'>[] = Array.from({ length: n }, (_, v) => ctx.Int.const(`d_${v}`));
+  const at = <T>(items: readonly T[], i: number): T => items[i] as T;
+
+  // before[v] ⇔ some vertex u < v is chosen.
+  const roots: Bool<'induced_tree'>[] = [];
+  let before: Bool<'induced_tree'> = ctx.Bool.val(false);
+  for (let v = 0; v < n; v++) {
+    const x = at(chosen, v);
+    const isRoot = ctx.Bool.const(`r_${v}`);
+    solver.add(isRoot.eq(ctx.And(x, ctx.Not(before))));
+    roots.push(isRoot);
+    const next = ctx.Bool.const(`b_${v + 1}`);
+    solver.add(next.eq(ctx.Or(before, x)));
+    before = next;
+    solver.add(at(depth, v).ge(0), at(depth, v).le(Math.max(0, n - 1)));
+  }
+
+  // parentArc.get(v * n + u) = p(v→u).
+  const parentArc = new Map<number, Bool<'induced_tree'>>();
+  const arcsOut: Bool<'induced_tree'>[][] = Array.from({ length: n }, () => []);
+  for (let v = 0; v < n; v++) {
+    for (const u of g.adj[v] ?? []) {
+      const arc = ctx.Bool.const(`p_${v}_${u}`);
+      parentArc.set(v * n + u, arc);
+      at(arcsOut, v).push(arc);
+      solver.add(ctx.Implies(arc, ctx.And(at(chosen, v), at(chosen, u), at(depth, v).gt(at(depth, u)))));
+    }
+  }
+
+  for (let v = 0; v < n; v++) {
+    const x = at(chosen, v);
+    const isRoot = at(roots, v);
+    const out = at(arcsOut, v);
+    if (out.length === 0) {
+      // An isolated vertex can only be chosen as the root of a one-vertex tree.
+      solver.add(ctx.Implies(x, isRoot));
+      continue;
+    }
+    const [first, ...rest] = out as [Bool<'induced_tree'>, ...Bool<'induced_tree'>[]];
+    solver.add(ctx.Implies(ctx.And(x, ctx.Not(isRoot)), ctx.Or(first, ...rest)));
+    if (rest.length > 0) solver.add(ctx.AtMost([first, ...rest], 1));
+    solver.add(ctx.Implies(isRoot, ctx.Not(ctx.Or(first, ...rest))));
+  }
+
+  for (let v = 0; v < n; v++) {
+    for (const u of g.adj[v] ?? []) {
+      if (u <= v) continue;
+      const down = parentArc.get(v * n + u) as Bool<'induced_tree'>;
+      const up = parentArc.get(u * n + v) as Bool<'induced_tree'>;
+      solver.add(ctx.Implies(ctx.And(at(chosen, v), at(chosen, u)), ctx.Or(down, up)));
+    }
+  }
+  return { solver, chosen };
+}
+
+function result(
+  witness: number[],
+  upper: number,
+  termination: InducedTreeTermination,
+  solverCalls: number,
+): InducedTreeSearchOutput {
+  return {
+    witness,
+    lower_bound: witness.length,
+    upper_bound: upper,
+    termination,
+    solver_calls: solverCalls,
+  };
+}
+
+/**
+ * The host aborts the signal both for real cancellation and when the soft deadline passes
+ * (reason code EXECUTION_TIMEOUT). The latter is a spent budget, not a cancellation.
+ */
+function abortedTermination(signal: AbortSignal, deadline: number): InducedTreeTermination {
+  const reason: unknown = signal.reason;
+  const timedOut =
+    typeof reason === 'object' && reason !== null && (reason as { code?: unknown }).code === 'EXECUTION_TIMEOUT';
+  return timedOut || Date.now() >= deadline ? 'BUDGET_EXHAUSTED' : 'CANCELLED';
+}
+
+/** Grace beyond the soft deadline before we interrupt Z3 ourselves (its timeout can lag). */
+const INTERRUPT_GRACE_MS = 50;
+
+/**
+ * Compute a maximum induced tree of `input`, or the best bounds reachable before the soft
+ * deadline or cancellation.
+ *
+ * @returns witness (sorted), lower/upper bounds with lower = |witness| ≤ upper, termination
+ *   status and the number of Z3 checks made. `OPTIMAL` means lower = upper is proven.
+ * @throws JacobianError PROVIDER_UNAVAILABLE if Z3 cannot be initialized; PROVIDER_FAILED if
+ *   Z3 returns a model that is not an induced tree of the required size.
+ */
+export async function maximumInducedTreeKernel(
+  input: InducedTreeGraph,
+  ctx: InducedTreeKernelContext,
+): Promise<InducedTreeSearchOutput> {
+  const { deadline, signal } = ctx;
+  const g = prepareGraph(input);
+  const n = g.order;
+  if (n === 0) return result([], 0, 'OPTIMAL', 0);
+
+  let best = greedyInducedTree(g, () => signal.aborted || Date.now() >= deadline);
+  let upper = Math.max(best.length, cyclePackingUpperBound(g));
+  let solverCalls = 0;
+
+  // Decide termination by priority: a closed gap is a proof, whatever else happened.
+  const stopReason = (): InducedTreeTermination | undefined => {
+    if (best.length >= upper) return 'OPTIMAL';
+    if (signal.aborted) return abortedTermination(signal, deadline);
+    if (Date.now() >= deadline) return 'BUDGET_EXHAUSTED';
+    return undefined;
+  };
+  const early = stopReason();
+  if (early !== undefined) return result(best, upper, early, 0);
+
+  const api = await loadZ3();
+  const early2 = stopReason();
+  if (early2 !== undefined) return result(best, upper, early2, 0);
+
+  // A fresh Context per call: no assertions, parameters or interrupt flags can bleed from one
+  // request into the next, and once this call's objects are unreachable z3-solver's
+  // finalizers free the context and all its ASTs. Solver and models are released eagerly.
+  const z3 = new api.Context('induced_tree');
+  const { solver, chosen } = encodeInducedTree(z3, g);
+  const chosenList = chosen as [Bool<'induced_tree'>, ...Bool<'induced_tree'>[]];
+  const interrupt = (): void => {
+    z3.interrupt();
+  };
+  signal.addEventListener('abort', interrupt);
+  try {
+    for (;;) {
+      const reason = stopReason();
+      if (reason !== undefined) return result(best, upper, reason, solverCalls);
+      const target = best.length + 1;
+      // Permanently strengthening is sound: we only ever look for trees larger than the
+      // incumbent, and it lets the incremental solver keep what it learned.
+      solver.add(z3.AtLeast(chosenList, target));
+      const remaining = Math.max(1, Math.floor(deadline - Date.now()));
+      solver.set('timeout', remaining);
+      const backstop = setTimeout(interrupt, remaining + INTERRUPT_GRACE_MS);
+      let status: 'sat' | 'unsat' | 'unknown';
+      try {
+        solverCalls++;
+        status = await solver.check();
+      } finally {
+        clearTimeout(backstop);
+      }
+      if (status === 'unsat') {
+        upper = best.length;
+        continue;
+      }
+      if (status === 'unknown') {
+        const termination = signal.aborted ? abortedTermination(signal, deadline) : 'BUDGET_EXHAUSTED';
+        return result(best, upper, termination, solverCalls);
+      }
+      const model = solver.model();
+      const witness: number[] = [];
+      for (let v = 0; v < n; v++) {
+        if (z3.isTrue(model.eval(chosen[v] as Bool<'induced_tree'>, true))) witness.push(v);
+      }
+      model.release();
+      if (witness.length < target || !isInducedTree(g, witness)) {
+        throw new JacobianError('PROVIDER_FAILED', 'Z3 returned a model that is not a valid induced tree', {
+          data: { target, witness },
+        });
+      }
+      best = witness;
+    }
+  } finally {
+    signal.removeEventListener('abort', interrupt);
+    solver.release();
+  }
+}

@@ -1,0 +1,4 @@
+export { createRunner, runnerRegistrations, type Runner, type RunnerOptions } from './runner.js';
+export { canonicalGraph, constructExplicit, ConstructExplicitInput } from './graph/construct-explicit.js';
+export { maximumInducedTree, MaximumInducedTreeOutput } from './graph/maximum-induced-tree.js';
+export { artifactPut } from './artifact/put.js';

@@ -1,0 +1,90 @@
+import {
+  capabilityRegistration,
+  errorDiagnostic,
+  executeCapability,
+  GRAPH_CONTRACT_SOURCE,
+  JacobianError,
+  nonConclusionResult,
+  registerCapabilities,
+  sourceProviderRuntime,
+  type AdmittedRun,
+  type ArtifactStore,
+  type CapabilityRegistration,
+  type CapabilityResult,
+  type InstalledCapability,
+  type IsolatedExecutor,
+  type ProviderProbe,
+  type RegistrationReport,
+} from '@jacobian/shared';
+import { fileURLToPath } from 'node:url';
+import { artifactPut } from './artifact/put.js';
+import { constructExplicit } from './graph/construct-explicit.js';
+import { maximumInducedTree } from './graph/maximum-induced-tree.js';
+import { probeZ3Provider } from './providers/z3.js';
+import { RUNNER_VERSION } from './version.js';
+
+const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+
+/** Our own TypeScript: identity is the digest of the files that implement these capabilities. */
+function typescriptProvider(name: string, files: string[], features: string[], sharedFiles: string[] = []): ProviderProbe {
+  return {
+    name,
+    probe: () =>
+      sourceProviderRuntime({ provider: name, version: RUNNER_VERSION, files: [...files.map(sourceFile), ...sharedFiles], features }),
+  };
+}
+
+const z3Provider: ProviderProbe = { name: 'z3-solver', probe: () => probeZ3Provider() };
+
+/** The producer capabilities this runner can offer, each with its provider. */
+export function runnerRegistrations(): CapabilityRegistration[] {
+  return [
+    capabilityRegistration(
+      typescriptProvider('jacobian-graph-ts', ['./graph/construct-explicit.ts'], ['graph-construction'], [GRAPH_CONTRACT_SOURCE]),
+      () => constructExplicit,
+    ),
+    capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
+    capabilityRegistration(z3Provider, (runtime) => maximumInducedTree(runtime)),
+  ];
+}
+
+export interface RunnerOptions {
+  artifacts: ArtifactStore;
+  executor: IsolatedExecutor;
+  /** Pools this runner serves; capabilities of other pools are not offered. */
+  pools?: readonly string[];
+  registrations?: readonly CapabilityRegistration[];
+  signal?: AbortSignal;
+}
+
+export interface Runner {
+  readonly installed: readonly InstalledCapability[];
+  readonly unavailable: RegistrationReport['unavailable'];
+  readonly pools: readonly string[];
+  handle(run: AdmittedRun, signal: AbortSignal): Promise<CapabilityResult>;
+}
+
+/** Probe providers, install the healthy capabilities of the chosen pools, and execute their runs. */
+export async function createRunner(options: RunnerOptions): Promise<Runner> {
+  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(), options.signal);
+  const installed = report.installed.filter(
+    (capability) => capability.descriptor.role === 'producer' && (options.pools === undefined || options.pools.includes(capability.descriptor.pool)),
+  );
+  const byId = new Map(installed.map((capability) => [capability.descriptor.id, capability]));
+  const pools = options.pools ?? [...new Set(installed.map((capability) => capability.descriptor.pool))].sort();
+  return {
+    installed,
+    unavailable: report.unavailable,
+    pools,
+    async handle(run, signal) {
+      const capability = byId.get(run.capability_id);
+      if (capability === undefined) {
+        return nonConclusionResult(run, {
+          status: 'ERROR',
+          diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not offered by this runner`, { path: ['capability_id'] }))],
+        });
+      }
+      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal);
+    },
+  };
+}

@@ -1,0 +1,320 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+import { formatJsonPath, sha256Hex, type JsonValue } from '../canonical-json.js';
+import { JacobianError, type JsonPath } from '../errors.js';
+import { ArtifactManifestSchema, parseArtifactUri, type ArtifactDraft, type ArtifactManifest } from './manifest.js';
+import {
+  prepareArtifact,
+  resolveArtifactStoreLimits,
+  throwIfAborted,
+  type ArtifactStore,
+  type ArtifactStoreLimits,
+  type LoadedArtifact,
+  type StoredArtifact,
+} from './store.js';
+
+/** Options for {@link createLocalFolderArtifactStore}. */
+export interface LocalFolderArtifactStoreOptions {
+  /** Folder holding `blobs/` and `manifests/`; created on first write. */
+  root: string;
+  /** Defaults: payload 16 MiB, manifest 64 KiB. */
+  limits?: Partial<ArtifactStoreLimits>;
+}
+
+type Signal = { signal?: AbortSignal } | undefined;
+
+function errnoCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
+/** An I/O failure; `path` names the request field whose object was being accessed. */
+function unavailable(operation: string, target: string, error: unknown, path: JsonPath): JacobianError {
+  return new JacobianError(
+    'ARTIFACT_STORE_UNAVAILABLE',
+    `artifact store ${operation} of ${formatJsonPath(path)} failed on ${target}: ${error instanceof Error ? error.message : String(error)}`,
+    { path, cause: error },
+  );
+}
+
+type BoundedRead = { kind: 'missing' } | { kind: 'too-large'; size: number } | { kind: 'read'; bytes: Buffer };
+
+/** Read a whole file, refusing (without reading it) a file larger than `maxBytes`. */
+async function readBounded(file: string, maxBytes: number): Promise<BoundedRead> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return { kind: 'missing' };
+    throw error;
+  }
+  try {
+    // fstat on the open handle, so the size we check is the size of the file we read.
+    const { size } = await handle.stat();
+    if (size > maxBytes) return { kind: 'too-large', size };
+    return { kind: 'read', bytes: await handle.readFile() };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * An artifact store in a local folder:
+ * `root/blobs/sha256/<2 hex>/<hex>` holds canonical payload bytes and
+ * `root/manifests/sha256/<2 hex>/<hex>` holds canonical manifest bytes.
+ *
+ * Writes go to a temp file in the target folder, are fsynced and renamed into place, so a
+ * reader never sees a partial file. Every read is re-hashed. The payload is written before
+ * the manifest, so a visible manifest always has its payload.
+ *
+ * @throws JacobianError `CONFIG_INVALID` for an empty root or bad limits.
+ */
+export function createLocalFolderArtifactStore(options: LocalFolderArtifactStoreOptions): ArtifactStore {
+  if (typeof options.root !== 'string' || options.root.trim() === '') {
+    throw new JacobianError('CONFIG_INVALID', 'root must be a non-empty folder path for the local artifact store', {
+      path: ['root'],
+    });
+  }
+  const root = path.resolve(options.root);
+  const limits = Object.freeze(resolveArtifactStoreLimits(options.limits));
+  let closed = false;
+
+  const blobPath = (hex: string): string => path.join(root, 'blobs', 'sha256', hex.slice(0, 2), hex);
+  const manifestPath = (hex: string): string => path.join(root, 'manifests', 'sha256', hex.slice(0, 2), hex);
+
+  function assertOpen(operation: string): void {
+    if (closed) {
+      throw new JacobianError('ARTIFACT_STORE_UNAVAILABLE', `artifact store ${operation} called after close(); the store is closed`, {
+        path: [],
+      });
+    }
+  }
+
+  /** Does `file` exist with exactly `size` bytes hashing to `hex`? */
+  async function holdsExactly(file: string, hex: string, size: number): Promise<boolean> {
+    const existing = await readBounded(file, size);
+    return existing.kind === 'read' && existing.bytes.byteLength === size && sha256Hex(existing.bytes) === hex;
+  }
+
+  /**
+   * Make `file` contain `bytes` (whose sha256 is `hex`): a no-op when it already does,
+   * otherwise an atomic write that also repairs a corrupt copy.
+   */
+  async function writeObject(file: string, bytes: Uint8Array, hex: string): Promise<void> {
+    if (await holdsExactly(file, hex, bytes.byteLength)) return;
+    const dir = path.dirname(file);
+    await mkdir(dir, { recursive: true });
+    const temp = path.join(dir, `.${hex}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(temp, 'wx');
+      await handle.writeFile(bytes);
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      await rename(temp, file);
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      await unlink(temp).catch(() => undefined);
+      // A concurrent writer may have won a race the OS reported as an error (e.g. on Windows);
+      // what matters is that the right bytes are now in place.
+      if (await holdsExactly(file, hex, bytes.byteLength)) return;
+      throw error;
+    }
+    await syncDirectory(dir);
+  }
+
+  /** Persist the rename itself; not every platform can fsync a directory, so best effort. */
+  async function syncDirectory(dir: string): Promise<void> {
+    try {
+      const handle = await open(dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Durability of the directory entry is best effort; the data itself is already synced.
+    }
+  }
+
+  /** Read, hash-check and parse the manifest named by `uri`. */
+  async function readManifest(uri: string, uriPath: JsonPath): Promise<StoredArtifact> {
+    const { digest } = parseArtifactUri(uri, uriPath);
+    const file = manifestPath(digest);
+    let read: BoundedRead;
+    try {
+      read = await readBounded(file, limits.maxManifestBytes);
+    } catch (error) {
+      throw unavailable('read', file, error, uriPath);
+    }
+    if (read.kind === 'missing') {
+      throw new JacobianError('ARTIFACT_NOT_FOUND', `${formatJsonPath(uriPath)}: no artifact ${uri} in this store (it must be put first)`, {
+        path: uriPath,
+        data: { uri },
+      });
+    }
+    if (read.kind === 'too-large') {
+      throw new JacobianError(
+        'ARTIFACT_INTEGRITY',
+        `stored manifest of ${uri} is ${read.size} bytes, more than this store's limits.maxManifestBytes of ${limits.maxManifestBytes}, which no manifest it wrote can be`,
+        { path: uriPath, data: { uri } },
+      );
+    }
+    const bytes = read.bytes;
+    const actual = sha256Hex(bytes);
+    if (actual !== digest) {
+      throw new JacobianError(
+        'ARTIFACT_INTEGRITY',
+        `stored manifest of ${uri} hashes to sha256 ${actual}; a manifest must hash to the digest in its URI`,
+        { path: uriPath, data: { uri, actual } },
+      );
+    }
+    let manifest: ArtifactManifest;
+    try {
+      const parsed = ArtifactManifestSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'schema mismatch');
+      manifest = parsed.data;
+    } catch (error) {
+      // The bytes hash correctly, so whatever wrote them was not this code.
+      throw new JacobianError(
+        'ARTIFACT_INTEGRITY',
+        `stored manifest of ${uri} is not a valid artifact manifest: ${error instanceof Error ? error.message : String(error)}`,
+        { path: uriPath, data: { uri }, cause: error },
+      );
+    }
+    return { uri, manifest };
+  }
+
+  async function readPayload(stored: StoredArtifact): Promise<JsonValue> {
+    const { uri, manifest } = stored;
+    const hex = manifest.payload_digest.slice('sha256:'.length);
+    const file = blobPath(hex);
+    if (manifest.payload_bytes > limits.maxPayloadBytes) {
+      throw new JacobianError(
+        'SIZE_LIMIT_EXCEEDED',
+        `payload of ${uri} is ${manifest.payload_bytes} bytes, more than this store's limits.maxPayloadBytes of ${limits.maxPayloadBytes}`,
+        { path: ['uri'], data: { uri, maxPayloadBytes: limits.maxPayloadBytes } },
+      );
+    }
+    let read: BoundedRead;
+    try {
+      // A file longer than declared is rejected without reading it into memory.
+      read = await readBounded(file, manifest.payload_bytes);
+    } catch (error) {
+      throw unavailable('read', file, error, ['uri']);
+    }
+    if (read.kind === 'missing') {
+      throw new JacobianError(
+        'ARTIFACT_INTEGRITY',
+        `payload blob of ${uri} is missing although its manifest is stored; a stored manifest must have its payload`,
+        { path: ['uri'], data: { uri } },
+      );
+    }
+    if (read.kind === 'too-large') {
+      throw new JacobianError(
+        'ARTIFACT_INTEGRITY',
+        `stored payload of ${uri} is ${read.size} bytes; it must be manifest.payload_bytes = ${manifest.payload_bytes}`,
+        { path: ['uri'], data: { uri } },
+      );
+    }
+    const bytes = read.bytes;
+    const actual = sha256Hex(bytes);
+    if (bytes.byteLength !== manifest.payload_bytes || `sha256:${actual}` !== manifest.payload_digest) {
+      throw new JacobianError(
+        'ARTIFACT_INTEGRITY',
+        `stored payload of ${uri} (${bytes.byteLength} bytes, sha256 ${actual}) does not match manifest.payload_digest/payload_bytes`,
+        { path: ['uri'], data: { uri, actual } },
+      );
+    }
+    try {
+      return JSON.parse(bytes.toString('utf8')) as JsonValue;
+    } catch (error) {
+      throw new JacobianError('ARTIFACT_INTEGRITY', `stored payload of ${uri} hashes correctly but is not JSON`, {
+        path: ['uri'],
+        data: { uri },
+        cause: error,
+      });
+    }
+  }
+
+  return {
+    limits,
+
+    async put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
+      const signal = options?.signal;
+      assertOpen('put');
+      throwIfAborted(signal, 'put', 'validation');
+      const prepared = prepareArtifact(draft, limits);
+
+      // All parents are checked (and verified) before anything is written.
+      for (const [index, parent] of prepared.manifest.parents.entries()) {
+        throwIfAborted(signal, 'put', `checking parents[${index}]`);
+        try {
+          await readManifest(parent, ['parents', index]);
+        } catch (error) {
+          if (error instanceof JacobianError && error.code === 'ARTIFACT_NOT_FOUND') {
+            throw new JacobianError(
+              'ARTIFACT_NOT_FOUND',
+              `parents[${index}]: parent ${parent} is not in this store; parents must be stored before their children`,
+              { path: ['parents', index], data: { uri: parent } },
+            );
+          }
+          throw error;
+        }
+      }
+
+      throwIfAborted(signal, 'put', 'writing the payload');
+      const blob = blobPath(prepared.payloadDigest);
+      try {
+        await writeObject(blob, prepared.payloadBytes, prepared.payloadDigest);
+      } catch (error) {
+        throw unavailable('put', blob, error, ['payload']);
+      }
+      throwIfAborted(signal, 'put', 'writing the manifest');
+      const manifestFile = manifestPath(prepared.manifestDigest);
+      try {
+        await writeObject(manifestFile, prepared.manifestBytes, prepared.manifestDigest);
+      } catch (error) {
+        throw unavailable('put', manifestFile, error, []);
+      }
+      return { uri: prepared.uri, manifest: prepared.manifest };
+    },
+
+    async get(uri: string, options?: Signal): Promise<LoadedArtifact> {
+      const signal = options?.signal;
+      assertOpen('get');
+      throwIfAborted(signal, 'get', 'reading the manifest');
+      const stored = await readManifest(uri, ['uri']);
+      throwIfAborted(signal, 'get', 'reading the payload');
+      const payload = await readPayload(stored);
+      return { ...stored, payload };
+    },
+
+    async getManifest(uri: string, options?: Signal): Promise<StoredArtifact> {
+      assertOpen('getManifest');
+      throwIfAborted(options?.signal, 'getManifest', 'reading the manifest');
+      return readManifest(uri, ['uri']);
+    },
+
+    async has(uri: string): Promise<boolean> {
+      assertOpen('has');
+      const { digest } = parseArtifactUri(uri, ['uri']);
+      const file = manifestPath(digest);
+      try {
+        return (await stat(file)).isFile();
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') return false;
+        throw unavailable('has', file, error, ['uri']);
+      }
+    },
+
+    close(): Promise<void> {
+      closed = true;
+      return Promise.resolve();
+    },
+  };
+}

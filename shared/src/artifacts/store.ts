@@ -1,0 +1,192 @@
+import type { z } from 'zod';
+
+import { canonicalize, formatJsonPath, sha256Hex, type JsonValue } from '../canonical-json.js';
+import { JacobianError, type ErrorCode, type JsonPath } from '../errors.js';
+import {
+  ArtifactDraftSchema,
+  ArtifactManifestSchema,
+  type ArtifactDraft,
+  type ArtifactManifest,
+} from './manifest.js';
+
+/** An artifact as identified by the store: its URI and manifest. */
+export interface StoredArtifact {
+  uri: string;
+  manifest: ArtifactManifest;
+}
+
+/** An artifact with its payload, read back and verified. */
+export interface LoadedArtifact extends StoredArtifact {
+  payload: JsonValue;
+}
+
+/** Per-store size limits, in UTF-8 bytes of canonical JSON. */
+export interface ArtifactStoreLimits {
+  maxPayloadBytes: number;
+  maxManifestBytes: number;
+}
+
+/**
+ * The port every artifact store adapter implements. Artifacts are content-addressed and
+ * immutable: the URI is the sha256 of the canonical manifest, which pins the payload by digest.
+ *
+ * Errors are `JacobianError`s: `INVALID_REQUEST` (malformed URI or draft),
+ * `CANONICAL_JSON_INVALID`, `SIZE_LIMIT_EXCEEDED`, `ARTIFACT_NOT_FOUND`,
+ * `ARTIFACT_INTEGRITY` (stored bytes do not hash to what they claim),
+ * `ARTIFACT_STORE_UNAVAILABLE` (I/O failure or closed store) and `EXECUTION_CANCELLED`.
+ */
+export interface ArtifactStore {
+  readonly limits: ArtifactStoreLimits;
+  /** Store a draft; idempotent. Every parent must already be in this store. */
+  put(draft: ArtifactDraft, options?: { signal?: AbortSignal }): Promise<StoredArtifact>;
+  /** Read and verify manifest and payload. */
+  get(uri: string, options?: { signal?: AbortSignal }): Promise<LoadedArtifact>;
+  /** Read and verify the manifest only. */
+  getManifest(uri: string, options?: { signal?: AbortSignal }): Promise<StoredArtifact>;
+  /** Whether a manifest with this URI is stored (without verifying its bytes). */
+  has(uri: string): Promise<boolean>;
+  /** Release resources; further calls fail with `ARTIFACT_STORE_UNAVAILABLE`. */
+  close(): Promise<void>;
+}
+
+/** Defaults: payload 16 MiB, manifest 64 KiB. */
+export const DEFAULT_ARTIFACT_STORE_LIMITS: Readonly<ArtifactStoreLimits> = Object.freeze({
+  maxPayloadBytes: 16 * 1024 * 1024,
+  maxManifestBytes: 64 * 1024,
+});
+
+/**
+ * Fill in defaults and validate limits given to an adapter.
+ *
+ * @throws JacobianError `CONFIG_INVALID` if a limit is not a positive safe integer.
+ */
+export function resolveArtifactStoreLimits(limits: Partial<ArtifactStoreLimits> = {}): ArtifactStoreLimits {
+  const resolved = { ...DEFAULT_ARTIFACT_STORE_LIMITS, ...limits };
+  for (const name of ['maxPayloadBytes', 'maxManifestBytes'] as const) {
+    const value: unknown = resolved[name];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      throw new JacobianError(
+        'CONFIG_INVALID',
+        `limits.${name} must be a positive integer number of bytes, got ${String(value)}`,
+        { path: ['limits', name] },
+      );
+    }
+  }
+  return { maxPayloadBytes: resolved.maxPayloadBytes, maxManifestBytes: resolved.maxManifestBytes };
+}
+
+/**
+ * Throw `EXECUTION_CANCELLED` if `signal` is aborted. Adapters call this before each step so
+ * an aborted operation stops at a step boundary and never leaves a half-written artifact.
+ */
+export function throwIfAborted(signal: AbortSignal | undefined, operation: string, step: string): void {
+  if (signal?.aborted === true) {
+    throw new JacobianError(
+      'EXECUTION_CANCELLED',
+      `artifact store ${operation} was cancelled by options.signal before ${step}`,
+      { path: ['options', 'signal'], cause: signal.reason },
+    );
+  }
+}
+
+/** Everything an adapter needs to write an artifact, computed without touching storage. */
+export interface PreparedArtifact {
+  uri: string;
+  manifest: ArtifactManifest;
+  /** Canonical UTF-8 manifest bytes; their sha256 is the URI's digest. */
+  manifestBytes: Uint8Array;
+  /** Canonical UTF-8 payload bytes. */
+  payloadBytes: Uint8Array;
+  /** Lowercase hex sha256 of `payloadBytes` (`manifest.payload_digest` without `sha256:`). */
+  payloadDigest: string;
+  /** Lowercase hex sha256 of `manifestBytes` (the URI without `artifact://sha256/`). */
+  manifestDigest: string;
+}
+
+function issueToError(issue: z.core.$ZodIssue, prefix: JsonPath): JacobianError {
+  const path: JsonPath = [...prefix, ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment))];
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    return new JacobianError(
+      'INVALID_REQUEST',
+      `${formatJsonPath([...path, key])} is not an allowed field (unknown keys: ${issue.keys.join(', ')})`,
+      { path: [...path, key] },
+    );
+  }
+  // Summary refinements carry the canonicalization error code (e.g. SIZE_LIMIT_EXCEEDED).
+  const carried: unknown = issue.code === 'custom' ? issue.params?.['jacobianCode'] : undefined;
+  const code: ErrorCode =
+    carried === 'SIZE_LIMIT_EXCEEDED' || carried === 'CANONICAL_JSON_INVALID' ? carried : 'INVALID_REQUEST';
+  return new JacobianError(code, `${formatJsonPath(path)}: ${issue.message}`, { path });
+}
+
+function rethrowSizeAs(error: unknown, limitName: string, limit: number, path: JsonPath, what: string): never {
+  // Only the byte limit is rephrased; depth errors keep their own message and path.
+  if (error instanceof JacobianError && error.code === 'SIZE_LIMIT_EXCEEDED' && error.data?.['maxBytes'] !== undefined) {
+    throw new JacobianError(
+      'SIZE_LIMIT_EXCEEDED',
+      `${what} is larger than this store's limits.${limitName} of ${limit} UTF-8 bytes`,
+      { path, data: { [limitName]: limit }, cause: error, hint: 'Split the data into several artifacts linked by parents.' },
+    );
+  }
+  throw error;
+}
+
+/**
+ * Validate a draft against the manifest rules and the store's limits, and compute its
+ * canonical bytes, digests and URI. Pure: adapters call it before writing anything, so a
+ * rejected draft never leaves partial state behind.
+ *
+ * @throws JacobianError `INVALID_REQUEST`, `CANONICAL_JSON_INVALID` or `SIZE_LIMIT_EXCEEDED`,
+ *   with `path` into the draft.
+ */
+export function prepareArtifact(draft: ArtifactDraft, limits: ArtifactStoreLimits): PreparedArtifact {
+  const parsed = ArtifactDraftSchema.safeParse(draft);
+  if (!parsed.success) throw issueToError(parsed.error.issues[0]!, []);
+  const valid = parsed.data;
+
+  let payloadText: string;
+  try {
+    payloadText = canonicalize(valid.payload, { maxBytes: limits.maxPayloadBytes, path: ['payload'] });
+  } catch (error) {
+    rethrowSizeAs(error, 'maxPayloadBytes', limits.maxPayloadBytes, ['payload'], 'payload (canonical JSON)');
+  }
+  const encoder = new TextEncoder();
+  const payloadBytes = encoder.encode(payloadText);
+  const payloadDigest = sha256Hex(payloadBytes);
+
+  const candidate = {
+    schema_uri: valid.schema_uri,
+    semantics_uri: valid.semantics_uri,
+    payload_digest: `sha256:${payloadDigest}`,
+    payload_bytes: payloadBytes.byteLength,
+    parents: valid.parents ?? [],
+    summary: valid.summary ?? {},
+  };
+  let manifestText: string;
+  try {
+    manifestText = canonicalize(candidate, { maxBytes: limits.maxManifestBytes });
+  } catch (error) {
+    rethrowSizeAs(
+      error,
+      'maxManifestBytes',
+      limits.maxManifestBytes,
+      [],
+      'the manifest derived from schema_uri, semantics_uri, parents and summary',
+    );
+  }
+  // Re-validate what will actually be stored: NFC normalization can lengthen strings.
+  const checked = ArtifactManifestSchema.safeParse(JSON.parse(manifestText));
+  if (!checked.success) throw issueToError(checked.error.issues[0]!, []);
+
+  const manifestBytes = encoder.encode(manifestText);
+  const manifestDigest = sha256Hex(manifestBytes);
+  return {
+    uri: `artifact://sha256/${manifestDigest}`,
+    manifest: checked.data,
+    manifestBytes,
+    payloadBytes,
+    payloadDigest,
+    manifestDigest,
+  };
+}

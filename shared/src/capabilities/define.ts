@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import {
+  CapabilityDescriptorSchema,
+  type AssuranceLevel,
+  type CapabilityDescriptor,
+  type CapabilityRelationship,
+  type CheckerIdentity,
+  type InputKind,
+  type InvocationExample,
+  type Mode,
+  type ResolvedBudget,
+  type Role,
+} from '../contracts/capability.js';
+import type { ProviderRuntime } from '../contracts/provider.js';
+import type {
+  ArtifactRelationship,
+  Assurance,
+  Completeness,
+  Diagnostic,
+  ExecutionStatus,
+  Obligation,
+  Qualifier,
+  Scope,
+} from '../contracts/result.js';
+import type { ArtifactStore } from '../artifacts/store.js';
+import type { IsolatedExecutor } from '../isolation/process-pool.js';
+import { JacobianError } from '../errors.js';
+import { zodIssuesToDiagnostics } from './diagnostics.js';
+
+/** What a capability's code may use while it runs. */
+export interface CapabilityContext {
+  readonly mode: Mode;
+  readonly budget: ResolvedBudget;
+  readonly jobId: string;
+  readonly requestDigest: string;
+  readonly artifacts: ArtifactStore;
+  /** Runs CPU-bound kernels isolated so a timeout or cancel kills them. */
+  readonly executor: IsolatedExecutor;
+  readonly signal: AbortSignal;
+  /** Epoch ms when the run's wall-time budget ends. */
+  readonly deadline: number;
+}
+
+/** What a capability returns; the host adds identity, execution timing and provider. */
+export interface CapabilityOutcome<O> {
+  status: ExecutionStatus;
+  output: O | null;
+  scope: Scope | null;
+  completeness: Completeness;
+  qualifiers: Qualifier[];
+  assurance: Assurance;
+  obligations: Obligation[];
+  relationships: ArtifactRelationship[];
+  artifact_uris: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** Declared by a checker capability: what it is and which code its identity digest covers. */
+export interface CheckerDeclaration {
+  checker_id: string;
+  method: string;
+  /** Absolute paths of the source files whose bytes, with `configuration`, form the identity. */
+  source_files: string[];
+  configuration: Record<string, string | number>;
+}
+
+/** The code-side definition of one capability. Everything here is written by us, never by a client. */
+export interface CapabilityDefinition<I, O> {
+  id: string;
+  version: string;
+  title: string;
+  description: string;
+  tags: string[];
+  domain: string;
+  modes: Mode[];
+  role: Role;
+  pool: string;
+  input_kinds: InputKind[];
+  accepted_artifact_types: string[];
+  produced_artifact_types: string[];
+  input: z.ZodType<I>;
+  output: z.ZodType<O>;
+  examples: InvocationExample[];
+  relationships: CapabilityRelationship[];
+  assurance_ceiling: AssuranceLevel;
+  scope_rule: string;
+  limits: Record<string, number | string>;
+  checker?: CheckerDeclaration;
+  run(input: I, context: CapabilityContext): Promise<CapabilityOutcome<O>>;
+}
+
+/** A capability whose provider passed its probe and whose descriptor is valid. */
+export interface InstalledCapability {
+  readonly descriptor: CapabilityDescriptor;
+  // The definition's generic types are erased here: the host parses input with
+  // `definition.input` before calling `run`, so the erasure is checked at runtime.
+  readonly definition: CapabilityDefinition<unknown, unknown>;
+}
+
+/** Derive the JSON Schema agents see. Inputs use the input side of transforms and defaults. */
+export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+}
+
+/**
+ * Build and validate a descriptor. A bad descriptor or an invocation example that its own
+ * input schema rejects stops registration with REGISTRATION_INVALID naming what is wrong.
+ */
+export function installCapability<I, O>(
+  definition: CapabilityDefinition<I, O>,
+  runtime: ProviderRuntime,
+  checker: CheckerIdentity | null,
+): InstalledCapability {
+  for (const [index, example] of definition.examples.entries()) {
+    const parsed = definition.input.safeParse(example.payload);
+    if (!parsed.success) {
+      const first = zodIssuesToDiagnostics(parsed.error, ['examples', index, 'payload'], 'REGISTRATION')[0];
+      throw new JacobianError(
+        'REGISTRATION_INVALID',
+        `${definition.id}: invocation example ${index} ("${example.title}") does not satisfy the input schema: ${first?.message ?? 'invalid'}`,
+        { path: first?.path ?? ['examples', index] },
+      );
+    }
+  }
+  const candidate = {
+    id: definition.id,
+    version: definition.version,
+    title: definition.title,
+    description: definition.description,
+    tags: definition.tags,
+    domain: definition.domain,
+    modes: definition.modes,
+    role: definition.role,
+    pool: definition.pool,
+    input_kinds: definition.input_kinds,
+    accepted_artifact_types: definition.accepted_artifact_types,
+    produced_artifact_types: definition.produced_artifact_types,
+    input_schema: toJsonSchema(definition.input, 'input'),
+    output_schema: toJsonSchema(definition.output, 'output'),
+    examples: definition.examples,
+    relationships: definition.relationships,
+    assurance_ceiling: definition.assurance_ceiling,
+    scope_rule: definition.scope_rule,
+    limits: definition.limits,
+    provider_runtime: runtime,
+    checker,
+  };
+  const parsed = CapabilityDescriptorSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new JacobianError(
+      'REGISTRATION_INVALID',
+      `${definition.id}: descriptor is invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
+      { path: (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p)) },
+    );
+  }
+  return { descriptor: parsed.data, definition: definition as CapabilityDefinition<unknown, unknown> };
+}

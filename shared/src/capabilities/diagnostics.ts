@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { ErrorCode, type JacobianError, type JsonPath, type Stage } from '../errors.js';
+import type { Diagnostic } from '../contracts/result.js';
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = issue.path.length === 0 ? 'the request' : issue.path.join('.');
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `${at}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only the fields in the CONTRACT schema are accepted`;
+    case 'invalid_type':
+      return `${at}: expected ${issue.expected}${issue.message.includes('received') ? ` (${issue.message})` : ''}`;
+    default:
+      return `${at}: ${issue.message}`;
+  }
+}
+
+/** Turn zod issues into diagnostics naming the field (path) and the rule (message). */
+export function zodIssuesToDiagnostics(error: z.ZodError, prefix: JsonPath, stage: Stage = 'VALIDATION'): Diagnostic[] {
+  return error.issues.slice(0, 20).map((issue) => {
+    const path = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+    return {
+      severity: 'ERROR',
+      code: 'INVALID_REQUEST',
+      stage,
+      message: describeIssue({ ...issue, path } as z.core.$ZodIssue),
+      path,
+      hint: 'inspect the capability with math.find view CONTRACT for the exact input schema',
+    };
+  });
+}
+
+/** A diagnostic for a JacobianError at its own stage. */
+export function errorDiagnostic(error: JacobianError): Diagnostic {
+  return {
+    severity: 'ERROR',
+    code: error.code,
+    stage: ErrorCode[error.code].stage,
+    message: error.message,
+    path: error.path ?? null,
+    hint: error.hint ?? null,
+  };
+}

@@ -1,0 +1,200 @@
+import { canonicalDigest } from '../canonical-json.js';
+import { ASSURANCE_RANK, resolveBudget, type CapabilityRequest, type Mode, type ResolvedBudget } from '../contracts/capability.js';
+import {
+  CapabilityResultSchema,
+  type CapabilityResult,
+  type Diagnostic,
+  type ExecutionStatus,
+  type ProviderRef,
+} from '../contracts/result.js';
+import type { ArtifactStore } from '../artifacts/store.js';
+import type { IsolatedExecutor } from '../isolation/process-pool.js';
+import { JacobianError, toAppError } from '../errors.js';
+import type { CapabilityOutcome, InstalledCapability } from './define.js';
+import { errorDiagnostic, zodIssuesToDiagnostics } from './diagnostics.js';
+
+/** A request after admission: complete, with its budget resolved and its identity fixed. */
+export interface AdmittedRun {
+  capability_id: string;
+  mode: Mode;
+  payload: Record<string, unknown>;
+  budget: ResolvedBudget;
+  /** `sha256:<hex>` of the canonical request. */
+  request_digest: string;
+  job_id: string;
+}
+
+/**
+ * Fix a request's identity. The digest covers everything that can change the answer, so the
+ * same request twice is one job. Throws CANONICAL_JSON_INVALID (e.g. a float in the payload).
+ */
+export function admitRequest(request: CapabilityRequest): AdmittedRun {
+  const budget = resolveBudget(request.budget);
+  const digest = canonicalDigest({
+    capability_id: request.capability_id,
+    mode: request.mode,
+    payload: request.payload,
+    budget,
+  });
+  return {
+    capability_id: request.capability_id,
+    mode: request.mode,
+    payload: request.payload,
+    budget,
+    request_digest: `sha256:${digest}`,
+    job_id: `run-${digest.slice(0, 32)}`,
+  };
+}
+
+export function providerRef(installed: InstalledCapability): ProviderRef {
+  const runtime = installed.descriptor.provider_runtime;
+  return { name: runtime.provider, version: runtime.version, digest_kind: runtime.digest_kind, digest: runtime.digest };
+}
+
+export interface NonConclusionOptions {
+  status: Exclude<ExecutionStatus, 'COMPLETED'>;
+  diagnostics: Diagnostic[];
+  runtimeMs?: number;
+  capabilityVersion?: string | null;
+  provider?: ProviderRef | null;
+}
+
+/** A result that concludes nothing: admission failures, timeouts, cancellations, errors. */
+export function nonConclusionResult(run: Pick<AdmittedRun, 'capability_id' | 'mode' | 'job_id' | 'request_digest'>, options: NonConclusionOptions): CapabilityResult {
+  return {
+    capability_id: run.capability_id,
+    capability_version: options.capabilityVersion ?? null,
+    mode: run.mode,
+    execution: {
+      status: options.status,
+      runtime_ms: Math.max(0, Math.round(options.runtimeMs ?? 0)),
+      job_id: run.job_id,
+      request_digest: run.request_digest,
+    },
+    output: null,
+    scope: null,
+    completeness: { status: 'NOT_APPLICABLE', basis: 'no mathematical conclusion: the run did not complete' },
+    qualifiers: [],
+    assurance: { level: 'HEURISTIC', basis: 'no mathematical conclusion', verification_record_uri: null, checker_id: null },
+    obligations: [],
+    relationships: [],
+    artifact_uris: [],
+    provider: options.provider ?? null,
+    diagnostics: options.diagnostics,
+  };
+}
+
+export interface ExecuteDependencies {
+  artifacts: ArtifactStore;
+  executor: IsolatedExecutor;
+  now?: () => number;
+}
+
+function statusForError(error: JacobianError): Exclude<ExecutionStatus, 'COMPLETED'> {
+  if (error.code === 'EXECUTION_TIMEOUT') return 'TIMEOUT';
+  if (error.code === 'EXECUTION_CANCELLED') return 'CANCELLED';
+  return 'ERROR';
+}
+
+/**
+ * Run one installed capability on an admitted request: parse the payload with the
+ * capability's schema before anything else, run it, then hold the outcome to the
+ * descriptor's ceiling and the result contract. Never throws for a run-level failure.
+ */
+export async function executeCapability(
+  installed: InstalledCapability,
+  run: AdmittedRun,
+  deps: ExecuteDependencies,
+  signal: AbortSignal,
+): Promise<CapabilityResult> {
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const { definition, descriptor } = installed;
+  const base = { capabilityVersion: descriptor.version, provider: providerRef(installed) };
+  const fail = (status: Exclude<ExecutionStatus, 'COMPLETED'>, diagnostics: Diagnostic[]): CapabilityResult =>
+    nonConclusionResult(run, { ...base, status, diagnostics, runtimeMs: now() - started });
+
+  if (!descriptor.modes.includes(run.mode)) {
+    return fail('ERROR', [
+      errorDiagnostic(
+        new JacobianError('MODE_NOT_SUPPORTED', `mode: ${descriptor.id} supports ${descriptor.modes.join(', ')}, not ${run.mode}`, {
+          path: ['mode'],
+        }),
+      ),
+    ]);
+  }
+  const parsed = definition.input.safeParse(run.payload);
+  if (!parsed.success) return fail('ERROR', zodIssuesToDiagnostics(parsed.error, ['payload']));
+
+  const timeout = AbortSignal.timeout(run.budget.wall_time_ms);
+  const combined = AbortSignal.any([signal, timeout]);
+  let outcome: CapabilityOutcome<unknown>;
+  try {
+    outcome = await definition.run(parsed.data, {
+      mode: run.mode,
+      budget: run.budget,
+      jobId: run.job_id,
+      requestDigest: run.request_digest,
+      artifacts: deps.artifacts,
+      executor: deps.executor,
+      signal: combined,
+      deadline: started + run.budget.wall_time_ms,
+    });
+  } catch (thrown) {
+    let error = toAppError(thrown);
+    if (signal.aborted) error = new JacobianError('EXECUTION_CANCELLED', 'the run was cancelled; nothing was concluded');
+    else if (timeout.aborted) {
+      error = new JacobianError('EXECUTION_TIMEOUT', `the run exceeded its wall-time budget of ${run.budget.wall_time_ms} ms; nothing was concluded`);
+    }
+    return fail(statusForError(error), [errorDiagnostic(error)]);
+  }
+
+  if (ASSURANCE_RANK[outcome.assurance.level] > ASSURANCE_RANK[descriptor.assurance_ceiling]) {
+    return fail('ERROR', [
+      errorDiagnostic(
+        new JacobianError('INTERNAL', `${descriptor.id} claimed ${outcome.assurance.level} above its ceiling ${descriptor.assurance_ceiling}`),
+      ),
+    ]);
+  }
+  if (outcome.output !== null) {
+    const checked = definition.output.safeParse(outcome.output);
+    if (!checked.success) {
+      return fail('ERROR', [
+        errorDiagnostic(
+          new JacobianError('INTERNAL', `${descriptor.id} produced output that violates its own output schema: ${checked.error.issues[0]?.message ?? ''}`),
+        ),
+      ]);
+    }
+  }
+  const candidate: CapabilityResult = {
+    capability_id: descriptor.id,
+    capability_version: descriptor.version,
+    mode: run.mode,
+    execution: {
+      status: outcome.status,
+      runtime_ms: Math.max(0, Math.round(now() - started)),
+      job_id: run.job_id,
+      request_digest: run.request_digest,
+    },
+    output: outcome.output,
+    scope: outcome.scope,
+    completeness: outcome.completeness,
+    qualifiers: outcome.qualifiers,
+    assurance: outcome.assurance,
+    obligations: outcome.obligations,
+    relationships: outcome.relationships,
+    artifact_uris: outcome.artifact_uris,
+    provider: providerRef(installed),
+    diagnostics: outcome.diagnostics,
+  };
+  const valid = CapabilityResultSchema.safeParse(candidate);
+  if (!valid.success) {
+    const issue = valid.error.issues[0];
+    return fail('ERROR', [
+      errorDiagnostic(
+        new JacobianError('INTERNAL', `${descriptor.id} produced a result that breaks the result contract at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`),
+      ),
+    ]);
+  }
+  return valid.data;
+}

@@ -1,0 +1,25 @@
+import type { KernelRef } from '../isolation/process-pool.js';
+import { JacobianError, toAppError } from '../errors.js';
+import type { CapabilityContext } from './define.js';
+
+/**
+ * Run a CPU-bound kernel isolated, inside what is left of the run's budget. The kernel's
+ * outcome is returned; a timeout, cancellation or crash is thrown as a JacobianError whose
+ * code the host turns into the execution status.
+ */
+export async function runKernel(context: CapabilityContext, kernel: KernelRef, input: unknown): Promise<unknown> {
+  const remaining = context.deadline - Date.now();
+  if (remaining <= 0) {
+    throw new JacobianError('EXECUTION_TIMEOUT', `the run exhausted its wall-time budget of ${context.budget.wall_time_ms} ms before the kernel started`);
+  }
+  const outcome = await context.executor.run(
+    {
+      kernel,
+      input,
+      budget: { wallTimeMs: remaining, memoryMb: context.budget.memory_mb, maxOutputBytes: context.budget.max_output_bytes },
+    },
+    { signal: context.signal },
+  );
+  if (outcome.status === 'COMPLETED') return outcome.output;
+  throw toAppError(outcome.error);
+}

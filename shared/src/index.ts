@@ -1,0 +1,136 @@
+// The public surface of @jacobian/shared: contracts, ports and their embedded adapters.
+export { ErrorCode, ERROR_CODES, JacobianError, Stage, STAGES, toAppError } from './errors.js';
+export type { JsonPath, SerializedError, JacobianErrorOptions } from './errors.js';
+
+export { canonicalize, canonicalBytes, canonicalDigest, sha256Hex, formatJsonPath } from './canonical-json.js';
+export type { JsonValue, JsonObject, CanonicalJsonOptions } from './canonical-json.js';
+
+export {
+  ArtifactManifestSchema,
+  ArtifactUriSchema,
+  ARTIFACT_URI_PATTERN,
+  artifactUriOf,
+  parseArtifactUri,
+} from './artifacts/manifest.js';
+export type { ArtifactManifest, ArtifactDraft } from './artifacts/manifest.js';
+export { DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLimits } from './artifacts/store.js';
+export type { ArtifactStore, ArtifactStoreLimits, LoadedArtifact, StoredArtifact, PreparedArtifact } from './artifacts/store.js';
+export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.js';
+export type { LocalFolderArtifactStoreOptions } from './artifacts/local-folder-store.js';
+
+export { createProcessPool } from './isolation/process-pool.js';
+export type {
+  ExecutionBudget,
+  IsolatedExecutor,
+  KernelContext,
+  KernelFunction,
+  KernelOutcome,
+  KernelRef,
+  KernelTask,
+  ProcessPoolOptions,
+} from './isolation/process-pool.js';
+
+export { DigestKind, InstallTier, ProviderRuntimeSchema, Sha256Hex } from './contracts/provider.js';
+export type { ProviderRuntime } from './contracts/provider.js';
+export {
+  AssuranceLevel,
+  ASSURANCE_RANK,
+  BUDGET_LIMITS,
+  BudgetSchema,
+  CAPABILITY_ID_PATTERN,
+  CapabilityDescriptorSchema,
+  CapabilityIdSchema,
+  CapabilityRelationshipKind,
+  CapabilityRequestSchema,
+  CheckerIdentitySchema,
+  InputKind,
+  InvocationExampleSchema,
+  Mode,
+  resolveBudget,
+  Role,
+} from './contracts/capability.js';
+export type {
+  Budget,
+  CapabilityDescriptor,
+  CapabilityRelationship,
+  CapabilityRequest,
+  CapabilityRequestInput,
+  CheckerIdentity,
+  InvocationExample,
+  ResolvedBudget,
+} from './contracts/capability.js';
+export {
+  ArtifactRelationshipPredicate,
+  CapabilityResultSchema,
+  CapabilityResultShape,
+  CompletenessStatus,
+  DiagnosticSchema,
+  ExecutionStatus,
+  Qualifier,
+  Severity,
+} from './contracts/result.js';
+export type {
+  ArtifactRelationship,
+  Assurance,
+  CapabilityResult,
+  Completeness,
+  Diagnostic,
+  Execution,
+  Obligation,
+  ProviderRef,
+  Scope,
+} from './contracts/result.js';
+export { DEFAULT_POLICY, evaluatePolicy, OperatorPolicySchema, PolicyProfile, policyDigest } from './contracts/policy.js';
+export type { OperatorPolicy, OperatorPolicyInput, PolicyDecision } from './contracts/policy.js';
+export { buildCatalog, CatalogSchema, descriptorDigest, inputFields } from './contracts/catalog.js';
+export type { Catalog, CatalogEntry } from './contracts/catalog.js';
+export { CheckerAuthorizationSchema, isAuthorized } from './contracts/checker-authorization.js';
+export type { CheckerAuthorization } from './contracts/checker-authorization.js';
+
+export { installCapability, toJsonSchema } from './capabilities/define.js';
+export type {
+  CapabilityContext,
+  CapabilityDefinition,
+  CapabilityOutcome,
+  CheckerDeclaration,
+  InstalledCapability,
+} from './capabilities/define.js';
+export { errorDiagnostic, zodIssuesToDiagnostics } from './capabilities/diagnostics.js';
+export { admitRequest, executeCapability, nonConclusionResult, providerRef } from './capabilities/host.js';
+export type { AdmittedRun, ExecuteDependencies, NonConclusionOptions } from './capabilities/host.js';
+export { runKernel } from './capabilities/kernel.js';
+export { capabilityRegistration, registerCapabilities } from './capabilities/registry.js';
+export type { CapabilityRegistration, ProviderProbe, RegistrationReport, UnavailableProvider } from './capabilities/registry.js';
+export { checkerIdentity, platformTag, sourceProviderRuntime } from './providers/source-runtime.js';
+export type { SourceRuntimeOptions } from './providers/source-runtime.js';
+
+export { createEmbeddedRunQueue } from './queue/embedded-run-queue.js';
+export type { EmbeddedRunQueueOptions } from './queue/embedded-run-queue.js';
+export type { RunHandler, RunQueue, RunTarget } from './queue/run-queue.js';
+
+export {
+  keyId,
+  loadOrCreateSigningKey,
+  signRecord,
+  VERIFICATION_RECORD_SCHEMA_URI,
+  VERIFICATION_RECORD_SEMANTICS_URI,
+  VerificationRecordBodySchema,
+  VerificationRecordSchema,
+  verifyRecordSignature,
+} from './verification/record.js';
+export type { SigningKey, VerificationRecord, VerificationRecordBody } from './verification/record.js';
+
+export {
+  canonicalLabel,
+  compareLabels,
+  GRAPH_CONTRACT_SOURCE,
+  GRAPH_SCHEMA_URI,
+  GRAPH_SEMANTICS_URI,
+  GraphPayloadSchema,
+  INDUCED_TREE_RESULT_SCHEMA_URI,
+  INDUCED_TREE_RESULT_SEMANTICS_URI,
+  InducedTreeResultPayloadSchema,
+  MAX_GRAPH_ORDER,
+  parseStoredGraph,
+} from './domains/graph.js';
+export type { GraphPayload, IndexedGraph, InducedTreeResultPayload } from './domains/graph.js';

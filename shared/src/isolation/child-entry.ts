@@ -1,0 +1,116 @@
+/**
+ * Entry point of a pool child process. Forked by `process-pool.ts` with tsx preloaded, so both
+ * this file and TypeScript kernels load without a build step.
+ *
+ * The child is deliberately dumb: it imports kernels, runs one at a time, and reports back.
+ * Every hard limit (wall time, memory, cancellation) is enforced by the parent with SIGKILL,
+ * because a kernel stuck in a synchronous loop cannot be asked politely to stop.
+ */
+import { JacobianError, toAppError, type SerializedError } from '../errors.js';
+import type { KernelContext } from './process-pool.js';
+import { isParentMessage, type ChildMessage, type RunMessage } from './protocol.js';
+
+function send(message: ChildMessage): void {
+  // Without an IPC channel there is nobody to report to; the guard below already exited.
+  process.send?.(message);
+}
+
+if (typeof process.send !== 'function') {
+  process.stderr.write('child-entry must be started with child_process.fork (no IPC channel)\n');
+  process.exit(1);
+}
+
+// Node caches ES modules itself; this map additionally avoids re-resolving the URL on every
+// task and makes "imported once per child" an explicit property of this file.
+const modules = new Map<string, Promise<Record<string, unknown>>>();
+let current: { id: number; controller: AbortController } | undefined;
+
+function loadModule(url: string): Promise<Record<string, unknown>> {
+  let pending = modules.get(url);
+  if (pending === undefined) {
+    pending = import(url) as Promise<Record<string, unknown>>;
+    modules.set(url, pending);
+  }
+  return pending;
+}
+
+function serializeFailure(error: unknown, signal: AbortSignal): SerializedError {
+  // A kernel that gives up because ctx.signal fired usually rethrows a DOMException
+  // AbortError (or the reason itself); report the reason so the parent sees the real cause.
+  if (
+    signal.aborted &&
+    !(error instanceof JacobianError) &&
+    (error === signal.reason || (error instanceof Error && error.name === 'AbortError'))
+  ) {
+    return toAppError(signal.reason).toJSON();
+  }
+  return toAppError(error).toJSON();
+}
+
+async function runKernel(message: RunMessage): Promise<void> {
+  const controller = new AbortController();
+  current = { id: message.id, controller };
+  try {
+    const module = await loadModule(message.moduleUrl);
+    const fn = module[message.exportName];
+    if (typeof fn !== 'function') {
+      throw new JacobianError(
+        'INTERNAL',
+        `kernel module ${message.moduleUrl} has no exported function "${message.exportName}"`,
+      );
+    }
+    const ctx: KernelContext = Object.freeze({ deadline: message.deadline, signal: controller.signal });
+    const output: unknown = await (fn as (input: unknown, ctx: KernelContext) => unknown)(message.input, ctx);
+
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(output);
+    } catch (error) {
+      throw new JacobianError('INTERNAL', `kernel output is not JSON-serializable: ${toAppError(error).message}`);
+    }
+    // JSON has no `undefined`; report it the way JSON does inside arrays.
+    const outputJson = json ?? 'null';
+    const bytes = Buffer.byteLength(outputJson, 'utf8');
+    // Refuse here, before the bytes are copied into the IPC pipe and the parent's heap.
+    if (bytes > message.maxOutputBytes) {
+      throw new JacobianError(
+        'OUTPUT_LIMIT_EXCEEDED',
+        `kernel output is ${bytes} bytes of JSON, over the limit of ${message.maxOutputBytes}`,
+        { data: { outputBytes: bytes, maxOutputBytes: message.maxOutputBytes } },
+      );
+    }
+    send({ type: 'result', id: message.id, outputJson, rssBytes: process.memoryUsage.rss() });
+  } catch (error) {
+    send({ type: 'error', id: message.id, error: serializeFailure(error, controller.signal) });
+  } finally {
+    current = undefined;
+  }
+}
+
+process.on('message', (raw: unknown) => {
+  if (!isParentMessage(raw)) return;
+  if (raw.type === 'soft-cancel') {
+    if (current?.id === raw.id) {
+      current.controller.abort(
+        new JacobianError('EXECUTION_TIMEOUT', 'soft deadline reached; the kernel was asked to stop'),
+      );
+    }
+    return;
+  }
+  if (current !== undefined) {
+    // The parent never overlaps tasks on one child; refusing keeps a protocol bug visible.
+    send({
+      type: 'error',
+      id: raw.id,
+      error: { code: 'INTERNAL', message: `child ${process.pid} is already running task ${current.id}` },
+    });
+    return;
+  }
+  void runKernel(raw);
+});
+
+// The parent is gone (or closed the channel): nobody can receive results, so stop now rather
+// than linger as an orphan.
+process.on('disconnect', () => process.exit(0));
+
+send({ type: 'ready' });

@@ -1,0 +1,172 @@
+import type { CapabilityResult } from '../contracts/result.js';
+import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
+import { errorDiagnostic } from '../capabilities/diagnostics.js';
+import { JacobianError, toAppError } from '../errors.js';
+import type { RunHandler, RunQueue, RunTarget } from './run-queue.js';
+
+export interface EmbeddedRunQueueOptions {
+  /** Handler per producer pool name; one runner may serve several pools. */
+  pools: ReadonlyMap<string, RunHandler>;
+  checker?: RunHandler;
+  /** Runs executing at once, across all targets. */
+  concurrency: number;
+  /** Completed results kept to answer a retried request without computing again. */
+  completedCacheSize?: number;
+}
+
+interface Job {
+  readonly run: AdmittedRun;
+  readonly handler: RunHandler;
+  readonly controller: AbortController;
+  readonly result: Promise<CapabilityResult>;
+  waiters: number;
+  started: boolean;
+}
+
+function cancelledResult(run: AdmittedRun): CapabilityResult {
+  return nonConclusionResult(run, {
+    status: 'CANCELLED',
+    diagnostics: [errorDiagnostic(new JacobianError('EXECUTION_CANCELLED', 'the run was cancelled before it finished; nothing was concluded'))],
+  });
+}
+
+/**
+ * The in-process adapter of the run queue, with the semantics the cluster adapter keeps:
+ * deterministic job IDs, one computation per job ID, FIFO admission under a concurrency
+ * limit, cancellation that reaches the executing handler.
+ */
+export function createEmbeddedRunQueue(options: EmbeddedRunQueueOptions): RunQueue {
+  const jobs = new Map<string, Job>();
+  const waiting: (() => void)[] = [];
+  const completed = new Map<string, CapabilityResult>();
+  const cacheSize = options.completedCacheSize ?? 512;
+  let running = 0;
+  let closed = false;
+
+  function remember(result: CapabilityResult): void {
+    // Only completed runs are answers; a timeout or cancellation must be retryable.
+    if (result.execution.status !== 'COMPLETED' || cacheSize === 0) return;
+    completed.delete(result.execution.job_id);
+    completed.set(result.execution.job_id, result);
+    while (completed.size > cacheSize) {
+      const oldest = completed.keys().next().value;
+      if (oldest === undefined) break;
+      completed.delete(oldest);
+    }
+  }
+
+  async function acquireSlot(signal: AbortSignal): Promise<boolean> {
+    if (running < options.concurrency) {
+      running++;
+      return true;
+    }
+    return new Promise<boolean>((resolve) => {
+      const onAbort = (): void => {
+        const index = waiting.indexOf(grant);
+        if (index >= 0) waiting.splice(index, 1);
+        resolve(false);
+      };
+      const grant = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        running++;
+        resolve(true);
+      };
+      waiting.push(grant);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  function releaseSlot(): void {
+    running--;
+    const next = waiting.shift();
+    if (next) next();
+  }
+
+  async function execute(job: Job): Promise<CapabilityResult> {
+    const { run, controller } = job;
+    if (!(await acquireSlot(controller.signal))) return cancelledResult(run);
+    job.started = true;
+    try {
+      if (controller.signal.aborted) return cancelledResult(run);
+      return await job.handler(run, controller.signal);
+    } catch (error) {
+      const appError = toAppError(error);
+      return nonConclusionResult(run, { status: 'ERROR', diagnostics: [errorDiagnostic(appError)] });
+    } finally {
+      releaseSlot();
+    }
+  }
+
+  function handlerFor(target: RunTarget): RunHandler {
+    const handler = target.kind === 'checker' ? options.checker : options.pools.get(target.pool);
+    if (handler === undefined) {
+      const name = target.kind === 'checker' ? 'the checker service' : `pool ${target.pool}`;
+      throw new JacobianError('PROVIDER_UNAVAILABLE', `no runner serves ${name} in this process`);
+    }
+    return handler;
+  }
+
+  return {
+    async submit(run, target, submitOptions = {}) {
+      if (closed) throw new JacobianError('INTERNAL', 'the run queue is closed');
+      const cached = completed.get(run.job_id);
+      if (cached !== undefined) return cached;
+      let job = jobs.get(run.job_id);
+      if (job === undefined) {
+        const controller = new AbortController();
+        const handler = handlerFor(target);
+        const created: Job = {
+          run,
+          handler,
+          controller,
+          waiters: 0,
+          started: false,
+          result: Promise.resolve().then(async () => {
+            const result = await execute(created);
+            jobs.delete(run.job_id);
+            remember(result);
+            return result;
+          }),
+        };
+        job = created;
+        jobs.set(run.job_id, job);
+      }
+      const current = job;
+      current.waiters++;
+      const signal = submitOptions.signal;
+      if (signal === undefined) return current.result;
+      return new Promise<CapabilityResult>((resolve, reject) => {
+        const onAbort = (): void => {
+          current.waiters--;
+          // The last caller gone: nobody wants the answer, so stop computing it.
+          if (current.waiters === 0) current.controller.abort();
+          resolve(cancelledResult(run));
+        };
+        if (signal.aborted) {
+          onAbort();
+          return;
+        }
+        signal.addEventListener('abort', onAbort, { once: true });
+        current.result.then(
+          (result) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+          (error: unknown) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      });
+    },
+    stats() {
+      return { inFlight: jobs.size, queued: waiting.length, running };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const job of jobs.values()) job.controller.abort();
+      await Promise.allSettled([...jobs.values()].map((job) => job.result));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import {
+  createEmbeddedRunQueue,
+  createLocalFolderArtifactStore,
+  createProcessPool,
+  loadOrCreateSigningKey,
+  type RunHandler,
+} from '@jacobian/shared';
+import { createApi, type Api } from '@jacobian/mcp-api';
+import { createRunner, type Runner } from '@jacobian/runner';
+import { createChecker, type CheckerService } from '@jacobian/checker';
+import type { JacobianConfig } from './config.js';
+
+export interface EmbeddedJacobian {
+  readonly api: Api;
+  readonly runner: Runner;
+  readonly checker: CheckerService;
+  close(): Promise<void>;
+}
+
+/**
+ * Every role in one process with embedded defaults: the in-process run queue, a local
+ * artifact folder, an isolated process pool for kernels, the checker's key in the data dir.
+ */
+export async function startEmbedded(config: JacobianConfig): Promise<EmbeddedJacobian> {
+  const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts') });
+  const executor = createProcessPool({ size: config.concurrency });
+  const cleanups: (() => Promise<void>)[] = [() => executor.close(), () => artifacts.close()];
+  const closeAll = async (): Promise<void> => {
+    // Every cleanup runs even if an earlier one fails.
+    const results = await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+  try {
+    const signingKey = await loadOrCreateSigningKey(join(config.dataDir, 'keys', 'checker-ed25519.pem'));
+    const runner = await createRunner({ artifacts, executor });
+    const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
+    const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, runner.handle]));
+    const queue = createEmbeddedRunQueue({ pools, checker: checker.handle, concurrency: config.concurrency });
+    cleanups.unshift(() => queue.close());
+    const installed = [...runner.installed, ...checker.installed];
+    const trusted = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
+    const api = createApi({ installed: () => installed, policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted });
+    return { api, runner, checker, close: closeAll };
+  } catch (error) {
+    await closeAll().catch(() => undefined);
+    throw error;
+  }
+}
