@@ -200,9 +200,9 @@ export function createApi(deps: ApiDependencies): Api {
       try {
         admitted = admitRequest(request);
       } catch (error) {
-        const appError = toAppError(error);
-        const path = appError.path ? ['payload', ...appError.path] : ['payload'];
-        return rejected(args, new JacobianError(appError.code, `payload: ${appError.message}`, { path }), capability);
+        // The digest covers {capability_id, mode, payload, budget}, so the error's path
+        // already starts at the request's own field (e.g. ['payload', 'x', 1]).
+        return rejected(args, toAppError(error), capability);
       }
       const target = capability.descriptor.role === 'checker' ? ({ kind: 'checker' } as const) : ({ kind: 'pool', pool: capability.descriptor.pool } as const);
       let result: CapabilityResult;

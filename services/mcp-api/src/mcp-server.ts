@@ -23,8 +23,8 @@ function advertised<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<Reco
           ? { value: value as Record<string, unknown> }
           : { issues: [{ message: 'arguments must be a JSON object' }] },
       jsonSchema: {
-        input: () => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>,
-        output: () => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }) as Record<string, unknown>,
+        input: () => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }),
+        output: () => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }),
       },
     },
   };

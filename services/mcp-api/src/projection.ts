@@ -51,7 +51,8 @@ export function projectFind(response: FindResponse): string {
   } else if (response.diagnostics.length === 0) {
     lines.push(`${response.kind}: ${response.matches.length} of ${response.total_matches ?? 0} match(es)`);
     for (const match of response.matches) {
-      const score = match['relevance_score'] !== undefined ? ` score ${String(match['relevance_score'])}` : '';
+      const relevance = match['relevance_score'];
+      const score = typeof relevance === 'number' ? ` score ${relevance}` : '';
       lines.push(`- ${String(match['capability_id'])} [${(match['modes'] as string[]).join(', ')}]${score}: ${String(match['title'])}`);
     }
     if (response.next_cursor) lines.push(`next_cursor: ${response.next_cursor}`);

@@ -99,7 +99,7 @@ export interface InstalledCapability {
 
 /** Derive the JSON Schema agents see. Inputs use the input side of transforms and defaults. */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
 }
 
 /**
@@ -154,5 +154,5 @@ export function installCapability<I, O>(
       { path: (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p)) },
     );
   }
-  return { descriptor: parsed.data, definition: definition as CapabilityDefinition<unknown, unknown> };
+  return { descriptor: parsed.data, definition: definition };
 }

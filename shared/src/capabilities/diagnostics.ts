@@ -9,7 +9,16 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `${at}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only the fields in the CONTRACT schema are accepted`;
     case 'invalid_type':
       return `${at}: expected ${issue.expected}${issue.message.includes('received') ? ` (${issue.message})` : ''}`;
-    default:
+    case 'custom':
+    case 'invalid_element':
+    case 'invalid_format':
+    case 'invalid_key':
+    case 'invalid_union':
+    case 'invalid_value':
+    case 'not_multiple_of':
+    case 'too_big':
+    case 'too_small':
+      // zod's own messages already state the rule ("Too big: expected number to be <=256").
       return `${at}: ${issue.message}`;
   }
 }
@@ -22,7 +31,7 @@ export function zodIssuesToDiagnostics(error: z.ZodError, prefix: JsonPath, stag
       severity: 'ERROR',
       code: 'INVALID_REQUEST',
       stage,
-      message: describeIssue({ ...issue, path } as z.core.$ZodIssue),
+      message: describeIssue({ ...issue, path }),
       path,
       hint: 'inspect the capability with math.find view CONTRACT for the exact input schema',
     };

@@ -26,7 +26,7 @@ export function capabilityRegistration<I, O>(
   provider: ProviderProbe,
   create: (runtime: ProviderRuntime) => CapabilityDefinition<I, O>,
 ): CapabilityRegistration {
-  return { provider, create: (runtime) => create(runtime) as unknown as CapabilityDefinition<unknown, unknown> };
+  return { provider, create: (runtime) => create(runtime) };
 }
 
 export interface UnavailableProvider {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ArtifactUriSchema, type CapabilityDefinition } from '@jacobian/shared';
+import { ArtifactUriSchema, canonicalize, type CapabilityDefinition } from '@jacobian/shared';
 
 /**
  * Schema and semantics URIs in the `jacobian:` namespace name our own typed artifacts, whose
@@ -72,6 +72,10 @@ export const artifactPut: CapabilityDefinition<ArtifactPutInput, ArtifactPutOutp
   scope_rule: 'Covers exactly the supplied payload; storing it asserts nothing about its mathematical content.',
   limits: { max_parents: 64, max_summary_bytes: 4096 },
   async run(input, context) {
+    // Check canonical form up front so a float or a bad string is reported at its place in
+    // the request (payload.payload...) and nothing is written.
+    canonicalize(input.payload, { path: ['payload', 'payload'], maxBytes: context.artifacts.limits.maxPayloadBytes });
+    canonicalize(input.summary, { path: ['payload', 'summary'], maxBytes: 4096 });
     const stored = await context.artifacts.put(
       {
         schema_uri: input.schema_uri,

@@ -1,0 +1,242 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, InMemoryTransport, ResourceNotFoundError } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  CapabilityResultSchema,
+  createLocalFolderArtifactStore,
+  installCapability,
+  OperatorPolicySchema,
+  type AdmittedRun,
+  type ArtifactStore,
+  type CapabilityResult,
+  type InstalledCapability,
+  type ProviderRuntime,
+  type RunQueue,
+} from '@jacobian/shared';
+import { createApi, type Api } from './api.js';
+import { createMcpServer } from './mcp-server.js';
+
+const RUNTIME: ProviderRuntime = {
+  provider: 'fake-provider',
+  availability: 'AVAILABLE',
+  version: '1.0.0',
+  digest_kind: 'SOURCE_TREE',
+  digest: '3'.repeat(64),
+  platform: 'test',
+  install_tier: 'T0',
+  license_id: 'MIT',
+  license_files: [],
+  features: [],
+};
+
+const SQUARE: InstalledCapability = installCapability(
+  {
+    id: 'test.square',
+    version: '1.0.0',
+    title: 'Square an integer',
+    description: 'Squares a small integer.',
+    tags: ['arithmetic'],
+    domain: 'arithmetic',
+    modes: ['EXPLORE'],
+    role: 'producer',
+    pool: 'light',
+    input_kinds: ['STRUCTURED_REQUEST'],
+    accepted_artifact_types: [],
+    produced_artifact_types: [],
+    input: z.object({ n: z.number().int().min(0).max(1000) }).strict(),
+    output: z.object({ square: z.number().int() }).strict(),
+    examples: [{ title: 'seven', mode: 'EXPLORE', payload: { n: 7 } }],
+    relationships: [],
+    assurance_ceiling: 'COMPUTED',
+    scope_rule: 'exactly n',
+    limits: {},
+    run: () => Promise.reject(new Error('the fake queue answers instead')),
+  },
+  RUNTIME,
+  null,
+);
+
+function squared(run: AdmittedRun): CapabilityResult {
+  const n = run.payload['n'] as number;
+  return {
+    capability_id: run.capability_id,
+    capability_version: '1.0.0',
+    mode: run.mode,
+    execution: { status: 'COMPLETED', runtime_ms: 1, job_id: run.job_id, request_digest: run.request_digest },
+    output: { square: n * n },
+    scope: { kind: 'EXACT_INPUT', statement: `n = ${n}`, input_uris: [] },
+    completeness: { status: 'COMPLETE', basis: 'arithmetic' },
+    qualifiers: ['EXACT'],
+    assurance: { level: 'COMPUTED', basis: 'integer multiplication', verification_record_uri: null, checker_id: null },
+    obligations: [],
+    relationships: [],
+    artifact_uris: [],
+    provider: { name: 'fake-provider', version: '1.0.0', digest_kind: 'SOURCE_TREE', digest: '3'.repeat(64) },
+    diagnostics: [],
+  };
+}
+
+const submits: AdmittedRun[] = [];
+const queue: RunQueue = {
+  submit: (run) => {
+    submits.push(run);
+    return Promise.resolve(squared(run));
+  },
+  stats: () => ({ inFlight: 0, queued: 0, running: 0 }),
+  close: () => Promise.resolve(),
+};
+
+let root: string;
+let store: ArtifactStore;
+let api: Api;
+let storedUri: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'jacobian-mcp-'));
+  store = createLocalFolderArtifactStore({ root });
+  storedUri = (await store.put({ schema_uri: 'urn:test:note', semantics_uri: 'urn:test:note', payload: { text: 'hello' }, summary: { kind: 'note' } })).uri;
+  api = createApi({ installed: () => [SQUARE], policy: OperatorPolicySchema.parse({}), queue, artifacts: store, trustedCheckerKeys: new Map() });
+});
+
+afterAll(async () => {
+  await store.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const ERAS = [
+  ['legacy', { mode: 'legacy' }, 'legacy'],
+  ['modern', { mode: { pin: '2026-07-28' } }, 'modern'],
+] as const;
+
+describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, versionNegotiation, era) => {
+  let client: Client;
+  let handle: { close(): Promise<void> };
+
+  async function connect(): Promise<Client> {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    handle = serveStdio(() => createMcpServer(api), { transport: serverSide });
+    client = new Client({ name: 'jacobian-test', version: '0.0.1' }, { versionNegotiation });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  afterEach(async () => {
+    await client.close();
+    await handle.close();
+  });
+
+  it('speaks the expected protocol era', async () => {
+    await connect();
+    expect(client.getProtocolEra()).toBe(era);
+  });
+
+  it('lists exactly math.find and math.run, each with input and output schemas', async () => {
+    await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['math.find', 'math.run']);
+    for (const tool of tools) {
+      expect(tool.outputSchema?.['type']).toBe('object');
+      expect(tool.inputSchema.type).toBe('object');
+    }
+    const run = tools.find((t) => t.name === 'math.run');
+    expect(run?.inputSchema).toMatchObject({ additionalProperties: false, required: ['capability_id', 'payload'] });
+    expect(Object.keys(run?.inputSchema.properties ?? {}).sort()).toEqual(['budget', 'capability_id', 'mode', 'payload']);
+    expect(Object.keys(run?.outputSchema?.['properties'] as object | undefined ?? {})).toEqual(expect.arrayContaining(['execution', 'assurance', 'completeness', 'scope', 'diagnostics']));
+    const find = tools.find((t) => t.name === 'math.find');
+    expect(Object.keys(find?.inputSchema.properties ?? {}).sort()).toEqual(['capability_id', 'cursor', 'domain', 'limit', 'mode', 'query', 'view']);
+  });
+
+  it('runs a capability and returns the complete result as structured content', async () => {
+    await connect();
+    await client.listTools();
+    const response = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 12 } } });
+    expect(response.isError).toBeFalsy();
+    const result = CapabilityResultSchema.parse(response.structuredContent);
+    expect(result.output).toEqual({ square: 144 });
+    expect(result.execution.status).toBe('COMPLETED');
+    const text = (response.content as { type: string; text: string }[])[0]?.text ?? '';
+    expect(text).toContain('test.square@1.0.0 [EXPLORE] execution: COMPLETED');
+    expect(text).toContain('output: {"square":144}');
+  });
+
+  it('answers an unknown top-level argument of math.run with a structured ERROR result', async () => {
+    await connect();
+    await client.listTools();
+    const before = submits.length;
+    const response = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 1 }, priority: 'high' } });
+    expect(response.isError).toBe(true);
+    const result = CapabilityResultSchema.parse(response.structuredContent);
+    expect(result.execution.status).toBe('ERROR');
+    expect(result.capability_id).toBe('test.square');
+    expect(result.diagnostics[0]).toMatchObject({ severity: 'ERROR', code: 'INVALID_REQUEST', stage: 'VALIDATION' });
+    expect(result.diagnostics[0]?.message).toContain('"priority"');
+    expect(submits.length).toBe(before);
+  });
+
+  // BUG (shared/src/capabilities/diagnostics.ts, zodIssuesToDiagnostics): for zod's `unrecognized_keys`
+  // issue the diagnostic path is the path of the enclosing object ([] here), not the unknown field;
+  // the field is only named inside the message. (The artifact store's issueToError does append the key.)
+  it.fails('names the unknown argument in diagnostics[0].path', async () => {
+    await connect();
+    const response = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 1 }, priority: 'high' } });
+    const result = CapabilityResultSchema.parse(response.structuredContent);
+    expect(result.diagnostics[0]?.path).toEqual(['priority']);
+  });
+
+  it('answers a bad payload and an unknown capability with structured diagnostics naming the field', async () => {
+    await connect();
+    const bad = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 'seven' } } });
+    expect(bad.isError).toBe(true);
+    expect(CapabilityResultSchema.parse(bad.structuredContent).diagnostics[0]?.path).toEqual(['payload', 'n']);
+    const unknown = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.nope', payload: {} } });
+    expect(unknown.isError).toBe(true);
+    expect(CapabilityResultSchema.parse(unknown.structuredContent).diagnostics[0]).toMatchObject({ code: 'UNKNOWN_CAPABILITY', path: ['capability_id'] });
+  });
+
+  it('answers math.find with structured content, and invalid arguments with isError', async () => {
+    await connect();
+    await client.listTools();
+    const browse = await client.callTool({ name: 'math.find', arguments: {} });
+    expect(browse.isError).toBeFalsy();
+    expect(browse.structuredContent).toMatchObject({ kind: 'BROWSE', total_matches: 1, catalog_digest: api.catalog().digest });
+    const bad = await client.callTool({ name: 'math.find', arguments: { limit: 0 } });
+    expect(bad.isError).toBe(true);
+    expect((bad.structuredContent as { diagnostics: { path: unknown }[] }).diagnostics[0]?.path).toEqual(['limit']);
+  });
+
+  it('lists the instruction and catalog resources, the artifact template and both prompts', async () => {
+    await connect();
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['capability://catalog', 'jacobian://instructions']);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['artifact://sha256/{digest}']);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['jacobian-check-evidence', 'jacobian-discover']);
+    const discover = prompts.find((p) => p.name === 'jacobian-discover');
+    expect(discover?.arguments).toEqual([expect.objectContaining({ name: 'task', required: true })]);
+  });
+
+  it('serves the catalog and a stored artifact', async () => {
+    await connect();
+    const catalog = await client.readResource({ uri: 'capability://catalog' });
+    const catalogText = (catalog.contents[0] as { text: string }).text;
+    expect(JSON.parse(catalogText)).toEqual(api.catalog());
+    const artifact = await client.readResource({ uri: storedUri });
+    const body = JSON.parse((artifact.contents[0] as { text: string }).text) as { uri: string; payload: unknown; manifest: { summary: unknown } };
+    expect(body).toMatchObject({ uri: storedUri, payload: { text: 'hello' }, manifest: { summary: { kind: 'note' } } });
+  });
+
+  it.each([`artifact://sha256/${'0'.repeat(64)}`, 'artifact://sha256/not-a-digest'])('answers a read of %s with ResourceNotFoundError', async (uri) => {
+    await connect();
+    const error: unknown = await client.readResource({ uri }).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * `jacobian --help` and `--version` answer and exit 0 without starting anything: no server,
+ * no kernel pool, no data dir.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandEnvironment, JACOBIAN_BIN, REPO_ROOT } from '../support/jacobian.js';
+import { reapProcessesWithEnv } from '../support/proc.js';
+
+const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the command to completion; SIGKILL it by pid if it has not exited within the bound. */
+function runCommand(args: string[], env: Record<string, string>, boundMs = 60_000): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [JACOBIAN_BIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`jacobian ${args.join(' ')} did not exit by itself within ${boundMs} ms; stderr:\n${stderr}`));
+    }, boundMs);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+let parent: string;
+let dataDir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  parent = await mkdtemp(join(tmpdir(), 'jacobian-e2e-cli-'));
+  // A path that does not exist: --help and --version must not create it.
+  dataDir = join(parent, 'not-created');
+  env = commandEnvironment({ JACOBIAN_DATA_DIR: dataDir });
+});
+
+afterAll(async () => {
+  const left = await reapProcessesWithEnv('JACOBIAN_DATA_DIR', dataDir, 5_000);
+  await rm(parent, { recursive: true, force: true });
+  expect(left, 'processes left behind').toEqual([]);
+});
+
+describe('jacobian --help / --version', () => {
+  it.each([['--help'], ['-h']])('%s prints the usage and exits 0 without starting anything', { timeout: 120_000 }, async (flag) => {
+    const { code, signal, stdout, stderr } = await runCommand([flag], env);
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    expect(stdout).toContain(`jacobian ${VERSION}`);
+    expect(stdout).toContain('Usage:');
+    expect(stdout).toContain('jacobian serve');
+    expect(stdout).toContain('jacobian stdio');
+    expect(stdout).toContain('JACOBIAN_DATA_DIR');
+    // Nothing started: no log lines, no data dir, no process left.
+    expect(stderr).toBe('');
+    expect(existsSync(dataDir)).toBe(false);
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', dataDir, 2_000)).toEqual([]);
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the version and exits 0 without starting anything', { timeout: 120_000 }, async (flag) => {
+    const { code, signal, stdout, stderr } = await runCommand([flag], env);
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${VERSION}\n`);
+    expect(stderr).toBe('');
+    expect(existsSync(dataDir)).toBe(false);
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', dataDir, 2_000)).toEqual([]);
+  });
+
+  it('--help wins over a command and its options', { timeout: 120_000 }, async () => {
+    const { code, stdout, stderr } = await runCommand(['serve', '--port', '0', '--help'], env);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage:');
+    expect(stderr).toBe('');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
