@@ -262,7 +262,7 @@ describe('math.find inspection', () => {
       role: 'checker',
       assurance_ceiling: 'VERIFIED',
       input_fields: { required: ['result_uri'], available: ['result_uri'] },
-      examples_available: 1,
+      examples_available: verify?.examples.length,
       relationships: [{ kind: 'VERIFIES', capability_id: 'graph.induced_tree.maximum.compute' }],
     });
     for (const key of ['input_schema', 'examples', 'output_schema', 'provider_runtime', 'checker', 'output_summary']) expect(capability).not.toHaveProperty(key);
@@ -273,6 +273,11 @@ describe('math.find inspection', () => {
     const capability = real.find({ capability_id: 'graph.induced_tree.maximum.verify', view: 'CONTRACT' }).capability ?? {};
     expect(capability['input_schema']).toEqual(verify?.input_schema);
     expect(capability['examples']).toEqual(verify?.examples);
+    const construct = installed.find((c) => c.descriptor.id === 'graph.construct.explicit')?.descriptor;
+    const withExamples = real.find({ capability_id: 'graph.construct.explicit', view: 'CONTRACT' }).capability ?? {};
+    expect(construct?.examples.length).toBeGreaterThan(0);
+    expect(withExamples['examples']).toEqual(construct?.examples);
+    expect(real.find({ capability_id: 'graph.construct.explicit' }).capability?.['examples_available']).toBe(construct?.examples.length);
     expect(capability['checker']).toEqual(identity);
     expect(capability['output_summary']).toHaveProperty('verdict');
     expect(capability).not.toHaveProperty('output_schema');

@@ -89,13 +89,9 @@ export function verifyInducedTree(authority: CheckerAuthority): CapabilityDefini
     produced_artifact_types: [VERIFICATION_RECORD_SCHEMA_URI],
     input: VerifyInducedTreeInput,
     output: VerifyInducedTreeOutput,
-    examples: [
-      {
-        title: 'Verify a stored maximum induced tree result',
-        mode: 'VERIFY',
-        payload: { result_uri: 'artifact://sha256/0000000000000000000000000000000000000000000000000000000000000000' },
-      },
-    ],
+    // A result URI exists only after a producer run, so no fixed example would be runnable;
+    // discovery shows the input fields instead.
+    examples: [],
     relationships: [{ kind: 'VERIFIES', capability_id: 'graph.induced_tree.maximum.compute' }],
     assurance_ceiling: 'VERIFIED',
     scope_rule: 'Covers exactly the claim stored in the given result artifact about its one input graph.',

@@ -114,11 +114,15 @@ export function canonicalGraph(input: ConstructExplicitInput): GraphPayload {
   return { order: labels.length, labels, edges };
 }
 
-const PETERSEN_EDGES: [number, number][] = [
-  [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
-  [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
-  [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
-];
+/** The Petersen graph: outer 5-cycle, spokes, inner pentagram. */
+export const PETERSEN_EXAMPLE = {
+  order: 10,
+  edges: [
+    [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
+    [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
+    [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
+  ] as [number, number][],
+};
 
 export const constructExplicit: CapabilityDefinition<ConstructExplicitInput, ConstructExplicitOutput> = {
   id: 'graph.construct.explicit',
@@ -137,7 +141,7 @@ export const constructExplicit: CapabilityDefinition<ConstructExplicitInput, Con
   input: ConstructExplicitInput,
   output: ConstructExplicitOutput,
   examples: [
-    { title: 'The Petersen graph', mode: 'EXPLORE', payload: { order: 10, edges: PETERSEN_EDGES } },
+    { title: 'The Petersen graph', mode: 'EXPLORE', payload: PETERSEN_EXAMPLE },
     { title: 'A labelled path a-b-c', mode: 'EXPLORE', payload: { vertices: ['a', 'b', 'c'], edges: [['a', 'b'], ['b', 'c']] } },
   ],
   relationships: [],

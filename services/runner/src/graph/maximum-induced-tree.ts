@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   ArtifactUriSchema,
+  DEFAULT_ARTIFACT_STORE_LIMITS,
+  prepareArtifact,
   GRAPH_SCHEMA_URI,
   GRAPH_SEMANTICS_URI,
   INDUCED_TREE_RESULT_SCHEMA_URI,
@@ -14,6 +16,7 @@ import {
   type InducedTreeResultPayload,
   type ProviderRuntime,
 } from '@jacobian/shared';
+import { canonicalGraph, ConstructExplicitInput, PETERSEN_EXAMPLE } from './construct-explicit.js';
 
 export const MaximumInducedTreeInput = z
   .object({
@@ -83,6 +86,18 @@ function inducesTree(order: number, edges: readonly [number, number][], witness:
   return seen.size === witness.length;
 }
 
+/** The content address graph.construct.explicit gives the Petersen graph of its own example. */
+const PETERSEN_GRAPH_URI = prepareArtifact(
+  {
+    schema_uri: GRAPH_SCHEMA_URI,
+    semantics_uri: GRAPH_SEMANTICS_URI,
+    payload: canonicalGraph(ConstructExplicitInput.parse(PETERSEN_EXAMPLE)),
+    parents: [],
+    summary: { order: 10, size: 15 },
+  },
+  DEFAULT_ARTIFACT_STORE_LIMITS,
+).uri;
+
 export const VERIFY_CAPABILITY_ID = 'graph.induced_tree.maximum.verify';
 
 export function maximumInducedTree(runtime: ProviderRuntime): CapabilityDefinition<MaximumInducedTreeInput, MaximumInducedTreeOutput> {
@@ -104,9 +119,9 @@ export function maximumInducedTree(runtime: ProviderRuntime): CapabilityDefiniti
     output: MaximumInducedTreeOutput,
     examples: [
       {
-        title: 'Maximum induced tree of a stored graph',
+        title: 'The Petersen graph, once stored by the first example of graph.construct.explicit (graph URIs are content addresses)',
         mode: 'EXPLORE',
-        payload: { graph_uri: 'artifact://sha256/0000000000000000000000000000000000000000000000000000000000000000' },
+        payload: { graph_uri: PETERSEN_GRAPH_URI },
       },
     ],
     relationships: [
