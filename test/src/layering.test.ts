@@ -128,19 +128,6 @@ function workspaceImport(specifier: string): { workspace: Workspace | undefined;
 
 const edgesOf = (name: string): Edge[] => EDGES.filter((e) => workspaceOf(e.from)?.name === name);
 
-/**
- * Relative imports that cross into another workspace, found when this test was written and
- * reported as layering bugs: the runner's z3 provider and producer kernel import shared's
- * sources directly instead of `@jacobian/shared`, and two test files do the same.
- */
-const KNOWN_RELATIVE_REACH = [
-  "services/checker/src/graph/induced-tree-exhaustive.test.ts imports '../../../../shared/src/errors.js'",
-  "services/runner/src/graph/maximum-induced-tree.kernel.test.ts imports '../../../../shared/src/contracts/provider.js'",
-  "services/runner/src/graph/maximum-induced-tree.kernel.ts imports '../../../../shared/src/errors.js'",
-  "services/runner/src/providers/z3.ts imports '../../../../shared/src/contracts/provider.js'",
-  "services/runner/src/providers/z3.ts imports '../../../../shared/src/errors.js'",
-];
-
 function relativeReach(): string[] {
   return EDGES.filter((e) => e.target !== undefined && workspaceOf(e.target) !== workspaceOf(e.from))
     .map((e) => `${rel(e.from)} imports '${e.specifier}'`)
@@ -261,13 +248,7 @@ describe('layering', () => {
     expect(offending.map(show)).toEqual([]);
   });
 
-  it('no file reaches into another workspace by relative path, apart from the known violations', () => {
-    expect(KNOWN_RELATIVE_REACH).toEqual(expect.arrayContaining(relativeReach()));
-  });
-
-  // BUG: the files listed in KNOWN_RELATIVE_REACH import shared/src/* by relative path
-  // (`../../../../shared/src/...`) instead of through @jacobian/shared.
-  it.fails('no file reaches into another workspace by relative path', () => {
+  it('no file reaches into another workspace by relative path', () => {
     expect(relativeReach()).toEqual([]);
   });
 

@@ -181,11 +181,7 @@ describe('admission rejects before anything is queued', () => {
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
   });
 
-  // BUG (services/mcp-api/src/api.ts, run(), the policy check `!decision.visible || !decision.modes.includes(request.mode)`
-  // runs before the MODE_NOT_SUPPORTED check): decision.modes is the descriptor's modes minus hidden ones, so a mode
-  // the capability never offered is reported as CAPABILITY_POLICY_DENIED "mode VERIFY is hidden by operator policy"
-  // at capability_id, under a policy that hides nothing. The MODE_NOT_SUPPORTED branch (and its VERIFY hint) is unreachable.
-  it.fails.each([
+  it.each([
     ['VERIFY on an EXPLORE-only capability', { capability_id: 'test.square', mode: 'VERIFY', payload: { n: 1 } }],
     ['EXPLORE on a VERIFY-only checker', { capability_id: 'test.check', payload: { target: `artifact://sha256/${'0'.repeat(64)}` } }],
   ])('rejects %s with MODE_NOT_SUPPORTED at mode', async (_name, request) => {

@@ -170,9 +170,8 @@ export function createApi(deps: ApiDependencies): Api {
         );
       }
       const decision = evaluatePolicy(deps.policy, capability.descriptor);
-      if (!decision.visible || !decision.modes.includes(request.mode)) {
-        const reason = decision.visible ? `mode ${request.mode} is hidden by operator policy` : decision.reason;
-        return rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `capability_id: ${request.capability_id} is not available: ${reason}`, { path: ['capability_id'] }));
+      if (!decision.visible) {
+        return rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `capability_id: ${request.capability_id} is not available: ${decision.reason}`, { path: ['capability_id'] }));
       }
       if (!capability.descriptor.modes.includes(request.mode)) {
         return rejected(
@@ -181,6 +180,13 @@ export function createApi(deps: ApiDependencies): Api {
             path: ['mode'],
             hint: request.mode === 'VERIFY' ? 'look for a checker capability related to it (VERIFIED_BY) with math.find' : undefined,
           }),
+          capability,
+        );
+      }
+      if (!decision.modes.includes(request.mode)) {
+        return rejected(
+          args,
+          new JacobianError('CAPABILITY_POLICY_DENIED', `mode: ${request.mode} of ${request.capability_id} is hidden by operator policy`, { path: ['mode'] }),
           capability,
         );
       }

@@ -294,10 +294,7 @@ describe('math.find inspection', () => {
     expect(capability['descriptor_digest']).toBe(verify ? descriptorDigest(verify) : null);
   });
 
-  // BUG (find.ts, inspect()): browse and search pages are trimmed to FIND_RESPONSE_MAX_BYTES, but an
-  // inspection returns the descriptor's examples and schemas unbounded. A descriptor-valid capability
-  // with five examples of ~3 KB each gives a CONTRACT/FULL response larger than 16 KiB.
-  it.fails('keeps a CONTRACT or FULL inspection under the size bound even for large descriptor-valid examples', () => {
+  it('keeps a CONTRACT or FULL inspection under the size bound even for large descriptor-valid examples', () => {
     const large = synthetic(1, 600);
     const target = api(large);
     for (const view of ['CONTRACT', 'FULL']) expectBounded(target.find({ capability_id: 'synthetic.op_00', view }));

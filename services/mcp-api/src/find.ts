@@ -247,7 +247,18 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
         hint: 'browse with math.find and no arguments, or read capability://catalog',
       });
     }
-    const capability = inspect(entry, descriptor, args.view ?? 'SUMMARY');
+    const view = args.view ?? 'SUMMARY';
+    const capability = inspect(entry, descriptor, view);
+    // The response travels twice (structured and as text, which keeps the input schema), so
+    // half the bound is the budget; examples go first, each one named as omitted.
+    const examples = Array.isArray(capability['examples']) ? [...(capability['examples'] as unknown[])] : [];
+    let omitted = 0;
+    while (examples.length > 0 && Buffer.byteLength(JSON.stringify(capability)) > FIND_RESPONSE_MAX_BYTES / 2 - 512) {
+      examples.pop();
+      omitted++;
+      capability['examples'] = examples;
+      capability['examples_omitted'] = omitted;
+    }
     return { ...base, kind: 'INSPECT', total_matches: null, matches: [], capability, next_cursor: null };
   }
   const limit = args.limit ?? 5;

@@ -178,10 +178,7 @@ describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, vers
     expect(submits.length).toBe(before);
   });
 
-  // BUG (shared/src/capabilities/diagnostics.ts, zodIssuesToDiagnostics): for zod's `unrecognized_keys`
-  // issue the diagnostic path is the path of the enclosing object ([] here), not the unknown field;
-  // the field is only named inside the message. (The artifact store's issueToError does append the key.)
-  it.fails('names the unknown argument in diagnostics[0].path', async () => {
+  it('names the unknown argument in diagnostics[0].path', async () => {
     await connect();
     const response = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 1 }, priority: 'high' } });
     const result = CapabilityResultSchema.parse(response.structuredContent);

@@ -88,7 +88,7 @@ describe('installCapability', () => {
 
   it.each([
     ['out of range', { n: 11 }, ['examples', 1, 'payload', 'n']],
-    ['an unknown field', { n: 1, extra: true }, ['examples', 1, 'payload']],
+    ['an unknown field', { n: 1, extra: true }, ['examples', 1, 'payload', 'extra']],
     ['a missing field', {}, ['examples', 1, 'payload', 'n']],
   ])('rejects an example its own schema rejects (%s) with REGISTRATION_INVALID naming the example', (_name, payload, path) => {
     const bad = definition({

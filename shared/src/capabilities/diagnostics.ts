@@ -5,8 +5,11 @@ import type { Diagnostic } from '../contracts/result.js';
 function describeIssue(issue: z.core.$ZodIssue): string {
   const at = issue.path.length === 0 ? 'the request' : issue.path.join('.');
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return `${at}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; only the fields in the CONTRACT schema are accepted`;
+    case 'unrecognized_keys': {
+      // The path already ends at the unknown key (see zodIssuesToDiagnostics).
+      const parent = issue.path.length <= 1 ? 'the request' : issue.path.slice(0, -1).join('.');
+      return `${parent}: unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; only the fields of the CONTRACT schema are accepted`;
+    }
     case 'invalid_type':
       return `${at}: expected ${issue.expected}${issue.message.includes('received') ? ` (${issue.message})` : ''}`;
     case 'custom':
@@ -25,7 +28,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** Turn zod issues into diagnostics naming the field (path) and the rule (message). */
 export function zodIssuesToDiagnostics(error: z.ZodError, prefix: JsonPath, stage: Stage = 'VALIDATION'): Diagnostic[] {
-  return error.issues.slice(0, 20).map((issue) => {
+  // One diagnostic per unknown key, with the key in its path, so the field is named there too.
+  const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ ...issue, keys: [key], path: [...issue.path, key] })) : [issue],
+  );
+  return issues.slice(0, 20).map((issue) => {
     const path = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
     return {
       severity: 'ERROR',

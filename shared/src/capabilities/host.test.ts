@@ -151,7 +151,7 @@ describe('executeCapability', () => {
     ['a value out of range', { n: 101 }, [['payload', 'n']]],
     ['a wrong type', { n: '3' }, [['payload', 'n']]],
     ['a missing field', {}, [['payload', 'n']]],
-    ['an unknown field', { n: 1, extra: 1 }, [['payload']]],
+    ['an unknown field', { n: 1, extra: 1 }, [['payload', 'extra']]],
     ['two bad fields', { n: -1, k: 0.5 }, [['payload', 'n'], ['payload', 'k']]],
   ])('rejects an invalid payload (%s) with diagnostics under payload, without running', async (_name, payload, paths) => {
     const run = vi.fn(() => Promise.resolve(completed({ power: 0 })));

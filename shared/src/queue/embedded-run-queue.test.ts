@@ -313,11 +313,7 @@ describe('createEmbeddedRunQueue: cancellation', () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  // BUG (embedded-run-queue.ts, submit): a job whose last waiter aborted stays in `jobs` until its
-  // handler returns, and a new submit of the same job ID joins that aborted job. A caller that
-  // retries right after cancelling (and never cancelled this call) receives the dying job's
-  // CANCELLED result instead of a fresh computation.
-  it.fails('a retry submitted while a cancelled job is still winding down gets a fresh computation', async () => {
+  it('a retry submitted while a cancelled job is still winding down gets a fresh computation', async () => {
     let calls = 0;
     const handler: RunHandler = async (job, signal) => {
       calls++;

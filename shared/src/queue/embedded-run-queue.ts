@@ -123,7 +123,8 @@ export function createEmbeddedRunQueue(options: EmbeddedRunQueueOptions): RunQue
           started: false,
           result: Promise.resolve().then(async () => {
             const result = await execute(created);
-            jobs.delete(run.job_id);
+            // A cancelled job may already have been replaced by a fresh one under its ID.
+            if (jobs.get(run.job_id) === created) jobs.delete(run.job_id);
             remember(result);
             return result;
           }),
@@ -138,8 +139,12 @@ export function createEmbeddedRunQueue(options: EmbeddedRunQueueOptions): RunQue
       return new Promise<CapabilityResult>((resolve, reject) => {
         const onAbort = (): void => {
           current.waiters--;
-          // The last caller gone: nobody wants the answer, so stop computing it.
-          if (current.waiters === 0) current.controller.abort();
+          // The last caller gone: nobody wants the answer, so stop computing it, and let a
+          // retry of the same request start afresh rather than join the dying job.
+          if (current.waiters === 0) {
+            current.controller.abort();
+            if (jobs.get(run.job_id) === current) jobs.delete(run.job_id);
+          }
           resolve(cancelledResult(run));
         };
         if (signal.aborted) {

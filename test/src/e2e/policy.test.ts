@@ -8,7 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTree } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
-import { describeEachConnection, E2E_TEST_TIMEOUT_MS, startJacobian, STARTUP_TIMEOUT_MS, type JacobianFixture } from '../support/jacobian.js';
+import { describeEachConnection, E2E_TEST_TIMEOUT_MS, startJacobian, HOOK_TIMEOUT_MS, type JacobianFixture } from '../support/jacobian.js';
 import { errorDiagnostic, mathFind, mathRun } from '../support/tools.js';
 
 // One kernel child per server keeps this file light on a 2-core machine; policy does not depend on it.
@@ -40,13 +40,13 @@ beforeAll(async () => {
   } finally {
     await client.close();
   }
-}, STARTUP_TIMEOUT_MS * 2);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   const results = await Promise.allSettled([reference?.close(), hidden?.close(), unauthorized?.close()]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-}, 60_000);
+}, HOOK_TIMEOUT_MS);
 
 describe('JACOBIAN_HIDE_IDS=artifact.put', () => {
   describeEachConnection(

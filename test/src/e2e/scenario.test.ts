@@ -9,7 +9,7 @@ import { constructExplicit } from '@jacobian/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTree } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
-import { describeEachConnection, E2E_TEST_TIMEOUT_MS, startJacobian, STARTUP_TIMEOUT_MS, type JacobianFixture } from '../support/jacobian.js';
+import { describeEachConnection, E2E_TEST_TIMEOUT_MS, startJacobian, HOOK_TIMEOUT_MS, type JacobianFixture } from '../support/jacobian.js';
 import { ARTIFACT_URI, artifactUrisIn, errorDiagnostic, mathFind, mathRun, readArtifact, type RunCall } from '../support/tools.js';
 
 const FIND_LIMIT_BYTES = 16 * 1024;
@@ -20,17 +20,23 @@ let jacobian: JacobianFixture;
 
 beforeAll(async () => {
   jacobian = await startJacobian();
-}, STARTUP_TIMEOUT_MS);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await jacobian?.close();
-}, 60_000);
+}, HOOK_TIMEOUT_MS);
 
 describe('jacobian end to end', () => {
   describeEachConnection(
     () => jacobian,
-    (connection) => {
+    (connection, combination) => {
       const client = () => connection().client;
+
+      it('speaks the intended protocol era', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
+        expect(client().getProtocolEra()).toBe(combination.era);
+        expect(client().getNegotiatedProtocolVersion()).toBe(combination.era === 'modern' ? '2026-07-28' : '2025-11-25');
+        expect(client().getServerVersion()?.name).toBe('jacobian');
+      });
 
       it('lists exactly math.find and math.run, the resources, the artifact template and both prompts', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
         const { tools } = await client().listTools();
@@ -133,6 +139,19 @@ describe('jacobian end to end', () => {
         // The text projection keeps the complete input schema for text-only clients.
         expect(inspect.text).toContain(`input_schema: ${JSON.stringify(expectedSchema)}`);
         expect(inspect.bytes).toBeLessThan(FIND_LIMIT_BYTES);
+
+        // Every find response stays under the bound: the largest pages and every inspection view.
+        const sizes: Record<string, number> = {};
+        sizes['browse limit 20'] = (await mathFind(client(), { limit: 20 })).bytes;
+        sizes['search limit 20'] = (await mathFind(client(), { query: 'graph tree artifact verify compute', limit: 20 })).bytes;
+        for (const id of installed) {
+          for (const view of ['SUMMARY', 'CONTRACT', 'FULL']) {
+            const call = await mathFind(client(), { capability_id: id, view });
+            expect(call.response.diagnostics).toEqual([]);
+            sizes[`${id} ${view}`] = call.bytes;
+          }
+        }
+        for (const [what, bytes] of Object.entries(sizes)) expect(bytes, what).toBeLessThan(FIND_LIMIT_BYTES);
       });
 
       it('constructs the Petersen graph, computes its maximum induced tree (7), verifies it, and serves every artifact', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {

@@ -14,13 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { isAlive, reapProcessesWithEnv, waitForExit } from './proc.js';
+import { reapProcessesWithEnv, waitForExit } from './proc.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const JACOBIAN_BIN = join(REPO_ROOT, 'bin', 'jacobian.mjs');
 
 /** Generous bounds for a loaded 2-core machine; they are limits, not expectations. */
 export const STARTUP_TIMEOUT_MS = 60_000;
+/** For beforeAll/afterAll hooks that start or stop processes. */
+export const HOOK_TIMEOUT_MS = 2 * STARTUP_TIMEOUT_MS;
 export const E2E_TEST_TIMEOUT_MS = 120_000;
 
 const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
@@ -38,18 +40,25 @@ export function commandEnvironment(extra: Record<string, string>): Record<string
   return { ...env, JACOBIAN_LOG_LEVEL: 'info', ...extra };
 }
 
-async function stopChild(child: ChildProcess, pid: number, graceMs: number): Promise<void> {
-  if (!isAlive(pid)) return;
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
+export interface StopOutcome {
+  /** Exited by itself after SIGTERM, within the grace period. */
+  graceful: boolean;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+async function stopChild(child: ChildProcess, graceMs: number): Promise<StopOutcome> {
+  const exited = new Promise<StopOutcome>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ graceful: true, code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ graceful: true, code, signal }));
   });
+  if (child.exitCode !== null || child.signalCode !== null) return exited;
   child.kill('SIGTERM');
-  const graceful = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs))]);
-  if (!graceful) {
-    child.kill('SIGKILL');
-    await exited;
-  }
+  const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), graceMs).unref());
+  const outcome = await Promise.race([exited, timer]);
+  if (outcome !== undefined) return outcome;
+  child.kill('SIGKILL');
+  return { ...(await exited), graceful: false };
 }
 
 export interface HttpServerProcess {
@@ -59,7 +68,7 @@ export interface HttpServerProcess {
   /** What the process wrote to stderr so far (JSON log lines). */
   stderr(): string;
   /** SIGTERM, then SIGKILL after a grace period; resolves once the process has exited. */
-  stop(): Promise<void>;
+  stop(): Promise<StopOutcome>;
 }
 
 /** `jacobian serve --host 127.0.0.1 --port 0`, resolved once it logs its URL. */
@@ -106,12 +115,12 @@ export async function startHttpServer(env: Record<string, string>): Promise<Http
       }
     });
   });
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<StopOutcome> | undefined;
   return {
     pid,
     url,
     stderr: () => stderr,
-    stop: () => (stopping ??= stopChild(child, pid, 15_000)),
+    stop: () => (stopping ??= stopChild(child, 15_000)),
   };
 }
 
@@ -246,7 +255,13 @@ export async function startJacobian(options: { env?: Record<string, string>; htt
     async close() {
       const errors: unknown[] = [];
       for (const connection of [...connections]) await connection.close().catch((error: unknown) => errors.push(error));
-      await http?.stop().catch((error: unknown) => errors.push(error));
+      if (http !== undefined) {
+        const server = http;
+        const stopped = await server.stop();
+        // A clean shutdown is part of the product: SIGTERM stops the server, its kernel pool and itself, exit code 0.
+        if (!stopped.graceful) errors.push(new Error(`jacobian serve (pid ${server.pid}) ignored SIGTERM and was killed; stderr:\n${server.stderr()}`));
+        else if (stopped.code !== 0) errors.push(new Error(`jacobian serve (pid ${server.pid}) exited with ${stopped.code ?? stopped.signal ?? '?'} on SIGTERM; stderr:\n${server.stderr()}`));
+      }
       const left = await reapProcessesWithEnv('JACOBIAN_DATA_DIR', dataDir);
       if (left.length > 0) errors.push(new Error(`processes left behind (killed now): ${left.join(', ')}`));
       await rm(dataDir, { recursive: true, force: true });
@@ -269,10 +284,10 @@ export function describeEachConnection(
     let connection: Connection | undefined;
     beforeAll(async () => {
       connection = await fixture().connect(combination);
-    }, STARTUP_TIMEOUT_MS * 2);
+    }, HOOK_TIMEOUT_MS);
     afterAll(async () => {
       await connection?.close();
-    }, 30_000);
+    }, HOOK_TIMEOUT_MS);
     body(() => {
       if (connection === undefined) throw new Error(`no connection over ${combination.transport} (${combination.era})`);
       return connection;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JacobianError } from '../../../../shared/src/errors.js';
+import { JacobianError } from '@jacobian/shared';
 import {
   EXHAUSTIVE_MAX_ORDER,
   checkMaximumInducedTreeClaim,

@@ -43,7 +43,7 @@ describe('artifact.put', () => {
     ['a reserved semantics URI', { ...note, semantics_uri: 'JACOBIAN:semantics/x' }, 'INVALID_REQUEST', ['payload', 'semantics_uri']],
     ['a missing parent', { ...note, parents: [`artifact://sha256/${'1'.repeat(64)}`] }, 'ARTIFACT_NOT_FOUND', ['parents', 0]],
     ['a malformed parent URI', { ...note, parents: ['artifact://md5/abc'] }, 'INVALID_REQUEST', ['payload', 'parents', 0]],
-    ['an unknown field', { ...note, tags: ['x'] }, 'INVALID_REQUEST', ['payload']],
+    ['an unknown field', { ...note, tags: ['x'] }, 'INVALID_REQUEST', ['payload', 'tags']],
     ['a schema URI that is not a URI', { ...note, schema_uri: 'not a uri' }, 'INVALID_REQUEST', ['payload', 'schema_uri']],
   ];
   for (const [name, payload, code, path] of rejected) {

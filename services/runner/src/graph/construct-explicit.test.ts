@@ -87,7 +87,7 @@ describe('graph.construct.explicit', () => {
     ['a 300-vertex graph', { order: 300, edges: [] }, ['payload', 'order'], /256/],
     ['257 listed vertices', { vertices: Array.from({ length: 257 }, (_, i) => i), edges: [] }, ['payload', 'vertices'], /256/],
     ['a wrong type', { order: 'ten', edges: [] }, ['payload', 'order'], /number/],
-    ['an unknown field', { order: 3, edges: [], weights: [] }, ['payload'], /unknown field.*weights/],
+    ['an unknown field', { order: 3, edges: [], weights: [] }, ['payload', 'weights'], /unknown field/],
     ['a loop', { order: 3, edges: [[1, 1]] }, ['payload', 'edges', 0], /loop/],
     ['a duplicate edge', { order: 3, edges: [[0, 1], [1, 0]] }, ['payload', 'edges', 1], /duplicate edge/],
     ['a dangling edge', { order: 3, edges: [[0, 3]] }, ['payload', 'edges', 0, 1], /dangling/],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderRuntimeSchema } from '../../../../shared/src/contracts/provider.js';
+import { ProviderRuntimeSchema } from '@jacobian/shared';
 import { probeZ3Provider } from '../providers/z3.js';
 import { maximumInducedTreeKernel, type InducedTreeSearchOutput } from './maximum-induced-tree.kernel.js';
 

@@ -8,8 +8,8 @@
  * TypeScript before it is trusted); `unsat` closes the gap and proves optimality; `unknown`
  * (timeout or interrupt) ends the search with the best bounds so far.
  */
-import type { Arith, Bool, Context, Solver, Z3HighLevel, Z3LowLevel } from 'z3-solver';
-import { JacobianError } from '../../../../shared/src/errors.js';
+import type { Bool, Z3HighLevel, Z3LowLevel } from 'z3-solver';
+import { JacobianError } from '@jacobian/shared';
 
 /** The graph shape this kernel accepts (validated upstream: u < v, sorted, no duplicates). */
 export interface InducedTreeGraph {
@@ -298,83 +298,97 @@ function cyclePackingUpperBound(g: PreparedGraph): number {
 // Z3 encoding
 // ---------------------------------------------------------------------------------------------
 
-type Ctx = Context<'induced_tree'>;
+/**
+ * Triangle clauses are redundant (the tree constraints already forbid cycles) but prune the
+ * search cheaply; past this many we stop adding them so dense graphs do not bloat the query.
+ */
+const MAX_TRIANGLE_CLAUSES = 20_000;
 
-interface Encoding {
-  solver: Solver<'induced_tree'>;
-  chosen: Bool<'induced_tree'>[];
+/**
+ * Refuse to build a query whose estimated clause count exceeds this: parsing is synchronous
+ * (it cannot be interrupted by the deadline or the signal) and memory grows with the text.
+ */
+const MAX_QUERY_CLAUSES = 1_500_000;
+
+/** Rough clause count of {@link encodeQuery} for target size k, used to refuse huge queries. */
+function estimateClauses(g: PreparedGraph, edgeCount: number, k: number): number {
+  return 2 * edgeCount * (k + 3) + 6 * g.order + MAX_TRIANGLE_CLAUSES;
 }
 
 /**
- * Assert "the chosen vertices induce a tree" (cardinality is added later, per query).
+ * SMT-LIB text for "some induced tree has at least k vertices", as purely Boolean constraints
+ * with cardinalities, so Z3's QF_FD engine (CDCL SAT with native cardinality support) solves
+ * it. Building text and parsing it once is far cheaper than hundreds of thousands of
+ * individual binding calls through WASM.
  *
- * - x_v: v is chosen. The root is the smallest chosen vertex (a prefix-OR chain `before_v`
- *   makes it unique without an O(n²) encoding, and breaks the root-choice symmetry).
- * - p(v→u), for each edge {u, v}: u is v's parent. Each chosen non-root vertex has exactly one
- *   parent, which is chosen and has strictly smaller integer depth; the root has none. Strict
- *   depth decrease rules out parent cycles, so the parent arcs form a spanning tree of S with
- *   |S|−1 arcs (connectivity).
- * - Every induced edge must be a parent arc in one direction, so E(S) is exactly that tree
- *   (acyclicity). Conversely any induced tree satisfies this with BFS parents from its
- *   smallest vertex, so the encoding is exact.
+ * Variables:
+ * - `x{v}`: v is chosen. `b{v}`: some vertex below v is chosen; `r{v}` ⇔ x_v ∧ ¬b_v makes the
+ *   root the smallest chosen vertex (unique, and it breaks the root-choice symmetry).
+ * - `p{v}_{u}` for each edge {u, v}: u is v's parent. A chosen non-root vertex has exactly one
+ *   parent, which is chosen; the root has none.
+ * - `g{v}_{i}` (1 ≤ i ≤ T): depth(v) ≥ i, in unary. A parent arc forces
+ *   depth(v) ≥ depth(u) + 1 and every depth is ≤ T, so parent chains strictly descend and end
+ *   at the root: the arcs form a spanning tree of S (connectivity).
+ * - Every induced edge must be a parent arc in one direction, so E(S) is exactly that spanning
+ *   tree (acyclicity).
+ *
+ * Depth bound T = k − 1 loses nothing: deleting a non-root leaf from an induced tree leaves an
+ * induced tree with the same smallest vertex, so if any induced tree has ≥ k vertices, one has
+ * exactly k, and its depth from its smallest vertex is ≤ k − 1. Conversely every model is an
+ * induced tree with ≥ k vertices. So the query is satisfiable iff the answer is ≥ k.
  */
-function encodeInducedTree(ctx: Ctx, g: PreparedGraph): Encoding {
+function encodeQuery(g: PreparedGraph, edges: readonly [number, number][], k: number): string {
   const n = g.order;
-  const solver = new ctx.Solver();
-  const chosen = Array.from({ length: n }, (_, v) => ctx.Bool.const(`x_${v}`));
-  const depth: Arith<'induced_tree'>[] = Array.from({ length: n }, (_, v) => ctx.Int.const(`d_${v}`));
-  const at = <T>(items: readonly T[], i: number): T => items[i] as T;
+  const depthBound = k - 1;
+  const lines: string[] = [];
+  const depthAtLeast = (v: number, i: number): string =>
+    i <= 0 ? 'true' : i > depthBound ? 'false' : `g${v}_${i}`;
 
-  // before[v] ⇔ some vertex u < v is chosen.
-  const roots: Bool<'induced_tree'>[] = [];
-  let before: Bool<'induced_tree'> = ctx.Bool.val(false);
   for (let v = 0; v < n; v++) {
-    const x = at(chosen, v);
-    const isRoot = ctx.Bool.const(`r_${v}`);
-    solver.add(isRoot.eq(ctx.And(x, ctx.Not(before))));
-    roots.push(isRoot);
-    const next = ctx.Bool.const(`b_${v + 1}`);
-    solver.add(next.eq(ctx.Or(before, x)));
-    before = next;
-    solver.add(at(depth, v).ge(0), at(depth, v).le(Math.max(0, n - 1)));
+    lines.push(`(declare-fun x${v} () Bool)`, `(declare-fun b${v} () Bool)`, `(declare-fun r${v} () Bool)`);
+    for (let i = 1; i <= depthBound; i++) lines.push(`(declare-fun g${v}_${i} () Bool)`);
+    for (const u of g.adj[v] ?? []) lines.push(`(declare-fun p${v}_${u} () Bool)`);
   }
-
-  // parentArc.get(v * n + u) = p(v→u).
-  const parentArc = new Map<number, Bool<'induced_tree'>>();
-  const arcsOut: Bool<'induced_tree'>[][] = Array.from({ length: n }, () => []);
   for (let v = 0; v < n; v++) {
-    for (const u of g.adj[v] ?? []) {
-      const arc = ctx.Bool.const(`p_${v}_${u}`);
-      parentArc.set(v * n + u, arc);
-      at(arcsOut, v).push(arc);
-      solver.add(ctx.Implies(arc, ctx.And(at(chosen, v), at(chosen, u), at(depth, v).gt(at(depth, u)))));
-    }
+    lines.push(v === 0 ? '(assert (not b0))' : `(assert (= b${v} (or b${v - 1} x${v - 1})))`);
+    lines.push(`(assert (= r${v} (and x${v} (not b${v}))))`);
+    for (let i = 2; i <= depthBound; i++) lines.push(`(assert (or (not g${v}_${i}) g${v}_${i - 1}))`);
   }
-
   for (let v = 0; v < n; v++) {
-    const x = at(chosen, v);
-    const isRoot = at(roots, v);
-    const out = at(arcsOut, v);
-    if (out.length === 0) {
-      // An isolated vertex can only be chosen as the root of a one-vertex tree.
-      solver.add(ctx.Implies(x, isRoot));
+    const arcs = (g.adj[v] ?? []).map((u) => `p${v}_${u}`);
+    if (arcs.length === 0) {
+      // An isolated vertex can only be the root of a one-vertex tree.
+      lines.push(`(assert (or (not x${v}) r${v}))`);
       continue;
     }
-    const [first, ...rest] = out as [Bool<'induced_tree'>, ...Bool<'induced_tree'>[]];
-    solver.add(ctx.Implies(ctx.And(x, ctx.Not(isRoot)), ctx.Or(first, ...rest)));
-    if (rest.length > 0) solver.add(ctx.AtMost([first, ...rest], 1));
-    solver.add(ctx.Implies(isRoot, ctx.Not(ctx.Or(first, ...rest))));
-  }
-
-  for (let v = 0; v < n; v++) {
+    lines.push(`(assert (or (not x${v}) r${v} ${arcs.join(' ')}))`);
+    if (arcs.length > 1) lines.push(`(assert ((_ at-most 1) ${arcs.join(' ')}))`);
     for (const u of g.adj[v] ?? []) {
-      if (u <= v) continue;
-      const down = parentArc.get(v * n + u) as Bool<'induced_tree'>;
-      const up = parentArc.get(u * n + v) as Bool<'induced_tree'>;
-      solver.add(ctx.Implies(ctx.And(at(chosen, v), at(chosen, u)), ctx.Or(down, up)));
+      const arc = `p${v}_${u}`;
+      lines.push(`(assert (or (not ${arc}) x${v}))`, `(assert (or (not ${arc}) x${u}))`);
+      lines.push(`(assert (or (not ${arc}) (not r${v})))`);
+      for (let i = 0; i <= depthBound; i++) {
+        const from = depthAtLeast(u, i);
+        const to = depthAtLeast(v, i + 1);
+        lines.push(`(assert (or (not ${arc})${from === 'true' ? '' : ` (not ${from})`} ${to}))`);
+      }
     }
   }
-  return { solver, chosen };
+  for (const [u, v] of edges) {
+    lines.push(`(assert (or (not x${u}) (not x${v}) p${u}_${v} p${v}_${u}))`);
+  }
+  let triangles = 0;
+  outer: for (const [a, b] of edges) {
+    for (const c of g.adj[b] ?? []) {
+      if (c > b && g.matrix[a * n + c] === 1) {
+        if (triangles++ >= MAX_TRIANGLE_CLAUSES) break outer;
+        lines.push(`(assert (or (not x${a}) (not x${b}) (not x${c})))`);
+      }
+    }
+  }
+  const all = Array.from({ length: n }, (_, v) => `x${v}`).join(' ');
+  lines.push(`(assert ((_ at-least ${k}) ${all}))`);
+  return lines.join('\n');
 }
 
 function result(
@@ -439,15 +453,11 @@ export async function maximumInducedTreeKernel(
   if (early !== undefined) return result(best, upper, early, 0);
 
   const api = await loadZ3();
-  const early2 = stopReason();
-  if (early2 !== undefined) return result(best, upper, early2, 0);
-
   // A fresh Context per call: no assertions, parameters or interrupt flags can bleed from one
   // request into the next, and once this call's objects are unreachable z3-solver's
-  // finalizers free the context and all its ASTs. Solver and models are released eagerly.
+  // finalizers free the context and all its ASTs. Solvers and models are released eagerly.
   const z3 = new api.Context('induced_tree');
-  const { solver, chosen } = encodeInducedTree(z3, g);
-  const chosenList = chosen as [Bool<'induced_tree'>, ...Bool<'induced_tree'>[]];
+  const chosen = Array.from({ length: n }, (_, v) => z3.Bool.const(`x${v}`));
   const interrupt = (): void => {
     z3.interrupt();
   };
@@ -457,42 +467,56 @@ export async function maximumInducedTreeKernel(
       const reason = stopReason();
       if (reason !== undefined) return result(best, upper, reason, solverCalls);
       const target = best.length + 1;
-      // Permanently strengthening is sound: we only ever look for trees larger than the
-      // incumbent, and it lets the incremental solver keep what it learned.
-      solver.add(z3.AtLeast(chosenList, target));
-      const remaining = Math.max(1, Math.floor(deadline - Date.now()));
-      solver.set('timeout', remaining);
-      const backstop = setTimeout(interrupt, remaining + INTERRUPT_GRACE_MS);
-      let status: 'sat' | 'unsat' | 'unknown';
+      if (estimateClauses(g, input.edges.length, target) > MAX_QUERY_CLAUSES) {
+        // Too large to hand to the solver responsibly; the greedy answer and bound stand.
+        return result(best, upper, 'BUDGET_EXHAUSTED', solverCalls);
+      }
+      // A fresh solver per target: the depth bound depends on the target (see encodeQuery),
+      // and the final, unsatisfiable query dominates the cost anyway.
+      const solver = new z3.Solver('QF_FD');
       try {
-        solverCalls++;
-        status = await solver.check();
+        solver.fromString(encodeQuery(g, input.edges, target));
+        // Encoding can take a while on big graphs; re-check before committing to a call.
+        const late = stopReason();
+        if (late !== undefined) return result(best, upper, late, solverCalls);
+        const remaining = Math.max(1, Math.floor(deadline - Date.now()));
+        solver.set('timeout', remaining);
+        const backstop = setTimeout(interrupt, remaining + INTERRUPT_GRACE_MS);
+        let status: 'sat' | 'unsat' | 'unknown';
+        try {
+          solverCalls++;
+          status = await solver.check();
+        } finally {
+          clearTimeout(backstop);
+        }
+        if (status === 'unsat') {
+          upper = best.length;
+          continue;
+        }
+        if (status === 'unknown') {
+          const termination = signal.aborted ? abortedTermination(signal, deadline) : 'BUDGET_EXHAUSTED';
+          return result(best, upper, termination, solverCalls);
+        }
+        const model = solver.model();
+        const witness: number[] = [];
+        try {
+          for (let v = 0; v < n; v++) {
+            if (z3.isTrue(model.eval(chosen[v] as Bool<'induced_tree'>, true))) witness.push(v);
+          }
+        } finally {
+          model.release();
+        }
+        if (witness.length < target || !isInducedTree(g, witness)) {
+          throw new JacobianError('PROVIDER_FAILED', 'Z3 returned a model that is not a valid induced tree', {
+            data: { target, witness },
+          });
+        }
+        best = witness;
       } finally {
-        clearTimeout(backstop);
+        solver.release();
       }
-      if (status === 'unsat') {
-        upper = best.length;
-        continue;
-      }
-      if (status === 'unknown') {
-        const termination = signal.aborted ? abortedTermination(signal, deadline) : 'BUDGET_EXHAUSTED';
-        return result(best, upper, termination, solverCalls);
-      }
-      const model = solver.model();
-      const witness: number[] = [];
-      for (let v = 0; v < n; v++) {
-        if (z3.isTrue(model.eval(chosen[v] as Bool<'induced_tree'>, true))) witness.push(v);
-      }
-      model.release();
-      if (witness.length < target || !isInducedTree(g, witness)) {
-        throw new JacobianError('PROVIDER_FAILED', 'Z3 returned a model that is not a valid induced tree', {
-          data: { target, witness },
-        });
-      }
-      best = witness;
     }
   } finally {
     signal.removeEventListener('abort', interrupt);
-    solver.release();
   }
 }

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { JacobianError } from '../../../../shared/src/errors.js';
-import { ProviderRuntimeSchema, type ProviderRuntime } from '../../../../shared/src/contracts/provider.js';
+import { JacobianError } from '@jacobian/shared';
+import { ProviderRuntimeSchema, type ProviderRuntime } from '@jacobian/shared';
 import { loadZ3 } from '../graph/maximum-induced-tree.kernel.js';
 
 /** Capabilities of this provider that kernels rely on. */
