@@ -1,9 +1,5 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { startHttpServer, startStdioServer } from '@jacobian/mcp-api';
-import { toAppError } from '@jacobian/shared';
-import { loadConfig } from './config.js';
-import { startEmbedded } from './embedded.js';
 import { createLogger, type Logger } from './log.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -58,6 +54,12 @@ async function main(argv: string[]): Promise<number> {
   if (command !== 'serve' && (values.host !== undefined || values.port !== undefined)) {
     throw new Error('--host and --port apply to jacobian serve only');
   }
+  // Loaded only now, so --help and --version answer without loading the system.
+  const [{ loadConfig }, { startEmbedded }, { startHttpServer, startStdioServer }] = await Promise.all([
+    import('./config.js'),
+    import('./embedded.js'),
+    import('@jacobian/mcp-api'),
+  ]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
   switch (command) {
@@ -108,8 +110,7 @@ function logStart(log: Logger, unavailable: readonly { provider: string; reason:
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const appError = toAppError(error);
-    process.stderr.write(`jacobian: ${appError.message}\n`);
+    process.stderr.write(`jacobian: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   },
 );

@@ -17,6 +17,9 @@ export async function runKernel(context: CapabilityContext, kernel: KernelRef, i
       kernel,
       input,
       budget: { wallTimeMs: remaining, memoryMb: context.budget.memory_mb, maxOutputBytes: context.budget.max_output_bytes },
+      // Room between the kernel's soft deadline and the hard kill, so a cooperative kernel
+      // (a solver with a per-query timeout) can stop and hand back its partial result.
+      softDeadlineMarginMs: Math.min(2000, Math.max(300, Math.round(remaining * 0.2))),
     },
     { signal: context.signal },
   );

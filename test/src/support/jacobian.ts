@@ -190,7 +190,12 @@ export async function startJacobian(options: { env?: Record<string, string>; htt
   async function connectHttp(server: HttpServerProcess, combination: Combination): Promise<Connection> {
     const client = newClient(combination.era);
     await client.connect(new StreamableHTTPClientTransport(server.url));
-    checkEra(client, combination.era);
+    try {
+      checkEra(client, combination.era);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
     return { client, combination, serverPid: server.pid, close: () => client.close() };
   }
 
@@ -211,21 +216,22 @@ export async function startJacobian(options: { env?: Record<string, string>; htt
       throw new Error(`stdio connect failed: ${(error as Error).message}; stderr:\n${stderr}`, { cause: error });
     }
     const pid = transport.pid;
-    if (pid === null) throw new Error('the stdio transport has no child pid');
-    checkEra(client, combination.era);
-    return {
-      client,
-      combination,
-      serverPid: pid,
-      async close() {
-        // Closing stdin ends the session; the server then stops its kernel pool and exits.
-        await client.close();
-        if (!(await waitForExit(pid, 15_000))) {
-          process.kill(pid, 'SIGKILL');
-          throw new Error(`jacobian stdio (pid ${pid}) did not exit after its client closed stdin; stderr:\n${stderr}`);
-        }
-      },
+    const close = async (): Promise<void> => {
+      // Closing stdin ends the session; the server then stops its kernel pool and exits.
+      await client.close();
+      if (pid !== null && !(await waitForExit(pid, 15_000))) {
+        process.kill(pid, 'SIGKILL');
+        throw new Error(`jacobian stdio (pid ${pid}) did not exit after its client closed stdin; stderr:\n${stderr}`);
+      }
     };
+    try {
+      if (pid === null) throw new Error('the stdio transport has no child pid');
+      checkEra(client, combination.era);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { client, combination, serverPid: pid, close };
   }
 
   function requireHttp(): HttpServerProcess {

@@ -305,14 +305,14 @@ function cyclePackingUpperBound(g: PreparedGraph): number {
 const MAX_TRIANGLE_CLAUSES = 20_000;
 
 /**
- * Refuse to build a query whose estimated clause count exceeds this: parsing is synchronous
- * (it cannot be interrupted by the deadline or the signal) and memory grows with the text.
+ * Refuse to build a query whose estimated size exceeds this many lines: beyond it the solver's
+ * memory and the load time (several seconds per million lines) are out of proportion.
  */
-const MAX_QUERY_CLAUSES = 1_500_000;
+const MAX_QUERY_LINES = 3_000_000;
 
-/** Rough clause count of {@link encodeQuery} for target size k, used to refuse huge queries. */
-function estimateClauses(g: PreparedGraph, edgeCount: number, k: number): number {
-  return 2 * edgeCount * (k + 3) + 6 * g.order + MAX_TRIANGLE_CLAUSES;
+/** Upper estimate of the number of lines {@link encodeQuery} emits for target size k. */
+function estimateQueryLines(g: PreparedGraph, edgeCount: number, k: number): number {
+  return 2 * edgeCount * (k + 4) + g.order * (2 * k + 6) + edgeCount + MAX_TRIANGLE_CLAUSES + 1;
 }
 
 /**
@@ -337,58 +337,96 @@ function estimateClauses(g: PreparedGraph, edgeCount: number, k: number): number
  * exactly k, and its depth from its smallest vertex is ≤ k − 1. Conversely every model is an
  * induced tree with ≥ k vertices. So the query is satisfiable iff the answer is ≥ k.
  */
-function encodeQuery(g: PreparedGraph, edges: readonly [number, number][], k: number): string {
+function* encodeQuery(g: PreparedGraph, edges: readonly [number, number][], k: number): Generator<string> {
   const n = g.order;
   const depthBound = k - 1;
-  const lines: string[] = [];
   const depthAtLeast = (v: number, i: number): string =>
     i <= 0 ? 'true' : i > depthBound ? 'false' : `g${v}_${i}`;
 
   for (let v = 0; v < n; v++) {
-    lines.push(`(declare-fun x${v} () Bool)`, `(declare-fun b${v} () Bool)`, `(declare-fun r${v} () Bool)`);
-    for (let i = 1; i <= depthBound; i++) lines.push(`(declare-fun g${v}_${i} () Bool)`);
-    for (const u of g.adj[v] ?? []) lines.push(`(declare-fun p${v}_${u} () Bool)`);
+    yield `(declare-fun x${v} () Bool)`;
+    yield `(declare-fun b${v} () Bool)`;
+    yield `(declare-fun r${v} () Bool)`;
+    for (let i = 1; i <= depthBound; i++) yield `(declare-fun g${v}_${i} () Bool)`;
+    for (const u of g.adj[v] ?? []) yield `(declare-fun p${v}_${u} () Bool)`;
   }
   for (let v = 0; v < n; v++) {
-    lines.push(v === 0 ? '(assert (not b0))' : `(assert (= b${v} (or b${v - 1} x${v - 1})))`);
-    lines.push(`(assert (= r${v} (and x${v} (not b${v}))))`);
-    for (let i = 2; i <= depthBound; i++) lines.push(`(assert (or (not g${v}_${i}) g${v}_${i - 1}))`);
+    yield v === 0 ? '(assert (not b0))' : `(assert (= b${v} (or b${v - 1} x${v - 1})))`;
+    yield `(assert (= r${v} (and x${v} (not b${v}))))`;
+    for (let i = 2; i <= depthBound; i++) yield `(assert (or (not g${v}_${i}) g${v}_${i - 1}))`;
   }
   for (let v = 0; v < n; v++) {
     const arcs = (g.adj[v] ?? []).map((u) => `p${v}_${u}`);
     if (arcs.length === 0) {
       // An isolated vertex can only be the root of a one-vertex tree.
-      lines.push(`(assert (or (not x${v}) r${v}))`);
+      yield `(assert (or (not x${v}) r${v}))`;
       continue;
     }
-    lines.push(`(assert (or (not x${v}) r${v} ${arcs.join(' ')}))`);
-    if (arcs.length > 1) lines.push(`(assert ((_ at-most 1) ${arcs.join(' ')}))`);
+    yield `(assert (or (not x${v}) r${v} ${arcs.join(' ')}))`;
+    if (arcs.length > 1) yield `(assert ((_ at-most 1) ${arcs.join(' ')}))`;
     for (const u of g.adj[v] ?? []) {
       const arc = `p${v}_${u}`;
-      lines.push(`(assert (or (not ${arc}) x${v}))`, `(assert (or (not ${arc}) x${u}))`);
-      lines.push(`(assert (or (not ${arc}) (not r${v})))`);
+      yield `(assert (or (not ${arc}) x${v}))`;
+      yield `(assert (or (not ${arc}) x${u}))`;
+      yield `(assert (or (not ${arc}) (not r${v})))`;
       for (let i = 0; i <= depthBound; i++) {
         const from = depthAtLeast(u, i);
         const to = depthAtLeast(v, i + 1);
-        lines.push(`(assert (or (not ${arc})${from === 'true' ? '' : ` (not ${from})`} ${to}))`);
+        yield `(assert (or (not ${arc})${from === 'true' ? '' : ` (not ${from})`} ${to}))`;
       }
     }
   }
   for (const [u, v] of edges) {
-    lines.push(`(assert (or (not x${u}) (not x${v}) p${u}_${v} p${v}_${u}))`);
+    yield `(assert (or (not x${u}) (not x${v}) p${u}_${v} p${v}_${u}))`;
   }
   let triangles = 0;
   outer: for (const [a, b] of edges) {
     for (const c of g.adj[b] ?? []) {
       if (c > b && g.matrix[a * n + c] === 1) {
         if (triangles++ >= MAX_TRIANGLE_CLAUSES) break outer;
-        lines.push(`(assert (or (not x${a}) (not x${b}) (not x${c})))`);
+        yield `(assert (or (not x${a}) (not x${b}) (not x${c})))`;
       }
     }
   }
   const all = Array.from({ length: n }, (_, v) => `x${v}`).join(' ');
-  lines.push(`(assert ((_ at-least ${k}) ${all}))`);
-  return lines.join('\n');
+  yield `(assert ((_ at-least ${k}) ${all}))`;
+}
+
+/**
+ * Largest SMT-LIB text handed to one `fromString` call. The binding copies the string onto
+ * the WASM thread's C stack (20 MiB in this build), so one huge string would crash the
+ * module; small chunks also bound how long we are deaf to the deadline and the signal, since
+ * parsing is synchronous (Z3 parses roughly 5-7 MB/s here).
+ */
+const MAX_CHUNK_CHARS = 256 * 1024;
+
+/**
+ * Feed SMT-LIB lines to the solver in bounded chunks, yielding to the event loop between
+ * chunks so an abort can be noticed. Declarations persist across calls on one solver and are
+ * generated before their uses, so any split at line boundaries is valid.
+ *
+ * @returns false if `shouldStop` fired before the whole query was loaded.
+ */
+async function loadQuery(
+  solver: { fromString(text: string): void },
+  lines: Iterable<string>,
+  shouldStop: () => boolean,
+): Promise<boolean> {
+  let chunk: string[] = [];
+  let size = 0;
+  const flush = async (): Promise<boolean> => {
+    if (chunk.length > 0) solver.fromString(chunk.join('\n'));
+    chunk = [];
+    size = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return !shouldStop();
+  };
+  for (const line of lines) {
+    if (size + line.length + 1 > MAX_CHUNK_CHARS && !(await flush())) return false;
+    chunk.push(line);
+    size += line.length + 1;
+  }
+  return flush();
 }
 
 function result(
@@ -467,7 +505,7 @@ export async function maximumInducedTreeKernel(
       const reason = stopReason();
       if (reason !== undefined) return result(best, upper, reason, solverCalls);
       const target = best.length + 1;
-      if (estimateClauses(g, input.edges.length, target) > MAX_QUERY_CLAUSES) {
+      if (estimateQueryLines(g, input.edges.length, target) > MAX_QUERY_LINES) {
         // Too large to hand to the solver responsibly; the greedy answer and bound stand.
         return result(best, upper, 'BUDGET_EXHAUSTED', solverCalls);
       }
@@ -475,10 +513,18 @@ export async function maximumInducedTreeKernel(
       // and the final, unsatisfiable query dominates the cost anyway.
       const solver = new z3.Solver('QF_FD');
       try {
-        solver.fromString(encodeQuery(g, input.edges, target));
-        // Encoding can take a while on big graphs; re-check before committing to a call.
+        let loaded: boolean;
+        try {
+          loaded = await loadQuery(solver, encodeQuery(g, input.edges, target), () => stopReason() !== undefined);
+        } catch (error) {
+          throw new JacobianError('PROVIDER_FAILED', 'Z3 rejected the generated query', {
+            cause: error,
+            data: { detail: error instanceof Error ? error.message : String(error) },
+          });
+        }
+        // Loading can take seconds on big graphs; it stops early at the deadline or on abort.
         const late = stopReason();
-        if (late !== undefined) return result(best, upper, late, solverCalls);
+        if (!loaded || late !== undefined) return result(best, upper, late ?? 'BUDGET_EXHAUSTED', solverCalls);
         const remaining = Math.max(1, Math.floor(deadline - Date.now()));
         solver.set('timeout', remaining);
         const backstop = setTimeout(interrupt, remaining + INTERRUPT_GRACE_MS);
