@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The project's test command (npm test): lint, typecheck, then every test suite.
-# Issue 2's tests need only Node; later suites that need Redis, an S3 server or native
-# tools install and start them from here (scripts/services.sh), and stop them on exit.
+# Suites that need Redis or a real S3 server start their own instances on free loopback
+# ports and stop them by PID; the system packages come from scripts/install-system-deps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== system packages"
+bash scripts/install-system-deps.sh
 
 echo "== lint"
 npx eslint .

@@ -17,6 +17,7 @@ export const ErrorCode = {
   ARTIFACT_INTEGRITY: { retryable: false, stage: 'ARTIFACT' },
   ARTIFACT_TYPE_MISMATCH: { retryable: false, stage: 'ARTIFACT' },
   ARTIFACT_STORE_UNAVAILABLE: { retryable: true, stage: 'ARTIFACT' },
+  QUEUE_UNAVAILABLE: { retryable: true, stage: 'ADMISSION' },
   PROVIDER_UNAVAILABLE: { retryable: false, stage: 'PROVIDER' },
   PROVIDER_FAILED: { retryable: false, stage: 'PROVIDER' },
   EXECUTION_TIMEOUT: { retryable: false, stage: 'EXECUTION' },

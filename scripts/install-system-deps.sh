@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the system packages the test suites need, if they are missing:
+#   redis-server                   the BullMQ run queue's and the cluster state's Redis
+#   radosgw ceph-mon ceph-osd      a one-node Ceph Object Gateway: a real S3 server on loopback
+# Tests start and stop their own instances on free loopback ports; nothing here starts a service.
+set -euo pipefail
+
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v radosgw >/dev/null 2>&1 || need+=(radosgw)
+command -v ceph-mon >/dev/null 2>&1 || need+=(ceph-mon)
+command -v ceph-osd >/dev/null 2>&1 || need+=(ceph-osd)
+[ "${#need[@]}" -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-system-deps: missing ${need[*]}; run as root (or: sudo apt-get install -y ${need[*]})" >&2
+  exit 1
+fi
+echo "install-system-deps: installing ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# Debian starts packaged services on install where it can; the tests run their own instances.
+for unit in redis-server ceph-mon.target ceph-osd.target ceph-radosgw.target; do
+  systemctl stop "$unit" >/dev/null 2>&1 || true
+done
