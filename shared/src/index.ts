@@ -87,8 +87,9 @@ export type { Catalog, CatalogEntry } from './contracts/catalog.js';
 export { CheckerAuthorizationSchema, isAuthorized } from './contracts/checker-authorization.js';
 export type { CheckerAuthorization } from './contracts/checker-authorization.js';
 
-export { installCapability, toJsonSchema } from './capabilities/define.js';
+export { admissibleFromDescriptor, installCapability, toJsonSchema } from './capabilities/define.js';
 export type {
+  AdmissibleCapability,
   CapabilityContext,
   CapabilityDefinition,
   CapabilityOutcome,

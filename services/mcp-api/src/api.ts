@@ -19,7 +19,7 @@ import {
   type CapabilityDescriptor,
   type CapabilityResult,
   type Catalog,
-  type InstalledCapability,
+  type AdmissibleCapability,
   type LoadedArtifact,
   type Mode,
   type OperatorPolicy,
@@ -28,8 +28,8 @@ import {
 import { find, FindArgumentsSchema, type FindResponse } from './find.js';
 
 export interface ApiDependencies {
-  /** What live runners and checkers offer right now. */
-  installed: () => readonly InstalledCapability[];
+  /** What live runners and checkers offer right now, with the schemas admission checks payloads against. */
+  installed: () => readonly AdmissibleCapability[];
   policy: OperatorPolicy;
   queue: RunQueue;
   artifacts: ArtifactStore;
@@ -64,7 +64,7 @@ function modeOf(args: unknown): Mode {
 }
 
 export function createApi(deps: ApiDependencies): Api {
-  let cached: { installed: readonly InstalledCapability[]; catalog: Catalog; descriptors: Map<string, CapabilityDescriptor> } | undefined;
+  let cached: { installed: readonly AdmissibleCapability[]; catalog: Catalog; descriptors: Map<string, CapabilityDescriptor> } | undefined;
   function current(): NonNullable<typeof cached> {
     const installed = deps.installed();
     if (cached?.installed !== installed) {
@@ -75,7 +75,7 @@ export function createApi(deps: ApiDependencies): Api {
   }
 
   /** Reject before any job exists; the result names the field and the rule. */
-  function rejected(args: unknown, error: JacobianError, capability?: InstalledCapability): CapabilityResult {
+  function rejected(args: unknown, error: JacobianError, capability?: AdmissibleCapability): CapabilityResult {
     return nonConclusionResult(
       { capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED },
       {
@@ -91,7 +91,7 @@ export function createApi(deps: ApiDependencies): Api {
    * A VERIFIED result stands only if its record is a stored artifact, signed by a trusted
    * checker key, issued by the checker the catalog names, for exactly this request.
    */
-  async function confirmVerification(result: CapabilityResult, capability: InstalledCapability, signal?: AbortSignal): Promise<void> {
+  async function confirmVerification(result: CapabilityResult, capability: AdmissibleCapability, signal?: AbortSignal): Promise<void> {
     const uri = result.assurance.verification_record_uri;
     if (uri === null) throw new JacobianError('VERIFICATION_RECORD_INVALID', 'VERIFIED without a verification record');
     const stored = await deps.artifacts.get(uri, signal ? { signal } : undefined);
@@ -190,7 +190,7 @@ export function createApi(deps: ApiDependencies): Api {
           capability,
         );
       }
-      const payload = capability.definition.input.safeParse(request.payload);
+      const payload = capability.input.safeParse(request.payload);
       if (!payload.success) {
         return nonConclusionResult(
           { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },

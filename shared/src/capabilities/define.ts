@@ -89,8 +89,27 @@ export interface CapabilityDefinition<I, O> {
   run(input: I, context: CapabilityContext): Promise<CapabilityOutcome<O>>;
 }
 
+/**
+ * What admission needs of a capability: its descriptor and a schema to check payloads with.
+ * In one process that schema is the capability's own zod input; an API that only sees
+ * advertised descriptors rebuilds it from the descriptor's JSON Schema.
+ */
+export interface AdmissibleCapability {
+  readonly descriptor: CapabilityDescriptor;
+  readonly input: z.ZodType;
+}
+
+/**
+ * Admission for a capability known only by its advertised descriptor. JSON Schema carries
+ * the shape, types and bounds; cross-field rules (refinements) are checked again by the
+ * runner, which parses every job with the capability's own schema before computing.
+ */
+export function admissibleFromDescriptor(descriptor: CapabilityDescriptor): AdmissibleCapability {
+  return { descriptor, input: z.fromJSONSchema(descriptor.input_schema as Parameters<typeof z.fromJSONSchema>[0]) };
+}
+
 /** A capability whose provider passed its probe and whose descriptor is valid. */
-export interface InstalledCapability {
+export interface InstalledCapability extends AdmissibleCapability {
   readonly descriptor: CapabilityDescriptor;
   // The definition's generic types are erased here: the host parses input with
   // `definition.input` before calling `run`, so the erasure is checked at runtime.
@@ -154,5 +173,5 @@ export function installCapability<I, O>(
       { path: (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p)) },
     );
   }
-  return { descriptor: parsed.data, definition: definition };
+  return { descriptor: parsed.data, input: definition.input, definition: definition };
 }

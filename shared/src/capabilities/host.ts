@@ -1,5 +1,12 @@
 import { canonicalDigest } from '../canonical-json.js';
-import { ASSURANCE_RANK, resolveBudget, type CapabilityRequest, type Mode, type ResolvedBudget } from '../contracts/capability.js';
+import {
+  ASSURANCE_RANK,
+  resolveBudget,
+  type CapabilityDescriptor,
+  type CapabilityRequest,
+  type Mode,
+  type ResolvedBudget,
+} from '../contracts/capability.js';
 import {
   CapabilityResultSchema,
   type CapabilityResult,
@@ -46,7 +53,7 @@ export function admitRequest(request: CapabilityRequest): AdmittedRun {
   };
 }
 
-export function providerRef(installed: InstalledCapability): ProviderRef {
+export function providerRef(installed: { readonly descriptor: CapabilityDescriptor }): ProviderRef {
   const runtime = installed.descriptor.provider_runtime;
   return { name: runtime.provider, version: runtime.version, digest_kind: runtime.digest_kind, digest: runtime.digest };
 }

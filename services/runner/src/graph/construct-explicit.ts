@@ -17,8 +17,10 @@ const Label = z.union([
     .string()
     .min(1)
     .max(MAX_LABEL_LENGTH)
-    // Control characters make labels ambiguous when printed; reject rather than strip.
-    .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters'),
+    // Control characters (Unicode category Cc) make labels ambiguous when printed; reject
+    // rather than strip. Spelled as ranges, not \p{Cc}, so the JSON Schema pattern means the
+    // same to validators that compile it without the unicode flag.
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters'),
 ]);
 
 export const ConstructExplicitInput = z
