@@ -105,7 +105,7 @@ export interface AdmissibleCapability {
  * runner, which parses every job with the capability's own schema before computing.
  */
 export function admissibleFromDescriptor(descriptor: CapabilityDescriptor): AdmissibleCapability {
-  return { descriptor, input: z.fromJSONSchema(descriptor.input_schema as Parameters<typeof z.fromJSONSchema>[0]) };
+  return { descriptor, input: z.fromJSONSchema(descriptor.input_schema) };
 }
 
 /** A capability whose provider passed its probe and whose descriptor is valid. */

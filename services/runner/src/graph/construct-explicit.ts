@@ -20,6 +20,7 @@ const Label = z.union([
     // Control characters (Unicode category Cc) make labels ambiguous when printed; reject
     // rather than strip. Spelled as ranges, not \p{Cc}, so the JSON Schema pattern means the
     // same to validators that compile it without the unicode flag.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters'),
 ]);
 
