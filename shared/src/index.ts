@@ -112,6 +112,9 @@ export type { RunHandler, RunQueue, RunTarget } from './queue/run-queue.js';
 export {
   keyId,
   loadOrCreateSigningKey,
+  loadPublicKey,
+  loadSigningKey,
+  writeSigningKeyPair,
   signRecord,
   VERIFICATION_RECORD_SCHEMA_URI,
   VERIFICATION_RECORD_SEMANTICS_URI,

@@ -8,7 +8,10 @@ import { JacobianError } from '../errors.js';
 import {
   keyId,
   loadOrCreateSigningKey,
+  loadPublicKey,
+  loadSigningKey,
   signRecord,
+  writeSigningKeyPair,
   verifyRecordSignature,
   type SigningKey,
   type VerificationRecord,
@@ -197,5 +200,25 @@ describe('loadOrCreateSigningKey', () => {
     const file = path.join(await tempDir(), 'k.pem');
     await writeFile(file, 'hello\n');
     await expect(loadOrCreateSigningKey(file)).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('is not a PEM private key') as unknown });
+  });
+});
+
+describe('cluster key files', () => {
+  it('keygen writes a pair the checker and the API load, and refuses to overwrite', async () => {
+    const join = path.join;
+    const dir = await mkdtemp(join(os.tmpdir(), 'jacobian-keygen-'));
+    try {
+      const id = await writeSigningKeyPair(join(dir, 'k.pem'), join(dir, 'k.pub.pem'));
+      expect((await stat(join(dir, 'k.pem'))).mode & 0o777).toBe(0o600);
+      const signing = await loadSigningKey(join(dir, 'k.pem'));
+      expect(signing.keyId).toBe(id);
+      expect(keyId(await loadPublicKey(join(dir, 'k.pub.pem')))).toBe(id);
+      await expect(writeSigningKeyPair(join(dir, 'k.pem'), join(dir, 'other.pub.pem'))).rejects.toMatchObject({ code: 'EEXIST' });
+      await expect(loadSigningKey(join(dir, 'missing.pem'))).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      await expect(loadPublicKey(join(dir, 'k.pem'))).resolves.toBeDefined();
+      await expect(loadPublicKey(join(dir, 'missing.pub.pem'))).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -81,6 +81,57 @@ export async function loadOrCreateSigningKey(path: string): Promise<SigningKey> 
   return { privateKey, publicKey, keyId: keyId(publicKey) };
 }
 
+/**
+ * Load an existing signing key (the cluster checker's): unlike the embedded default, a
+ * missing key is a configuration error, never silently replaced by a new identity.
+ */
+export async function loadSigningKey(path: string): Promise<SigningKey> {
+  let pem: string;
+  try {
+    pem = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new JacobianError('CONFIG_INVALID', `checker signing key ${path} cannot be read: ${(error as Error).message}`, {
+      cause: error,
+      hint: 'create one with `jacobian keygen --out DIR` and give the public half to the API',
+    });
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(pem);
+  } catch (error) {
+    throw new JacobianError('CONFIG_INVALID', `checker signing key ${path} is not a PEM private key`, { cause: error });
+  }
+  if (privateKey.asymmetricKeyType !== 'ed25519') {
+    throw new JacobianError('CONFIG_INVALID', `checker signing key ${path} must be ed25519, found ${privateKey.asymmetricKeyType ?? 'unknown'}`);
+  }
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, publicKey, keyId: keyId(publicKey) };
+}
+
+/** Load a checker's public key (PEM, SPKI) that an API trusts for verification records. */
+export async function loadPublicKey(path: string): Promise<KeyObject> {
+  let key: KeyObject;
+  try {
+    key = createPublicKey(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new JacobianError('CONFIG_INVALID', `checker public key ${path} cannot be read as a PEM public key: ${(error as Error).message}`, { cause: error });
+  }
+  if (key.asymmetricKeyType !== 'ed25519') {
+    throw new JacobianError('CONFIG_INVALID', `checker public key ${path} must be ed25519, found ${key.asymmetricKeyType ?? 'unknown'}`);
+  }
+  return key;
+}
+
+/** Write a new Ed25519 key pair: the private half with mode 0600, never over an existing file. */
+export async function writeSigningKeyPair(privatePath: string, publicPath: string): Promise<string> {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  await mkdir(dirname(privatePath), { recursive: true, mode: 0o700 });
+  await writeFile(privatePath, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600, flag: 'wx' });
+  await mkdir(dirname(publicPath), { recursive: true });
+  await writeFile(publicPath, publicKey.export({ type: 'spki', format: 'pem' }).toString(), { flag: 'wx' });
+  return keyId(publicKey);
+}
+
 export function signRecord(body: Omit<VerificationRecordBody, 'signer'>, key: SigningKey): VerificationRecord {
   const full: VerificationRecordBody = VerificationRecordBodySchema.parse({
     ...body,
