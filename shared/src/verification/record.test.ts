@@ -205,18 +205,17 @@ describe('loadOrCreateSigningKey', () => {
 
 describe('cluster key files', () => {
   it('keygen writes a pair the checker and the API load, and refuses to overwrite', async () => {
-    const join = path.join;
-    const dir = await mkdtemp(join(os.tmpdir(), 'jacobian-keygen-'));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'jacobian-keygen-'));
     try {
-      const id = await writeSigningKeyPair(join(dir, 'k.pem'), join(dir, 'k.pub.pem'));
-      expect((await stat(join(dir, 'k.pem'))).mode & 0o777).toBe(0o600);
-      const signing = await loadSigningKey(join(dir, 'k.pem'));
+      const id = await writeSigningKeyPair(path.join(dir, 'k.pem'), path.join(dir, 'k.pub.pem'));
+      expect((await stat(path.join(dir, 'k.pem'))).mode & 0o777).toBe(0o600);
+      const signing = await loadSigningKey(path.join(dir, 'k.pem'));
       expect(signing.keyId).toBe(id);
-      expect(keyId(await loadPublicKey(join(dir, 'k.pub.pem')))).toBe(id);
-      await expect(writeSigningKeyPair(join(dir, 'k.pem'), join(dir, 'other.pub.pem'))).rejects.toMatchObject({ code: 'EEXIST' });
-      await expect(loadSigningKey(join(dir, 'missing.pem'))).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
-      await expect(loadPublicKey(join(dir, 'k.pem'))).resolves.toBeDefined();
-      await expect(loadPublicKey(join(dir, 'missing.pub.pem'))).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      expect(keyId(await loadPublicKey(path.join(dir, 'k.pub.pem')))).toBe(id);
+      await expect(writeSigningKeyPair(path.join(dir, 'k.pem'), path.join(dir, 'other.pub.pem'))).rejects.toMatchObject({ code: 'EEXIST' });
+      await expect(loadSigningKey(path.join(dir, 'missing.pem'))).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      await expect(loadPublicKey(path.join(dir, 'k.pem'))).resolves.toBeDefined();
+      await expect(loadPublicKey(path.join(dir, 'missing.pub.pem'))).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
