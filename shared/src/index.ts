@@ -138,3 +138,6 @@ export {
   parseStoredGraph,
 } from './domains/graph.js';
 export type { GraphPayload, IndexedGraph, InducedTreeResultPayload } from './domains/graph.js';
+
+export { assertRedisReachable, readLiveCapabilities, RegistrationSchema, startAdvertising } from './registry/redis-registry.js';
+export type { Advertiser, AdvertiserOptions, LiveCapabilities, Registration } from './registry/redis-registry.js';
