@@ -141,3 +141,5 @@ export type { GraphPayload, IndexedGraph, InducedTreeResultPayload } from './dom
 
 export { assertRedisReachable, readLiveCapabilities, RegistrationSchema, startAdvertising } from './registry/redis-registry.js';
 export type { Advertiser, AdvertiserOptions, LiveCapabilities, Registration } from './registry/redis-registry.js';
+export { createLiveCatalogSource } from './registry/live-catalog.js';
+export type { LiveCatalogOptions, LiveCatalogSource } from './registry/live-catalog.js';

@@ -5,6 +5,7 @@ import { installCapability } from '../capabilities/define.js';
 import type { CapabilityDefinition } from '../capabilities/define.js';
 import type { ProviderRuntime } from '../contracts/provider.js';
 import { startRedisServer, type RedisServer } from '../testing/redis-server.js';
+import { createLiveCatalogSource } from './live-catalog.js';
 import { assertRedisReachable, readLiveCapabilities, startAdvertising, type Registration } from './redis-registry.js';
 
 const RUNTIME: ProviderRuntime = {
@@ -133,5 +134,38 @@ describe('Redis registration by heartbeat', () => {
       message: expect.stringMatching(/^REDIS_URL: cannot reach Redis at redis:\/\/\*\*\*@127\.0\.0\.1:1/) as unknown,
     });
     closed.disconnect();
+  });
+});
+
+describe('live catalog source', () => {
+  let server: RedisServer;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await server.stop();
+  });
+
+  it('follows registrations, keeps the same array while the offer is unchanged, and validates payloads', async () => {
+    const changes: string[][] = [];
+    const source = await createLiveCatalogSource({ redis, prefix: 'live', refreshMs: 60_000, onChange: (_d, ids) => changes.push(ids) });
+    expect(source.current()).toEqual([]);
+    const runner = await startAdvertising({ redis, prefix: 'live', registration: registration('r1', ['t.live']), ttlMs: 5000 });
+    await source.refresh();
+    const first = source.current();
+    expect(first.map((c) => c.descriptor.id)).toEqual(['t.live']);
+    await source.refresh();
+    expect(source.current()).toBe(first);
+    expect(first[0]?.input.safeParse({ n: 2 }).success).toBe(true);
+    expect(first[0]?.input.safeParse({ n: 'two' }).success).toBe(false);
+    expect(first[0]?.input.safeParse({ n: 2, extra: true }).success).toBe(false);
+    await runner.close();
+    await source.refresh();
+    expect(source.current()).toEqual([]);
+    expect(changes).toEqual([[], ['t.live'], []]);
+    source.close();
   });
 });
