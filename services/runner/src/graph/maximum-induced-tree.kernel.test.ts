@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderRuntimeSchema } from '@jacobian/shared';
+import { JacobianError, ProviderRuntimeSchema } from '@jacobian/shared';
 import { probeZ3Provider } from '../providers/z3.js';
 import { maximumInducedTreeKernel, type InducedTreeSearchOutput } from './maximum-induced-tree.kernel.js';
 
@@ -165,6 +165,40 @@ describe('maximumInducedTreeKernel', () => {
     // A 90-vertex sparse graph is not provable within 300 ms; if it ever is, OPTIMAL is also fine.
     expect(['CANCELLED', 'OPTIMAL']).toContain(out.termination);
     if (out.termination === 'CANCELLED') expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('maximumInducedTreeKernel budgets and sharing', () => {
+  it('stops near a short soft deadline with BUDGET_EXHAUSTED', async () => {
+    const graph = randomGraph(120, 0.08, prng(4242));
+    const started = Date.now();
+    const out = await maximumInducedTreeKernel(graph, {
+      deadline: started + 400,
+      signal: new AbortController().signal,
+    });
+    expectConsistent(graph, out);
+    expect(out.termination).toBe('BUDGET_EXHAUSTED');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('reports an abort carrying EXECUTION_TIMEOUT as BUDGET_EXHAUSTED, not CANCELLED', async () => {
+    const controller = new AbortController();
+    controller.abort(new JacobianError('EXECUTION_TIMEOUT', 'soft deadline reached'));
+    const out = await maximumInducedTreeKernel(PETERSEN, { deadline: Date.now() + 30_000, signal: controller.signal });
+    expectConsistent(PETERSEN, out);
+    expect(out.termination).toBe('BUDGET_EXHAUSTED');
+  });
+
+  it('gives correct answers when calls overlap (they share one Z3 context)', async () => {
+    const rand = prng(77);
+    const graphs = [PETERSEN, randomGraph(11, 0.3, rand), randomGraph(10, 0.5, rand), cycle(9)];
+    const outs = await Promise.all(graphs.map((graph) => maximumInducedTreeKernel(graph, generous())));
+    outs.forEach((out, i) => {
+      const graph = graphs[i] as Graph;
+      expectConsistent(graph, out);
+      expect(out.termination).toBe('OPTIMAL');
+      expect(out.lower_bound).toBe(bruteForceMaximum(graph));
+    });
   });
 });
 

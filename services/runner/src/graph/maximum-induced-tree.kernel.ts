@@ -2,13 +2,13 @@
  * Producer kernel for "maximum induced tree": the largest vertex set S whose induced
  * subgraph is connected and acyclic.
  *
- * Strategy: a cheap greedy incumbent and a cheap sound upper bound, then a sequence of
- * incremental Z3 satisfiability queries "an induced tree with at least k vertices exists"
- * for increasing k. A `sat` answer yields a larger incumbent (re-validated in plain
- * TypeScript before it is trusted); `unsat` closes the gap and proves optimality; `unknown`
- * (timeout or interrupt) ends the search with the best bounds so far.
+ * Strategy: a cheap greedy incumbent and a cheap sound upper bound, then a sequence of Z3
+ * satisfiability queries "an induced tree with at least k vertices exists" for increasing k.
+ * A `sat` answer yields a larger incumbent (re-validated in plain TypeScript before it is
+ * trusted); `unsat` closes the gap and proves optimality; `unknown` (timeout or interrupt)
+ * ends the search with the best bounds so far.
  */
-import type { Bool, Z3HighLevel, Z3LowLevel } from 'z3-solver';
+import type { Context, Z3HighLevel, Z3LowLevel } from 'z3-solver';
 import { JacobianError } from '@jacobian/shared';
 
 /** The graph shape this kernel accepts (validated upstream: u < v, sorted, no duplicates). */
@@ -44,14 +44,31 @@ export interface InducedTreeSearchOutput {
 /** The initialized z3-solver API (high-level plus low-level bindings). */
 export type Z3Api = Z3HighLevel & Z3LowLevel;
 
+/** The Context name every Z3 object made through {@link withZ3Context} carries. */
+export type Z3ContextName = 'jacobian';
+
 /*
- * Module-level cache of the initialized Z3 WASM module. `init()` compiles a large WASM binary
- * and spawns its worker threads (~0.3-0.5 s), which would dominate small requests if repeated.
- * This kernel runs inside a long-lived, isolated child process, so initializing once per
- * process is safe and deliberate. Per-request solver state is NOT cached: every call creates
- * its own Context (see below), so nothing leaks between requests through this cache.
+ * Module-level caches, deliberate: this kernel runs inside a long-lived, isolated child
+ * process that serves many requests.
+ *
+ * - The initialized WASM module: `init()` compiles a large binary and starts worker threads
+ *   (~0.3-0.5 s), which would dominate small requests if repeated.
+ * - One Context per role. Measured with z3-solver 5.2.0, a Context is never reclaimed once
+ *   created (about 10 MB of WASM heap each, even after GC), so a Context per request would
+ *   exhaust the 2 GiB WASM memory after ~200 requests. Reusing one is safe because requests
+ *   add nothing to the Context itself: every query lives in its own Solver (own SMT-LIB
+ *   declarations, released eagerly), and an interrupt does not outlive the check it stopped.
+ * - Each role's Context is used by one task at a time (a promise-chain lock): Z3 contexts are
+ *   not thread-safe, and a check runs on a worker thread while the main thread stays free.
  */
 let z3ApiPromise: Promise<Z3Api> | undefined;
+
+interface ContextSlot {
+  context: Context<Z3ContextName> | undefined;
+  /** Tail of the queue of tasks using this slot's Context. */
+  tail: Promise<void>;
+}
+const contextSlots = new Map<string, ContextSlot>();
 
 /**
  * Load (once per process) and return the initialized z3-solver API.
@@ -72,6 +89,43 @@ export function loadZ3(): Promise<Z3Api> {
       });
   }
   return z3ApiPromise;
+}
+
+/**
+ * Run `task` with exclusive use of the process-wide Z3 Context for `role` (created on first
+ * use). Tasks for the same role run one after another. If `task` throws, the Context is
+ * discarded and the next task gets a new one: after an unexpected failure its state is not
+ * trusted, and leaking one Context is the lesser cost.
+ *
+ * @throws JacobianError PROVIDER_UNAVAILABLE if Z3 cannot be initialized; otherwise whatever
+ *   `task` throws.
+ */
+export async function withZ3Context<T>(
+  role: string,
+  task: (z3: Context<Z3ContextName>) => Promise<T>,
+): Promise<T> {
+  const api = await loadZ3();
+  let slot = contextSlots.get(role);
+  if (slot === undefined) {
+    slot = { context: undefined, tail: Promise.resolve() };
+    contextSlots.set(role, slot);
+  }
+  const current = slot;
+  const previous = current.tail;
+  let release!: () => void;
+  current.tail = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await previous;
+  try {
+    current.context ??= new api.Context('jacobian');
+    return await task(current.context);
+  } catch (error) {
+    current.context = undefined;
+    throw error;
+  } finally {
+    release();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,7 +519,7 @@ const INTERRUPT_GRACE_MS = 50;
  * @returns witness (sorted), lower/upper bounds with lower = |witness| ≤ upper, termination
  *   status and the number of Z3 checks made. `OPTIMAL` means lower = upper is proven.
  * @throws JacobianError PROVIDER_UNAVAILABLE if Z3 cannot be initialized; PROVIDER_FAILED if
- *   Z3 returns a model that is not an induced tree of the required size.
+ *   Z3 rejects a query or returns a model that is not an induced tree of the required size.
  */
 export async function maximumInducedTreeKernel(
   input: InducedTreeGraph,
@@ -490,17 +544,69 @@ export async function maximumInducedTreeKernel(
   const early = stopReason();
   if (early !== undefined) return result(best, upper, early, 0);
 
-  const api = await loadZ3();
-  // A fresh Context per call: no assertions, parameters or interrupt flags can bleed from one
-  // request into the next, and once this call's objects are unreachable z3-solver's
-  // finalizers free the context and all its ASTs. Solvers and models are released eagerly.
-  const z3 = new api.Context('induced_tree');
-  const chosen = Array.from({ length: n }, (_, v) => z3.Bool.const(`x${v}`));
-  const interrupt = (): void => {
-    z3.interrupt();
+  /** One query "some induced tree has ≥ target vertices"; updates best/upper. */
+  const runQuery = async (z3: Context<Z3ContextName>, target: number): Promise<'done' | 'stopped'> => {
+    // A fresh solver per target: the depth bound depends on the target (see encodeQuery), and
+    // the final, unsatisfiable query dominates the cost anyway.
+    const solver = new z3.Solver('QF_FD');
+    try {
+      let loaded: boolean;
+      try {
+        loaded = await loadQuery(solver, encodeQuery(g, input.edges, target), () => stopReason() !== undefined);
+      } catch (error) {
+        throw new JacobianError('PROVIDER_FAILED', 'Z3 rejected the generated query', {
+          cause: error,
+          data: { detail: error instanceof Error ? error.message : String(error) },
+        });
+      }
+      // Loading can take seconds on big graphs; it stops early at the deadline or on abort.
+      if (!loaded || stopReason() !== undefined) return 'stopped';
+
+      const remaining = Math.max(1, Math.floor(deadline - Date.now()));
+      solver.set('timeout', remaining);
+      // The interrupt hooks live only around check(): an interrupt on an idle Context is
+      // harmless, but there is no reason to send one.
+      const interrupt = (): void => {
+        z3.interrupt();
+      };
+      signal.addEventListener('abort', interrupt);
+      const backstop = setTimeout(interrupt, remaining + INTERRUPT_GRACE_MS);
+      let status: 'sat' | 'unsat' | 'unknown';
+      try {
+        solverCalls++;
+        status = await solver.check();
+      } finally {
+        clearTimeout(backstop);
+        signal.removeEventListener('abort', interrupt);
+      }
+
+      if (status === 'unsat') {
+        upper = best.length;
+        return 'done';
+      }
+      if (status === 'unknown') return 'stopped';
+      const model = solver.model();
+      const witness: number[] = [];
+      try {
+        for (let v = 0; v < n; v++) {
+          if (z3.isTrue(model.eval(z3.Bool.const(`x${v}`), true))) witness.push(v);
+        }
+      } finally {
+        model.release();
+      }
+      if (witness.length < target || !isInducedTree(g, witness)) {
+        throw new JacobianError('PROVIDER_FAILED', 'Z3 returned a model that is not a valid induced tree', {
+          data: { target, witness },
+        });
+      }
+      best = witness;
+      return 'done';
+    } finally {
+      solver.release();
+    }
   };
-  signal.addEventListener('abort', interrupt);
-  try {
+
+  return withZ3Context('kernel', async (z3) => {
     for (;;) {
       const reason = stopReason();
       if (reason !== undefined) return result(best, upper, reason, solverCalls);
@@ -509,60 +615,12 @@ export async function maximumInducedTreeKernel(
         // Too large to hand to the solver responsibly; the greedy answer and bound stand.
         return result(best, upper, 'BUDGET_EXHAUSTED', solverCalls);
       }
-      // A fresh solver per target: the depth bound depends on the target (see encodeQuery),
-      // and the final, unsatisfiable query dominates the cost anyway.
-      const solver = new z3.Solver('QF_FD');
-      try {
-        let loaded: boolean;
-        try {
-          loaded = await loadQuery(solver, encodeQuery(g, input.edges, target), () => stopReason() !== undefined);
-        } catch (error) {
-          throw new JacobianError('PROVIDER_FAILED', 'Z3 rejected the generated query', {
-            cause: error,
-            data: { detail: error instanceof Error ? error.message : String(error) },
-          });
-        }
-        // Loading can take seconds on big graphs; it stops early at the deadline or on abort.
-        const late = stopReason();
-        if (!loaded || late !== undefined) return result(best, upper, late ?? 'BUDGET_EXHAUSTED', solverCalls);
-        const remaining = Math.max(1, Math.floor(deadline - Date.now()));
-        solver.set('timeout', remaining);
-        const backstop = setTimeout(interrupt, remaining + INTERRUPT_GRACE_MS);
-        let status: 'sat' | 'unsat' | 'unknown';
-        try {
-          solverCalls++;
-          status = await solver.check();
-        } finally {
-          clearTimeout(backstop);
-        }
-        if (status === 'unsat') {
-          upper = best.length;
-          continue;
-        }
-        if (status === 'unknown') {
-          const termination = signal.aborted ? abortedTermination(signal, deadline) : 'BUDGET_EXHAUSTED';
-          return result(best, upper, termination, solverCalls);
-        }
-        const model = solver.model();
-        const witness: number[] = [];
-        try {
-          for (let v = 0; v < n; v++) {
-            if (z3.isTrue(model.eval(chosen[v] as Bool<'induced_tree'>, true))) witness.push(v);
-          }
-        } finally {
-          model.release();
-        }
-        if (witness.length < target || !isInducedTree(g, witness)) {
-          throw new JacobianError('PROVIDER_FAILED', 'Z3 returned a model that is not a valid induced tree', {
-            data: { target, witness },
-          });
-        }
-        best = witness;
-      } finally {
-        solver.release();
+      if ((await runQuery(z3, target)) === 'stopped') {
+        // Z3 gave up (timeout or interrupt) or we stopped while loading: report why.
+        const termination =
+          stopReason() ?? (signal.aborted ? abortedTermination(signal, deadline) : 'BUDGET_EXHAUSTED');
+        return result(best, upper, termination, solverCalls);
       }
     }
-  } finally {
-    signal.removeEventListener('abort', interrupt);
-  }
+  });
 }

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { JacobianError } from '@jacobian/shared';
 import { ProviderRuntimeSchema, type ProviderRuntime } from '@jacobian/shared';
-import { loadZ3 } from '../graph/maximum-induced-tree.kernel.js';
+import { withZ3Context } from '../graph/maximum-induced-tree.kernel.js';
 
 /** Capabilities of this provider that kernels rely on. */
 const Z3_FEATURES = ['optimize-free-sat-queries', 'int-arith', 'pseudo-boolean-cardinality'];
@@ -76,29 +76,33 @@ function packageDigest(dir: string): Promise<PackageDigest> {
  * with exactly x = 2, y = 1; tightening to y > 1 must be unsat.
  */
 async function healthCheck(): Promise<void> {
-  const api = await loadZ3();
-  const ctx = new api.Context('health');
-  const x = ctx.Int.const('x');
-  const y = ctx.Int.const('y');
-  const solver = new ctx.Solver();
-  try {
-    solver.set('timeout', 10_000);
-    solver.add(x.add(y).eq(3), x.gt(y), y.gt(0));
-    const satStatus = await solver.check();
-    if (satStatus !== 'sat') throw new Error(`expected sat, got ${satStatus}`);
-    const model = solver.model();
-    const xExpr = model.eval(x, true);
-    const yExpr = model.eval(y, true);
-    const xValue = ctx.isIntVal(xExpr) ? xExpr.value() : undefined;
-    const yValue = ctx.isIntVal(yExpr) ? yExpr.value() : undefined;
-    model.release();
-    if (xValue !== 2n || yValue !== 1n) throw new Error(`expected x=2, y=1, got x=${String(xValue)}, y=${String(yValue)}`);
-    solver.add(y.gt(1));
-    const unsatStatus = await solver.check();
-    if (unsatStatus !== 'unsat') throw new Error(`expected unsat, got ${unsatStatus}`);
-  } finally {
-    solver.release();
-  }
+  // The shared per-process Context for this role: a fresh Context per probe would never be
+  // reclaimed (see withZ3Context).
+  await withZ3Context('health', async (ctx) => {
+    const x = ctx.Int.const('x');
+    const y = ctx.Int.const('y');
+    const solver = new ctx.Solver();
+    try {
+      solver.set('timeout', 10_000);
+      solver.add(x.add(y).eq(3), x.gt(y), y.gt(0));
+      const satStatus = await solver.check();
+      if (satStatus !== 'sat') throw new Error(`expected sat, got ${satStatus}`);
+      const model = solver.model();
+      const xExpr = model.eval(x, true);
+      const yExpr = model.eval(y, true);
+      const xValue = ctx.isIntVal(xExpr) ? xExpr.value() : undefined;
+      const yValue = ctx.isIntVal(yExpr) ? yExpr.value() : undefined;
+      model.release();
+      if (xValue !== 2n || yValue !== 1n) {
+        throw new Error(`expected x=2, y=1, got x=${String(xValue)}, y=${String(yValue)}`);
+      }
+      solver.add(y.gt(1));
+      const unsatStatus = await solver.check();
+      if (unsatStatus !== 'unsat') throw new Error(`expected unsat, got ${unsatStatus}`);
+    } finally {
+      solver.release();
+    }
+  });
 }
 
 /**
