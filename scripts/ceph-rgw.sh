@@ -71,6 +71,30 @@ http_answers() {
   [[ "$status" == HTTP/1.?\ 200* ]]
 }
 
+# Is some socket listening on 127.0.0.1:$1 (or on every address) right now?
+port_listening() {
+  local hex
+  hex=$(printf '%04X' "$1")
+  awk -v want=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == want { found = 1 } END { exit !found }' /proc/net/tcp
+}
+
+# Does process $1 hold the socket listening on port $2? (Another server answering on the
+# port must not pass for ours.)
+pid_listens_on() {
+  local pid=$1 hex inode
+  hex=$(printf '%04X' "$2")
+  for inode in $(awk -v want=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == want { print $10 }' /proc/net/tcp); do
+    if ls -l "/proc/$pid/fd" 2>/dev/null | grep -qF "socket:[$inode]"; then return 0; fi
+  done
+  return 1
+}
+
+# The pid in a daemon's pid file, once the daemon has written it.
+daemon_pid() {
+  local file=$1
+  [ -s "$file" ] && tr -dc '0-9' <"$file"
+}
+
 is_port() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le 65535 ]; }
 
 start_cluster() {
@@ -80,6 +104,14 @@ start_cluster() {
     if ! command -v "$bin" >/dev/null 2>&1; then
       echo "ceph-rgw: $bin not found; run scripts/install-system-deps.sh (Debian packages radosgw ceph-mon ceph-osd)" >&2
       exit 3
+    fi
+  done
+
+  local busy
+  for busy in "$port" "$mon_port"; do
+    if port_listening "$busy"; then
+      echo "ceph-rgw: port $busy on 127.0.0.1 is already in use; pick another" >&2
+      exit 4
     fi
   done
 
@@ -149,6 +181,16 @@ CONF
   ceph-mon -c "$conf" --mkfs -i a --monmap "$dir/monmap" --keyring "$dir/mon.keyring"
   # The daemons fork into the background; they must not hold our stdout/stderr open.
   ceph-mon -c "$conf" -i a </dev/null >>"$dir/log/mon.a.out" 2>&1
+  local mon_pid= listening=
+  for _ in $(seq 1 120); do
+    mon_pid=$(daemon_pid "$dir/run/mon.a.pid" || true)
+    if [ -n "$mon_pid" ]; then
+      kill -0 "$mon_pid" 2>/dev/null || { echo "ceph-rgw: ceph-mon exited during start-up (see $dir/log/mon.a.log)" >&2; false; }
+      if pid_listens_on "$mon_pid" "$mon_port"; then listening=1; break; fi
+    fi
+    sleep 0.25
+  done
+  [ -n "$listening" ] || { echo "ceph-rgw: ceph-mon is not listening on 127.0.0.1:$mon_port" >&2; false; }
   timeout 30 "${ceph[@]}" -s >/dev/null
 
   local osd_id
@@ -160,6 +202,12 @@ CONF
   local up=
   for _ in $(seq 1 120); do
     if timeout 10 "${ceph[@]}" osd stat 2>/dev/null | grep -q '1 up'; then up=1; break; fi
+    local osd_pid
+    osd_pid=$(daemon_pid "$dir/run/osd.$osd_id.pid" || true)
+    if [ -n "$osd_pid" ] && ! kill -0 "$osd_pid" 2>/dev/null; then
+      echo "ceph-rgw: ceph-osd exited during start-up (see $dir/log/osd.$osd_id.log)" >&2
+      false
+    fi
     sleep 0.25
   done
   [ -n "$up" ] || { echo "ceph-rgw: the OSD did not come up" >&2; false; }
@@ -168,9 +216,13 @@ CONF
   timeout 60 radosgw-admin -c "$conf" -n client.rgw user create --uid=test --display-name=test \
     --access-key="$access_key" --secret-key="$secret_key" >/dev/null 2>>"$dir/log/radosgw-admin.out"
   radosgw -c "$conf" -n client.rgw </dev/null >>"$dir/log/rgw.out" 2>&1
-  local ready=
+  local ready= rgw_pid=
   for _ in $(seq 1 240); do
-    if http_answers "$port" 2>/dev/null; then ready=1; break; fi
+    rgw_pid=$(daemon_pid "$dir/run/client.rgw.pid" || true)
+    if [ -n "$rgw_pid" ]; then
+      kill -0 "$rgw_pid" 2>/dev/null || { echo "ceph-rgw: radosgw exited during start-up (see $dir/log/client.rgw.log)" >&2; false; }
+      if pid_listens_on "$rgw_pid" "$port" && http_answers "$port" 2>/dev/null; then ready=1; break; fi
+    fi
     sleep 0.25
   done
   [ -n "$ready" ] || { echo "ceph-rgw: RGW did not answer on 127.0.0.1:$port" >&2; false; }

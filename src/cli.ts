@@ -9,6 +9,10 @@ const HELP = `jacobian ${VERSION}: a mathematical toolbox for AI agents, over MC
 Usage:
   jacobian serve [--host 127.0.0.1] [--port 8752]   every role in one process; MCP over Streamable HTTP at /mcp
   jacobian stdio                                    every role in one process; MCP over stdin/stdout
+  jacobian api [--host 127.0.0.1] [--port 8752]     cluster role: MCP over HTTP, admits runs to Redis queues
+  jacobian runner [--pools light,heavy]             cluster role: runs producer capabilities of its pools
+  jacobian checker                                  cluster role: independent checkers, signs verification records
+  jacobian keygen --out DIR                         write a checker key pair (checker-ed25519.pem, checker-ed25519.pub.pem)
   jacobian checkers                                 print the identities of the bundled checkers (for authorization files)
   jacobian --help | --version
 
@@ -20,6 +24,16 @@ Environment:
   JACOBIAN_HIDE_IDS, _DOMAINS, _TAGS, _MODES   comma-separated additions to the policy
   JACOBIAN_CHECKER_AUTHORIZATION  'bundled' (default), 'none', or a JSON file {"authorized":[{"checker_id","checker_digest"}]}
   JACOBIAN_LOG_LEVEL              debug, info (default), warn, error, silent (logs go to stderr)
+
+Cluster roles (api, runner, checker) also read:
+  REDIS_URL                       redis://host:port shared by every role (required)
+  S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_PREFIX, S3_FORCE_PATH_STYLE   the artifact store; credentials from the AWS chain
+  JACOBIAN_PREFIX                 Redis key prefix of this deployment (default jacobian)
+  JACOBIAN_POOLS                  pools a runner serves when --pools is not given (default light,heavy)
+  JACOBIAN_CHECKER_KEY_FILE       the checker's Ed25519 private key (checker; required)
+  JACOBIAN_CHECKER_PUBLIC_KEYS    comma-separated public key files whose records the API trusts (api; required)
+  JACOBIAN_HEARTBEAT_TTL_MS       how long a registration outlives its last heartbeat (default 15000)
+  JACOBIAN_DRAIN_GRACE_MS         how long a stopping runner lets running jobs finish (default 30000)
 `;
 
 async function waitForSignal(): Promise<string> {
@@ -39,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       version: { type: 'boolean', short: 'v' },
       host: { type: 'string' },
       port: { type: 'string' },
+      pools: { type: 'string' },
+      out: { type: 'string' },
     },
   });
   if (values.help) {
@@ -51,8 +67,18 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0] ?? 'serve';
   if (positionals.length > 1) throw new Error(`unexpected argument ${positionals[1]}; see jacobian --help`);
-  if (command !== 'serve' && (values.host !== undefined || values.port !== undefined)) {
-    throw new Error('--host and --port apply to jacobian serve only');
+  if (command !== 'serve' && command !== 'api' && (values.host !== undefined || values.port !== undefined)) {
+    throw new Error('--host and --port apply to jacobian serve and jacobian api only');
+  }
+  if (command !== 'runner' && values.pools !== undefined) throw new Error('--pools applies to jacobian runner only');
+  if (command !== 'keygen' && values.out !== undefined) throw new Error('--out applies to jacobian keygen only');
+  if (command === 'keygen') {
+    if (values.out === undefined) throw new Error('jacobian keygen needs --out DIR');
+    const { join } = await import('node:path');
+    const { writeSigningKeyPair } = await import('@jacobian/shared');
+    const id = await writeSigningKeyPair(join(values.out, 'checker-ed25519.pem'), join(values.out, 'checker-ed25519.pub.pem'));
+    process.stdout.write(`${JSON.stringify({ key_id: id, private_key: join(values.out, 'checker-ed25519.pem'), public_key: join(values.out, 'checker-ed25519.pub.pem') })}\n`);
+    return 0;
   }
   // Loaded only now, so --help and --version answer without loading the system.
   const [{ loadConfig }, { startEmbedded }, { startHttpServer, startStdioServer }] = await Promise.all([
@@ -64,9 +90,7 @@ async function main(argv: string[]): Promise<number> {
   const log: Logger = createLogger(config.logLevel);
   switch (command) {
     case 'serve': {
-      const host = values.host ?? '127.0.0.1';
-      const port = values.port === undefined ? 8752 : Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: ${values.port} is not a port number (0-65535)`);
+      const { host, port } = parseHttp(values.host, values.port);
       const jacobian = await startEmbedded(config);
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       const http = await startHttpServer({ api: jacobian.api, host, port, onError: (error) => log.warn('mcp http error', { error: error.message }) });
@@ -91,6 +115,27 @@ async function main(argv: string[]): Promise<number> {
       await jacobian.close();
       return 0;
     }
+    case 'api':
+    case 'runner':
+    case 'checker': {
+      const { loadClusterEnvironment } = await import('./cluster-config.js');
+      const roles = await import('./roles.js');
+      const env = loadClusterEnvironment(process.env, command);
+      let role;
+      if (command === 'api') {
+        role = await roles.startApiRole(env, config, parseHttp(values.host, values.port), log);
+      } else if (command === 'runner') {
+        const pools = values.pools !== undefined ? values.pools.split(',').map((p) => p.trim()).filter((p) => p.length > 0) : (env.JACOBIAN_POOLS ?? ['light', 'heavy']);
+        if (pools.length === 0) throw new Error('--pools: give at least one pool name');
+        role = await roles.startRunnerRole(env, config, pools, log);
+      } else {
+        role = await roles.startCheckerRole(env, config, log);
+      }
+      const signal = await waitForSignal();
+      log.info('shutting down', { signal, role: role.description });
+      await role.close();
+      return 0;
+    }
     case 'checkers': {
       const jacobian = await startEmbedded({ ...config, concurrency: 1 });
       process.stdout.write(`${JSON.stringify({ authorized: jacobian.checker.identities.map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }, null, 2)}\n`);
@@ -100,6 +145,12 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new Error(`unknown command ${command}; see jacobian --help`);
   }
+}
+
+function parseHttp(host: string | undefined, port: string | undefined): { host: string; port: number } {
+  const parsed = port === undefined ? 8752 : Number(port);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`--port: ${port} is not a port number (0-65535)`);
+  return { host: host ?? '127.0.0.1', port: parsed };
 }
 
 function logStart(log: Logger, unavailable: readonly { provider: string; reason: string }[], capabilities: number, dataDir: string): void {

@@ -143,3 +143,10 @@ export { assertRedisReachable, readLiveCapabilities, RegistrationSchema, startAd
 export type { Advertiser, AdvertiserOptions, LiveCapabilities, Registration } from './registry/redis-registry.js';
 export { createLiveCatalogSource } from './registry/live-catalog.js';
 export type { LiveCatalogOptions, LiveCatalogSource } from './registry/live-catalog.js';
+
+export { createBullmqRunQueue, createRedisClient, resolveRedisConnection } from './queue/bullmq-run-queue.js';
+export type { BullmqRunQueueOptions, KeepJobsOptions, RedisConnectionOptions } from './queue/bullmq-run-queue.js';
+export { createBullmqRunWorker } from './queue/bullmq-run-worker.js';
+export type { BullmqRunWorker, BullmqRunWorkerOptions } from './queue/bullmq-run-worker.js';
+export { createS3ArtifactStore, verifyS3Access } from './artifacts/s3-store.js';
+export type { S3ArtifactStoreOptions, S3Credentials } from './artifacts/s3-store.js';

@@ -47,6 +47,7 @@ export const RunJobDataSchema = z
     trace: z.record(z.string(), z.string()).default({}),
   })
   .strict();
+/** The parsed job data, with the trace context filled in. */
 export type RunJobData = z.infer<typeof RunJobDataSchema>;
 
 // The schema and the port's types describe the same values; fail the build if they drift.

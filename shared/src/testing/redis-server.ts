@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** A running disposable Redis server; see {@link startRedisServer}. */
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
@@ -24,6 +25,7 @@ export interface RedisServer {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+/** Options of {@link startRedisServer}. */
 export interface StartRedisServerOptions {
   signal?: AbortSignal;
   /** How long to wait for the server to answer PING. */
@@ -115,8 +117,12 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs:
  * when the binary is missing.
  *
  * @example
- * await using redis = await startRedisServer();
- * const queue = createBullmqRunQueue({ connection: { url: redis.url } });
+ * const redis = await startRedisServer();
+ * try {
+ *   const queue = createBullmqRunQueue({ connection: { url: redis.url } });
+ * } finally {
+ *   await redis.stop();
+ * }
  */
 export async function startRedisServer(options: StartRedisServerOptions = {}): Promise<RedisServer> {
   const signal = options.signal ?? new AbortController().signal;

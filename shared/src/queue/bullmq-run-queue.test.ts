@@ -1,0 +1,549 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { Queue } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { admitRequest, nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
+import { CapabilityRequestSchema } from '../contracts/capability.js';
+import type { CapabilityResult } from '../contracts/result.js';
+import { JacobianError } from '../errors.js';
+import { startRedisServer, type RedisServer } from '../testing/redis-server.js';
+import { createBullmqRunQueue, type BullmqRunQueueOptions } from './bullmq-run-queue.js';
+import { createBullmqRunWorker, type BullmqRunWorker, type BullmqRunWorkerOptions } from './bullmq-run-worker.js';
+import { decodeJobFailure, defaultRunQueueName, encodeJobFailure, parseRunJobData, RunJobDataSchema } from './job-data.js';
+import type { RunHandler, RunQueue, RunTarget } from './run-queue.js';
+
+const POOL: RunTarget = { kind: 'pool', pool: 'light' };
+const QUEUE_NAME = defaultRunQueueName(POOL);
+
+function admitted(n: number, wallTimeMs = 30_000): AdmittedRun {
+  return admitRequest(
+    CapabilityRequestSchema.parse({ capability_id: 'test.op', payload: { n, salt: randomBytes(6).toString('hex') }, budget: { wall_time_ms: wallTimeMs } }),
+  );
+}
+
+function completedResult(run: AdmittedRun, output: unknown = { n: run.payload['n'] }): CapabilityResult {
+  return {
+    capability_id: run.capability_id,
+    capability_version: '1.0.0',
+    mode: run.mode,
+    execution: { status: 'COMPLETED', runtime_ms: 1, job_id: run.job_id, request_digest: run.request_digest },
+    output,
+    scope: { kind: 'EXACT_INPUT', statement: 'the input', input_uris: [] },
+    completeness: { status: 'COMPLETE', basis: 'computed' },
+    qualifiers: ['EXACT'],
+    assurance: { level: 'COMPUTED', basis: 'computed', verification_record_uri: null, checker_id: null },
+    obligations: [],
+    relationships: [],
+    artifact_uris: [],
+    provider: null,
+    diagnostics: [],
+  };
+}
+
+function nonConclusion(run: AdmittedRun, status: 'CANCELLED' | 'ERROR', code: 'EXECUTION_CANCELLED' | 'PROVIDER_FAILED'): CapabilityResult {
+  return nonConclusionResult(run, {
+    status,
+    diagnostics: [{ severity: 'ERROR', code, stage: 'EXECUTION', message: status.toLowerCase(), path: null, hint: null }],
+  });
+}
+
+function codes(result: CapabilityResult): string[] {
+  return result.diagnostics.map((d) => d.code);
+}
+
+/** A handler from a synchronous body: what it returns resolves, what it throws rejects. */
+function answering(body: (run: AdmittedRun) => CapabilityResult): RunHandler {
+  return (run) => {
+    try {
+      return Promise.resolve(body(run));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+}
+
+interface Gate {
+  promise: Promise<void>;
+  open(): void;
+}
+function gate(): Gate {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Wait until `check` holds, failing the test after a while. Only the tests poll. */
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+let redis: RedisServer;
+const cleanups: (() => Promise<void>)[] = [];
+
+function defer(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
+
+function uniquePrefix(): string {
+  return `t-${randomBytes(6).toString('hex')}`;
+}
+
+function openQueue(prefix: string, overrides: Partial<BullmqRunQueueOptions> = {}): RunQueue {
+  const queue = createBullmqRunQueue({ connection: { url: redis.url }, prefix, backoffMs: 20, ...overrides });
+  defer(() => queue.close());
+  return queue;
+}
+
+async function openWorker(prefix: string, handler: RunHandler, overrides: Partial<BullmqRunWorkerOptions> = {}): Promise<BullmqRunWorker> {
+  const worker = createBullmqRunWorker({ connection: { url: redis.url }, prefix, targets: [POOL], handler, concurrency: 4, ...overrides });
+  defer(() => worker.close({ graceMs: 0 }));
+  await worker.waitUntilReady();
+  return worker;
+}
+
+/** A raw BullMQ view of a test's queue, to look at what Redis holds. */
+function inspect(prefix: string, url = redis.url): Queue {
+  const queue = new Queue(QUEUE_NAME, { connection: { url }, prefix });
+  defer(() => queue.close());
+  return queue;
+}
+
+const tsxImport = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const workerScript = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
+
+interface WorkerProcess {
+  readonly pid: number;
+  readonly markerDir: string;
+  marker(event: 'started' | 'aborted' | 'completed'): string;
+  /** Stop it by PID with SIGKILL and wait for it to exit. */
+  kill(): Promise<void>;
+}
+
+async function spawnWorkerProcess(env: { prefix: string; behavior: 'wait-for-abort' | 'complete'; markerDir: string; lockMs?: number }): Promise<WorkerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', tsxImport, workerScript], {
+    env: {
+      ...process.env,
+      JACOBIAN_TEST_REDIS_URL: redis.url,
+      JACOBIAN_TEST_PREFIX: env.prefix,
+      JACOBIAN_TEST_POOL: 'light',
+      JACOBIAN_TEST_MARKER_DIR: env.markerDir,
+      JACOBIAN_TEST_BEHAVIOR: env.behavior,
+      JACOBIAN_TEST_LOCK_MS: String(env.lockMs ?? 30_000),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the worker process did not start');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(pid, 'SIGKILL');
+      await exited;
+    }
+  };
+  defer(kill);
+  await new Promise<void>((resolve, reject) => {
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('ready\n')) resolve();
+    });
+    void exited.then(() => reject(new Error(`the worker process exited before it was ready: ${stderr}`)));
+  });
+  return {
+    pid,
+    markerDir: env.markerDir,
+    marker: (event) => join(env.markerDir, `${pid}.${event}`),
+    kill,
+  };
+}
+
+function markerDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'jacobian-markers-'));
+  defer(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+
+afterAll(async () => {
+  await redis.stop();
+});
+
+afterEach(async () => {
+  // Last opened, first closed: queues and workers before the processes and folders they use.
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+describe('run job data', () => {
+  it('parses a run and target, fills the trace context, and rejects anything extra', () => {
+    const run = admitted(1);
+    const data = parseRunJobData({ run, target: POOL });
+    expect(data).toEqual({ run, target: POOL, trace: {} });
+    expect(RunJobDataSchema.safeParse({ run, target: POOL, trace: {}, extra: 1 }).success).toBe(false);
+    expect(() => parseRunJobData({ run: { ...run, budget: { wall_time_ms: 5 } }, target: POOL })).toThrow(/run\.budget/);
+    expect(() => parseRunJobData({ run: { ...run, job_id: '12345' }, target: POOL })).toThrow(/job_id/);
+  });
+
+  it('carries an error code through a failure reason, and keeps foreign reasons as INTERNAL', () => {
+    const decoded = decodeJobFailure(encodeJobFailure(new JacobianError('EXECUTION_CRASHED', 'the child died')));
+    expect([decoded.code, decoded.message]).toEqual(['EXECUTION_CRASHED', 'the child died']);
+    const foreign = decodeJobFailure('job stalled more than allowable limit');
+    expect([foreign.code, foreign.message]).toEqual(['INTERNAL', 'job stalled more than allowable limit']);
+  });
+});
+
+describe('BullMQ run queue', () => {
+  it('carries a run to a worker and its result back', async () => {
+    const prefix = uniquePrefix();
+    const seen: AdmittedRun[] = [];
+    await openWorker(prefix, answering((run) => {
+      seen.push(run);
+      return completedResult(run);
+    }));
+    const queue = openQueue(prefix);
+    const run = admitted(7);
+    const result = await queue.submit(run, POOL);
+    expect(result).toEqual(completedResult(run));
+    // The worker parsed the job data back into the very run that was submitted.
+    expect(seen).toEqual([run]);
+    expect(queue.stats()).toEqual({ inFlight: 0, queued: 0, running: 0 });
+  });
+
+  it('computes one job once for concurrent submissions, within and across API processes', async () => {
+    const prefix = uniquePrefix();
+    const release = gate();
+    let calls = 0;
+    await openWorker(prefix, async (run) => {
+      calls++;
+      await release.promise;
+      return completedResult(run);
+    });
+    const first = openQueue(prefix);
+    const second = openQueue(prefix);
+    const run = admitted(1);
+    const results = [first.submit(run, POOL), first.submit(run, POOL), second.submit(run, POOL)];
+    await until('the handler to start', () => calls === 1);
+    await until('the job to be seen running', () => first.stats().running === 1);
+    release.open();
+    const [a, b, c] = await Promise.all(results);
+    expect(calls).toBe(1);
+    expect(a).toEqual(completedResult(run));
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+  });
+
+  it('answers a resubmitted completed job from Redis without computing again', async () => {
+    const prefix = uniquePrefix();
+    let calls = 0;
+    const worker = await openWorker(prefix, answering((run) => {
+      calls++;
+      return completedResult(run, { call: calls });
+    }));
+    const run = admitted(2);
+    const first = await openQueue(prefix).submit(run, POOL);
+    // No runner any more, and a fresh API process: the answer can only come from Redis.
+    await worker.close();
+    const again = await openQueue(prefix).submit(run, POOL);
+    expect(calls).toBe(1);
+    expect(again).toEqual(first);
+  });
+
+  it('cancels a running job in another process when the last caller withdraws', async () => {
+    const prefix = uniquePrefix();
+    const child = await spawnWorkerProcess({ prefix, behavior: 'wait-for-abort', markerDir: markerDir() });
+    const queue = openQueue(prefix);
+    const run = admitted(3);
+    const controller = new AbortController();
+    const pending = queue.submit(run, POOL, { signal: controller.signal });
+    await until('the child to start the run', () => existsSync(child.marker('started')));
+    controller.abort();
+    const result = await pending;
+    expect(result.execution.status).toBe('CANCELLED');
+    expect(codes(result)).toEqual(['EXECUTION_CANCELLED']);
+    // The abort crossed Redis into the child, whose handler saw its signal fire.
+    await until('the child to see the abort', () => existsSync(child.marker('aborted')));
+    // The job ended as a completed CANCELLED result: not a failure, so never retried.
+    const raw = inspect(prefix);
+    await until('the job to complete', async () => (await raw.getJobState(run.job_id)) === 'completed');
+    const job = await raw.getJob(run.job_id);
+    expect((job?.returnvalue as CapabilityResult).execution.status).toBe('CANCELLED');
+    expect(job?.attemptsStarted).toBe(1);
+    expect(queue.stats().inFlight).toBe(0);
+
+    // A stored cancellation is not an answer: the same request later is computed afresh.
+    rmSync(child.marker('started'));
+    const retry = new AbortController();
+    const again = queue.submit(run, POOL, { signal: retry.signal });
+    await until('the child to start the run again', () => existsSync(child.marker('started')));
+    retry.abort();
+    expect((await again).execution.status).toBe('CANCELLED');
+  });
+
+  it('keeps computing while a caller in another API process still waits', async () => {
+    const prefix = uniquePrefix();
+    const release = gate();
+    let calls = 0;
+    const aborted: boolean[] = [];
+    await openWorker(prefix, async (run, signal) => {
+      calls++;
+      await Promise.race([release.promise, waitForAbort(signal)]);
+      aborted.push(signal.aborted);
+      return signal.aborted ? nonConclusion(run, 'CANCELLED', 'EXECUTION_CANCELLED') : completedResult(run);
+    });
+    const leaving = openQueue(prefix);
+    const staying = openQueue(prefix);
+    const run = admitted(4);
+    const controller = new AbortController();
+    const withdrawn = leaving.submit(run, POOL, { signal: controller.signal });
+    const kept = staying.submit(run, POOL);
+    await until('the handler to start', () => calls === 1);
+    await until('the second API process to wait for the running job', () => staying.stats().running === 1);
+    controller.abort();
+    expect((await withdrawn).execution.status).toBe('CANCELLED');
+    release.open();
+    expect(await kept).toEqual(completedResult(run));
+    expect(aborted).toEqual([false]);
+  });
+
+  it('never runs a waiting job whose only caller withdrew', async () => {
+    const prefix = uniquePrefix();
+    const queue = openQueue(prefix);
+    const raw = inspect(prefix);
+    const run = admitted(5);
+    const controller = new AbortController();
+    const pending = queue.submit(run, POOL, { signal: controller.signal });
+    await until('the job to wait in Redis', async () => (await raw.getJobState(run.job_id)) === 'waiting');
+    controller.abort();
+    expect((await pending).execution.status).toBe('CANCELLED');
+    await until('the job to be removed', async () => (await raw.getJob(run.job_id)) === undefined);
+    const ran: string[] = [];
+    await openWorker(prefix, answering((job) => {
+      ran.push(job.job_id);
+      return completedResult(job);
+    }));
+    // A later job goes through the same runner, so it was live while the withdrawn one was not there.
+    const later = admitted(6);
+    expect(await queue.submit(later, POOL)).toEqual(completedResult(later));
+    expect(ran).toEqual([later.job_id]);
+  });
+
+  it('retries a handler that throws an infrastructure error, and the caller gets the eventual result', async () => {
+    const prefix = uniquePrefix();
+    let calls = 0;
+    await openWorker(prefix, answering((run) => {
+      calls++;
+      if (calls < 3) throw new Error(`transient failure ${calls}`);
+      return completedResult(run);
+    }));
+    const run = admitted(8);
+    expect(await openQueue(prefix, { attempts: 3 }).submit(run, POOL)).toEqual(completedResult(run));
+    expect(calls).toBe(3);
+  });
+
+  it('reports a job that failed every attempt as an ERROR with its code, and computes it afresh when resubmitted', async () => {
+    const prefix = uniquePrefix();
+    let calls = 0;
+    await openWorker(prefix, answering((run) => {
+      calls++;
+      if (calls <= 2) throw new JacobianError('EXECUTION_CRASHED', 'the isolated process died');
+      return completedResult(run);
+    }));
+    const queue = openQueue(prefix, { attempts: 2 });
+    const run = admitted(9);
+    const failed = await queue.submit(run, POOL);
+    expect(failed.execution.status).toBe('ERROR');
+    expect(codes(failed)).toEqual(['EXECUTION_CRASHED']);
+    expect(calls).toBe(2);
+    expect(await queue.submit(run, POOL)).toEqual(completedResult(run));
+    expect(calls).toBe(3);
+  });
+
+  it('never retries a run-level outcome: an ERROR result, or a thrown error that retrying cannot change', async () => {
+    const prefix = uniquePrefix();
+    const calls = new Map<string, number>();
+    const rejected = admitted(10);
+    const invalid = admitted(11);
+    await openWorker(prefix, answering((run) => {
+      calls.set(run.job_id, (calls.get(run.job_id) ?? 0) + 1);
+      if (run.job_id === rejected.job_id) return nonConclusion(run, 'ERROR', 'PROVIDER_FAILED');
+      throw new JacobianError('INVALID_REQUEST', 'payload.n: too big', { path: ['payload', 'n'] });
+    }));
+    const queue = openQueue(prefix, { attempts: 3 });
+    expect(await queue.submit(rejected, POOL)).toEqual(nonConclusion(rejected, 'ERROR', 'PROVIDER_FAILED'));
+    const thrown = await queue.submit(invalid, POOL);
+    expect(thrown.execution.status).toBe('ERROR');
+    expect(thrown.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'n'] });
+    expect(Object.fromEntries(calls)).toEqual({ [rejected.job_id]: 1, [invalid.job_id]: 1 });
+  });
+
+  it('fails malformed job data at once, without retries', async () => {
+    const prefix = uniquePrefix();
+    let calls = 0;
+    await openWorker(prefix, answering((run) => {
+      calls++;
+      return completedResult(run);
+    }));
+    const raw = inspect(prefix);
+    await raw.add('test.op', { run: { job_id: 'run-x' }, target: POOL }, { jobId: 'run-x', attempts: 3 });
+    await until('the job to fail', async () => (await raw.getJobState('run-x')) === 'failed');
+    const job = await raw.getJob('run-x');
+    expect(decodeJobFailure(job?.failedReason).code).toBe('INVALID_REQUEST');
+    expect(job?.attemptsMade).toBe(1);
+    expect(calls).toBe(0);
+  });
+
+  it('recovers a job from a runner killed mid-run: another runner completes it and the caller gets one result', async () => {
+    const prefix = uniquePrefix();
+    const dir = markerDir();
+    const lockMs = 1000;
+    const doomed = await spawnWorkerProcess({ prefix, behavior: 'wait-for-abort', markerDir: dir, lockMs });
+    const queue = openQueue(prefix);
+    const run = admitted(12);
+    let settled = 0;
+    const pending = queue.submit(run, POOL).then((result) => {
+      settled++;
+      return result;
+    });
+    await until('the first runner to start the run', () => existsSync(doomed.marker('started')));
+    const survivor = await spawnWorkerProcess({ prefix, behavior: 'complete', markerDir: dir, lockMs });
+    await doomed.kill();
+    const result = await pending;
+    expect(result).toEqual(completedResult(run, { pid: survivor.pid }));
+    expect(settled).toBe(1);
+    expect(existsSync(survivor.marker('completed'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual([`${doomed.pid}.started`, `${survivor.pid}.completed`, `${survivor.pid}.started`].sort());
+  });
+
+  it('closes a worker gracefully: a run that finishes within the grace completes', async () => {
+    const prefix = uniquePrefix();
+    const release = gate();
+    const aborted: boolean[] = [];
+    let started = false;
+    const worker = await openWorker(prefix, async (run, signal) => {
+      started = true;
+      await release.promise;
+      aborted.push(signal.aborted);
+      return completedResult(run);
+    });
+    const run = admitted(13);
+    const pending = openQueue(prefix).submit(run, POOL);
+    await until('the handler to start', () => started);
+    const closing = worker.close({ graceMs: 30_000 });
+    expect(worker.close()).toBe(closing);
+    release.open();
+    await closing;
+    expect(await pending).toEqual(completedResult(run));
+    expect(aborted).toEqual([false]);
+    expect(worker.stats().running).toBe(0);
+  });
+
+  it('closes a worker gracefully: past the grace the run is aborted and handed to another runner', async () => {
+    const prefix = uniquePrefix();
+    const reasons: unknown[] = [];
+    let started = false;
+    const leaving = await openWorker(prefix, async (run, signal) => {
+      started = true;
+      await waitForAbort(signal);
+      reasons.push(signal.reason);
+      return nonConclusion(run, 'CANCELLED', 'EXECUTION_CANCELLED');
+    });
+    const run = admitted(14);
+    const pending = openQueue(prefix).submit(run, POOL);
+    await until('the handler to start', () => started);
+    await leaving.close({ graceMs: 50 });
+    expect(reasons).toHaveLength(1);
+    expect(leaving.stats().running).toBe(0);
+    // The caller did not cancel: the run waits for the next runner instead of ending CANCELLED.
+    await openWorker(prefix, answering((job) => completedResult(job, { by: 'successor' })));
+    expect(await pending).toEqual(completedResult(run, { by: 'successor' }));
+  });
+
+  it('gives a waiting caller an ERROR when no result can arrive within the budget, and withdraws the job', async () => {
+    const prefix = uniquePrefix();
+    const raw = inspect(prefix);
+    const run = admitted(15, 100);
+    const result = await openQueue(prefix, { resultMarginMs: 300 }).submit(run, POOL);
+    expect(result.execution.status).toBe('ERROR');
+    expect(codes(result)).toEqual(['QUEUE_UNAVAILABLE']);
+    await until('the job to be removed', async () => (await raw.getJob(run.job_id)) === undefined);
+  });
+
+  it('answers QUEUE_UNAVAILABLE promptly when Redis cannot be reached at all', async () => {
+    const nowhere = await startRedisServer();
+    const url = nowhere.url;
+    await nowhere.stop();
+    const queue = createBullmqRunQueue({ connection: { url }, prefix: uniquePrefix(), unavailableAfterMs: 300 });
+    defer(() => queue.close());
+    const result = await queue.submit(admitted(16), POOL);
+    expect(result.execution.status).toBe('ERROR');
+    expect(codes(result)).toEqual(['QUEUE_UNAVAILABLE']);
+    await queue.close();
+    await expect(queue.submit(admitted(17), POOL)).rejects.toThrow(/closed/);
+  });
+
+  it('gives waiting callers an ERROR when Redis goes away mid-wait, and serves new runs once it is back', async () => {
+    const own = await startRedisServer();
+    defer(() => own.stop());
+    const prefix = uniquePrefix();
+    const stuck = admitted(18);
+    const release = gate();
+    let stuckStarted = false;
+    const worker = createBullmqRunWorker({
+      connection: { url: own.url },
+      prefix,
+      targets: [POOL],
+      concurrency: 2,
+      handler: async (run) => {
+        if (run.job_id === stuck.job_id) {
+          stuckStarted = true;
+          await release.promise;
+        }
+        return completedResult(run);
+      },
+    });
+    defer(async () => {
+      release.open();
+      await worker.close({ graceMs: 0 });
+    });
+    await worker.waitUntilReady();
+    const queue = createBullmqRunQueue({ connection: { url: own.url }, prefix, unavailableAfterMs: 1000 });
+    defer(() => queue.close());
+    const pending = queue.submit(stuck, POOL);
+    await until('the handler to start', () => stuckStarted);
+    await own.kill();
+    const result = await pending;
+    expect(result.execution.status).toBe('ERROR');
+    expect(codes(result)).toEqual(['QUEUE_UNAVAILABLE']);
+    expect(queue.stats().inFlight).toBe(0);
+
+    await own.restart();
+    release.open();
+    const fresh = admitted(19);
+    expect(await queue.submit(fresh, POOL)).toEqual(completedResult(fresh));
+  });
+});

@@ -1,0 +1,618 @@
+/**
+ * The cluster adapter of the run-queue port, API side: runs become BullMQ jobs in Redis and
+ * their results come back through BullMQ's event stream. The semantics are the embedded
+ * adapter's, stretched across processes:
+ *
+ * - the job ID is the run's deterministic `job_id`, so one request is one job cluster-wide;
+ * - a completed answer still stored in Redis is returned without computing again;
+ * - cancellation is by withdrawal: when the last waiter in every API process has gone, the job
+ *   is removed if it has not started, and its runner is told to abort it if it has;
+ * - Redis being unreachable is an ERROR result (QUEUE_UNAVAILABLE), never a hang.
+ */
+import { Queue, QueueEvents, type JobState } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+
+import { errorDiagnostic } from '../capabilities/diagnostics.js';
+import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
+import type { CapabilityResult } from '../contracts/result.js';
+import { JacobianError, toAppError } from '../errors.js';
+import {
+  decodeJobFailure,
+  defaultRunQueueName,
+  parseRunJobData,
+  parseRunJobResult,
+  runQueueKeys,
+  type RunJobData,
+} from './job-data.js';
+import type { RunQueue, RunTarget } from './run-queue.js';
+
+/**
+ * How to reach Redis: ioredis options, optionally with a `redis://` URL. Key prefixes belong in
+ * the adapters' `prefix` option (BullMQ refuses ioredis' `keyPrefix`).
+ */
+export type RedisConnectionOptions = Omit<RedisOptions, 'retryStrategy' | 'keyPrefix'> & {
+  url?: string;
+  /** Delay before reconnection attempt `times`, or null to stop. Default: 100 ms per attempt, at most 2 s. */
+  retryStrategy?: (times: number) => number | null;
+};
+
+/** How long finished jobs stay in Redis. */
+export interface KeepJobsOptions {
+  ageSeconds: number;
+  count: number;
+}
+
+/** Options of {@link createBullmqRunQueue}. */
+export interface BullmqRunQueueOptions {
+  connection: RedisConnectionOptions;
+  /** Prefix of every Redis key (BullMQ's `prefix`); distinct per deployment, and per test. Default `jacobian`. */
+  prefix?: string;
+  /** The BullMQ queue serving a target; runners must use the same mapping. Default {@link defaultRunQueueName}. */
+  queueName?: (target: RunTarget) => string;
+  /** Attempts per job when a runner fails for infrastructure reasons (not for any result). Default 3. */
+  attempts?: number;
+  /** First retry delay; it doubles with each attempt. Default 1000 ms. */
+  backoffMs?: number;
+  /** Completed jobs, whose answers serve repeated requests. Default one hour, at most 1000. */
+  keepCompleted?: KeepJobsOptions;
+  /** Failed jobs, kept for operators. Default one day, at most 1000. */
+  keepFailed?: KeepJobsOptions;
+  /**
+   * How much longer than a run's wall-time budget a caller waits for its result (queueing,
+   * retries, a stalled runner's recovery) before getting QUEUE_UNAVAILABLE. Default 60 000 ms.
+   */
+  resultMarginMs?: number;
+  /** How long Redis may be unreachable before waiting callers get QUEUE_UNAVAILABLE. Default 5000 ms. */
+  unavailableAfterMs?: number;
+  /** Errors from background Redis activity that no caller is waiting on. Default: ignored. */
+  onError?: (error: Error) => void;
+}
+
+type JobEvent =
+  | { name: 'completed'; returnvalue: unknown }
+  | { name: 'failed' | 'removed' | 'active' | 'waiting' | 'delayed' | 'stalled' };
+
+interface Channel {
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+  readonly keys: ReturnType<typeof runQueueKeys>;
+  readonly listeners: Map<string, Set<(event: JobEvent) => void>>;
+}
+
+type Phase = 'pending' | 'queued' | 'running';
+
+/** One job ID being waited for in this process, shared by all its local callers. */
+interface FlightState {
+  readonly run: AdmittedRun;
+  readonly data: RunJobData;
+  readonly queueName: string;
+  /** Aborted, with a JacobianError reason, when nobody in this process waits any more. */
+  readonly controller: AbortController;
+  waiters: number;
+  phase: Phase;
+}
+
+interface Flight extends FlightState {
+  readonly result: Promise<CapabilityResult>;
+}
+
+/** What Redis holds for a job ID right now. */
+type Stored =
+  | { kind: 'missing' }
+  | { kind: 'pending'; phase: Phase }
+  /** Completed with a COMPLETED result: an answer that serves any later request. */
+  | { kind: 'answer'; result: CapabilityResult }
+  /** Finished without an answer (CANCELLED, TIMEOUT or ERROR result, or failed). */
+  | { kind: 'finished'; result: CapabilityResult };
+
+/** A round ended because the job vanished (removed, or lost with Redis' memory); add it again. */
+const GONE = Symbol('gone');
+
+/** Rounds of add-and-wait per submission before giving up; each extra round is a rare race. */
+const MAX_ROUNDS = 5;
+
+/** Bound on each step of close(), which must finish even when Redis is gone. */
+const CLOSE_STEP_MS = 2000;
+
+const RELEASE_WAITER = `
+local remaining = redis.call('DECR', KEYS[1])
+if remaining <= 0 then redis.call('DEL', KEYS[1]) end
+return remaining`;
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
+/** Wait for `promise`, or stop waiting (the work continues) when `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(asError(signal.reason));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(asError(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(asError(error));
+      },
+    );
+  });
+}
+
+/** Settle within `ms` whatever happens; used where close() must not hang on a dead Redis. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function resultForError(run: AdmittedRun, error: JacobianError): CapabilityResult {
+  const status = error.code === 'EXECUTION_CANCELLED' ? 'CANCELLED' : error.code === 'EXECUTION_TIMEOUT' ? 'TIMEOUT' : 'ERROR';
+  return nonConclusionResult(run, { status, diagnostics: [errorDiagnostic(error)] });
+}
+
+function phaseOf(state: JobState | 'unknown'): Phase {
+  return state === 'active' ? 'running' : 'queued';
+}
+
+/**
+ * Normalize connection options for BullMQ and our own clients. Reconnection is capped at 2 s
+ * between tries (BullMQ's default climbs to 20 s), so a restarted Redis is found again quickly.
+ */
+export function resolveRedisConnection(connection: RedisConnectionOptions): RedisConnectionOptions {
+  if ('keyPrefix' in connection) {
+    throw new JacobianError('CONFIG_INVALID', 'connection.keyPrefix is not supported by BullMQ; use the prefix option');
+  }
+  return { retryStrategy: (times: number) => Math.min(100 * times, 2000), ...connection };
+}
+
+/** An ioredis client for the given connection options. */
+export function createRedisClient(connection: RedisConnectionOptions, overrides: RedisOptions = {}): Redis {
+  const { url, ...rest } = connection;
+  return url === undefined ? new Redis({ ...rest, ...overrides }) : new Redis(url, { ...rest, ...overrides });
+}
+
+/**
+ * Create the BullMQ adapter of {@link RunQueue}. Creating it never fails because Redis is
+ * down: connections are made in the background, and a target's BullMQ queue on its first run.
+ *
+ * `submit` resolves a CapabilityResult in every run-level case: the runner's result, CANCELLED
+ * when the caller's signal aborts, ERROR with QUEUE_UNAVAILABLE when Redis is unreachable for
+ * `unavailableAfterMs` or no result arrives within the run's wall-time budget plus
+ * `resultMarginMs`, ERROR with the runner's code when a job fails after all attempts. It
+ * throws only for programming errors (a closed queue, a malformed run).
+ *
+ * @example
+ * const queue = createBullmqRunQueue({ connection: { url: 'redis://127.0.0.1:6379' } });
+ * const result = await queue.submit(admitRequest(request), { kind: 'pool', pool: 'light' }, { signal });
+ * await queue.close();
+ */
+export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
+  const connection = resolveRedisConnection(options.connection);
+  const prefix = options.prefix ?? 'jacobian';
+  const queueNameOf = options.queueName ?? defaultRunQueueName;
+  const attempts = options.attempts ?? 3;
+  const backoffMs = options.backoffMs ?? 1000;
+  const keepCompleted = options.keepCompleted ?? { ageSeconds: 3600, count: 1000 };
+  const keepFailed = options.keepFailed ?? { ageSeconds: 86_400, count: 1000 };
+  const resultMarginMs = options.resultMarginMs ?? 60_000;
+  const unavailableAfterMs = options.unavailableAfterMs ?? 5000;
+  const report = (error: unknown): void => options.onError?.(asError(error));
+
+  const flights = new Map<string, Flight>();
+  const channels = new Map<string, Promise<Channel>>();
+  const opened = new Set<Channel>();
+  const releases = new Set<Promise<void>>();
+  const readiness = new Set<(ready: boolean) => void>();
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  const closeController = new AbortController();
+
+  // Our own client: waiter counts, cancel markers and messages, server time, and the
+  // reachability signal every waiting caller watches.
+  const redis = createRedisClient(connection, { lazyConnect: false });
+  redis.on('error', report);
+  redis.on('ready', () => {
+    for (const listener of [...readiness]) listener(true);
+  });
+  redis.on('close', () => {
+    for (const listener of [...readiness]) listener(false);
+  });
+
+  /**
+   * A signal that aborts with QUEUE_UNAVAILABLE once Redis has been unreachable for
+   * `unavailableAfterMs` without a break, while `lifetime` lasts.
+   */
+  function outageSignal(lifetime: AbortSignal): AbortSignal {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        controller.abort(
+          new JacobianError('QUEUE_UNAVAILABLE', `the run queue's Redis has been unreachable for ${unavailableAfterMs} ms`, {
+            hint: 'retry later; the operator should check Redis',
+          }),
+        );
+      }, unavailableAfterMs);
+      timer.unref();
+    };
+    const disarm = (): void => {
+      clearTimeout(timer);
+      timer = undefined;
+    };
+    const onChange = (ready: boolean): void => (ready ? disarm() : arm());
+    const stop = (): void => {
+      disarm();
+      readiness.delete(onChange);
+    };
+    if (redis.status !== 'ready') arm();
+    readiness.add(onChange);
+    lifetime.addEventListener('abort', stop, { once: true });
+    controller.signal.addEventListener('abort', stop, { once: true });
+    return controller.signal;
+  }
+
+  async function openChannel(queueName: string): Promise<Channel> {
+    // Read events from the server's present moment: an event that lands before the reader's
+    // first XREAD is still delivered, which `$` would lose. Raced with close, because an
+    // ioredis client disconnected between reconnection attempts never fails its queued
+    // commands: they would wait forever.
+    const [seconds = 0, micros = 0] = (await abortable(redis.time(), closeController.signal)).map(Number);
+    if (closed) throw new JacobianError('INTERNAL', 'the run queue is closed');
+    const lastEventId = `${seconds * 1000 + Math.floor(micros / 1000)}-0`;
+    const queue = new Queue(queueName, { connection, prefix });
+    const events = new QueueEvents(queueName, { connection, prefix, lastEventId, autorun: false });
+    const channel: Channel = { queue, events, keys: runQueueKeys(prefix, queueName), listeners: new Map() };
+    opened.add(channel);
+    const dispatch = (jobId: string, event: JobEvent): void => {
+      for (const listener of [...(channel.listeners.get(jobId) ?? [])]) listener(event);
+    };
+    queue.on('error', report);
+    events.on('error', report);
+    events.on('completed', ({ jobId, returnvalue }) => dispatch(jobId, { name: 'completed', returnvalue: returnvalue as unknown }));
+    for (const name of ['failed', 'removed', 'active', 'waiting', 'delayed', 'stalled'] as const) {
+      events.on(name, ({ jobId }: { jobId: string }) => dispatch(jobId, { name }));
+    }
+    return channel;
+  }
+
+  function channelFor(queueName: string): Promise<Channel> {
+    const existing = channels.get(queueName);
+    if (existing !== undefined) return existing;
+    const opening = openChannel(queueName);
+    const drop = (): void => {
+      if (channels.get(queueName) === opening) channels.delete(queueName);
+    };
+    channels.set(queueName, opening);
+    opening.then(
+      (channel) =>
+        channel.events.run().catch((error: unknown) => {
+          // The event reader died (it retries connection errors itself); later submissions
+          // open a fresh channel, and waiters on this one end at their deadline.
+          report(error);
+          drop();
+        }),
+      drop,
+    );
+    return opening;
+  }
+
+  async function readStored(channel: Channel, run: AdmittedRun): Promise<Stored> {
+    // State first, then the job's fields: a finished job stays finished until it is removed,
+    // whereas fields read first could belong to a moment before it finished.
+    const state = await channel.queue.getJobState(run.job_id);
+    switch (state) {
+      case 'unknown':
+        return { kind: 'missing' };
+      case 'completed':
+      case 'failed': {
+        const job = await channel.queue.getJob(run.job_id);
+        if (job === undefined) return { kind: 'missing' };
+        // Removed and added again between the two reads: this is a new, unfinished job.
+        if (job.finishedOn === undefined) return { kind: 'pending', phase: 'queued' };
+        if (state === 'failed') return { kind: 'finished', result: resultForError(run, decodeJobFailure(job.failedReason)) };
+        let result: CapabilityResult;
+        try {
+          result = parseRunJobResult(job.returnvalue);
+        } catch (error) {
+          return { kind: 'finished', result: resultForError(run, toAppError(error)) };
+        }
+        return result.execution.status === 'COMPLETED' ? { kind: 'answer', result } : { kind: 'finished', result };
+      }
+      case 'active':
+      case 'delayed':
+      case 'prioritized':
+      case 'waiting':
+      case 'waiting-children':
+        return { kind: 'pending', phase: phaseOf(state) };
+    }
+  }
+
+  async function addJob(channel: Channel, flight: FlightState): Promise<void> {
+    const { run } = flight;
+    // A fresh job must not inherit the cancel marker of an earlier, withdrawn one.
+    await redis.del(channel.keys.cancelMarker(run.job_id));
+    await channel.queue.add(run.capability_id, flight.data, {
+      jobId: run.job_id,
+      attempts,
+      backoff: { type: 'exponential', delay: backoffMs },
+      removeOnComplete: { age: keepCompleted.ageSeconds, count: keepCompleted.count },
+      removeOnFail: { age: keepFailed.ageSeconds, count: keepFailed.count },
+    });
+  }
+
+  /**
+   * One round: make sure the job exists (or serve the stored answer), then wait for it to
+   * finish. Every event that could be stale or ambiguous is checked against Redis's current
+   * state rather than trusted.
+   */
+  async function round(channel: Channel, flight: FlightState, signal: AbortSignal): Promise<CapabilityResult | typeof GONE> {
+    const { run } = flight;
+    const jobId = run.job_id;
+    const before = await abortable(readStored(channel, run), signal);
+    if (before.kind === 'answer') return before.result;
+    if (before.kind === 'finished') {
+      // A stored non-answer (cancelled, timed out, failed) is not served: compute afresh.
+      await abortable(channel.queue.remove(jobId), signal);
+    }
+    if (before.kind === 'pending') flight.phase = before.phase;
+
+    return new Promise<CapabilityResult | typeof GONE>((resolve, reject) => {
+      const listeners = channel.listeners.get(jobId) ?? new Set<(event: JobEvent) => void>();
+      channel.listeners.set(jobId, listeners);
+      let done = false;
+      const finish = (outcome: CapabilityResult | typeof GONE | Error): void => {
+        if (done) return;
+        done = true;
+        listeners.delete(onEvent);
+        if (listeners.size === 0) channel.listeners.delete(jobId);
+        readiness.delete(onReadiness);
+        signal.removeEventListener('abort', onAbort);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      // Phase changes seen as events; a state read that started before one of them is stale.
+      let phaseChanges = 0;
+      const setPhase = (phase: Phase): void => {
+        phaseChanges++;
+        flight.phase = phase;
+      };
+      const reconcile = (): void => {
+        const changesBefore = phaseChanges;
+        abortable(readStored(channel, run), signal).then((stored) => {
+          switch (stored.kind) {
+            case 'missing':
+              finish(GONE);
+              break;
+            case 'pending':
+              if (phaseChanges === changesBefore) flight.phase = stored.phase;
+              break;
+            case 'answer':
+            case 'finished':
+              finish(stored.result);
+              break;
+          }
+        }, finish);
+      };
+      const onEvent = (event: JobEvent): void => {
+        switch (event.name) {
+          case 'completed': {
+            let result: CapabilityResult;
+            try {
+              result = parseRunJobResult(event.returnvalue);
+            } catch (error) {
+              finish(resultForError(run, toAppError(error)));
+              return;
+            }
+            // An answer is an answer whichever incarnation of the job produced it; anything
+            // else may be the last word of an earlier, withdrawn job, so ask Redis.
+            if (result.execution.status === 'COMPLETED') finish(result);
+            else reconcile();
+            return;
+          }
+          case 'failed':
+          case 'removed':
+            reconcile();
+            return;
+          case 'active':
+            setPhase('running');
+            return;
+          case 'waiting':
+          case 'delayed':
+          case 'stalled':
+            setPhase('queued');
+            return;
+        }
+      };
+      const onReadiness = (ready: boolean): void => {
+        // Events may have been missed, or Redis restarted empty: look again.
+        if (ready) reconcile();
+      };
+      const onAbort = (): void => finish(asError(signal.reason));
+      listeners.add(onEvent);
+      readiness.add(onReadiness);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      // Listening first, then adding, then looking: a finish at any moment is seen by one of them.
+      const adding = before.kind === 'pending' ? Promise.resolve() : addJob(channel, flight);
+      abortable(adding, signal).then(() => {
+        if (flight.phase === 'pending') flight.phase = 'queued';
+        reconcile();
+      }, finish);
+    });
+  }
+
+  function release(channel: Channel, run: AdmittedRun, cancel: boolean): void {
+    const keys = channel.keys;
+    const ttlMs = run.budget.wall_time_ms + resultMarginMs;
+    const work = (async () => {
+      const remaining = Number(await redis.eval(RELEASE_WAITER, 1, keys.waiters(run.job_id)));
+      if (!cancel || remaining > 0) return;
+      // The marker first: a runner that picks the job up after the message still sees it.
+      await redis.multi().set(keys.cancelMarker(run.job_id), '1', 'PX', ttlMs).publish(keys.cancelChannel, run.job_id).exec();
+      // Removal succeeds only while the job waits (an active job is locked): it never starts.
+      await channel.queue.remove(run.job_id);
+    })()
+      .catch(report)
+      .finally(() => releases.delete(work));
+    releases.add(work);
+  }
+
+  async function drive(flight: FlightState): Promise<CapabilityResult> {
+    const { run } = flight;
+    const lifetime = new AbortController();
+    const budgetMs = run.budget.wall_time_ms + resultMarginMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      deadline.abort(
+        new JacobianError('QUEUE_UNAVAILABLE', `no result arrived within ${budgetMs} ms (the wall-time budget plus ${resultMarginMs} ms)`, {
+          hint: 'no runner may be serving this pool, or the queue is backlogged; retry later',
+        }),
+      );
+    }, budgetMs);
+    timer.unref();
+    const signal = AbortSignal.any([flight.controller.signal, deadline.signal, outageSignal(lifetime.signal)]);
+    let channel: Channel | undefined;
+    let registered = false;
+    let answered = false;
+    try {
+      channel = await abortable(channelFor(flight.queueName), signal);
+      const waitersKey = channel.keys.waiters(run.job_id);
+      await abortable(redis.multi().incr(waitersKey).pexpire(waitersKey, budgetMs).exec(), signal);
+      registered = true;
+      let last: CapabilityResult | undefined;
+      for (let attempt = 1; attempt <= MAX_ROUNDS; attempt++) {
+        const outcome = await round(channel, flight, signal);
+        if (outcome === GONE) continue;
+        last = outcome;
+        // A CANCELLED result while we still wait comes from another process's withdrawal that
+        // this caller joined too late: the caller still wants the answer, so start afresh.
+        if (outcome.execution.status === 'CANCELLED' && attempt < MAX_ROUNDS) continue;
+        answered = true;
+        return outcome;
+      }
+      answered = true;
+      return (
+        last ??
+        resultForError(run, new JacobianError('QUEUE_UNAVAILABLE', `job ${run.job_id} vanished from the queue ${MAX_ROUNDS} times in a row`))
+      );
+    } catch (error) {
+      const reason: unknown = signal.aborted ? signal.reason : error;
+      const appError =
+        reason instanceof JacobianError
+          ? reason
+          : new JacobianError('QUEUE_UNAVAILABLE', `the run queue failed: ${asError(reason).message}`, { cause: reason });
+      return resultForError(run, appError);
+    } finally {
+      clearTimeout(timer);
+      lifetime.abort();
+      if (channel !== undefined && registered) release(channel, run, !answered);
+    }
+  }
+
+  function startFlight(run: AdmittedRun, target: RunTarget): Flight {
+    const state: FlightState = {
+      run,
+      data: parseRunJobData({ run, target, trace: {} }),
+      queueName: queueNameOf(target),
+      controller: new AbortController(),
+      waiters: 0,
+      phase: 'pending',
+    };
+    const result = drive(state).finally(() => {
+      if (flights.get(run.job_id) === state) flights.delete(run.job_id);
+    });
+    return Object.assign(state, { result });
+  }
+
+  return {
+    submit(run, target, submitOptions = {}) {
+      if (closed) return Promise.reject(new JacobianError('INTERNAL', 'the run queue is closed'));
+      let flight = flights.get(run.job_id);
+      if (flight === undefined) {
+        try {
+          flight = startFlight(run, target);
+        } catch (error) {
+          return Promise.reject(asError(error));
+        }
+        flights.set(run.job_id, flight);
+      }
+      const current = flight;
+      current.waiters++;
+      const signal = submitOptions.signal;
+      if (signal === undefined) return current.result;
+      return new Promise<CapabilityResult>((resolve) => {
+        const onAbort = (): void => {
+          current.waiters--;
+          if (current.waiters === 0) {
+            // Nobody here wants the answer: stop waiting, and let a retry start a new flight
+            // rather than join this one.
+            current.controller.abort(new JacobianError('EXECUTION_CANCELLED', 'every caller withdrew; the run was cancelled'));
+            if (flights.get(run.job_id) === current) flights.delete(run.job_id);
+          }
+          resolve(resultForError(run, new JacobianError('EXECUTION_CANCELLED', 'the caller cancelled the run; nothing was concluded')));
+        };
+        if (signal.aborted) {
+          onAbort();
+          return;
+        }
+        signal.addEventListener('abort', onAbort, { once: true });
+        void current.result.then((result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        });
+      });
+    },
+    stats() {
+      let queued = 0;
+      let running = 0;
+      for (const flight of flights.values()) {
+        if (flight.phase === 'queued') queued++;
+        else if (flight.phase === 'running') running++;
+      }
+      return { inFlight: flights.size, queued, running };
+    },
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        const reason = new JacobianError('EXECUTION_CANCELLED', 'the run queue closed before the run finished; nothing was concluded');
+        closeController.abort(new JacobianError('INTERNAL', 'the run queue is closed'));
+        const pending = [...flights.values()];
+        for (const flight of pending) flight.controller.abort(reason);
+        await Promise.allSettled(pending.map((flight) => flight.result));
+        // Withdrawals are best effort: with Redis gone they cannot land, and close must end.
+        await settleWithin(Promise.allSettled([...releases]), CLOSE_STEP_MS);
+        // Our client last-but-one: closing it fails any channel still being opened.
+        const opening = [...channels.values()];
+        channels.clear();
+        if (redis.status === 'ready') await settleWithin(redis.quit(), CLOSE_STEP_MS);
+        redis.disconnect();
+        await Promise.allSettled(opening);
+        for (const channel of opened) {
+          await settleWithin(channel.events.close(), CLOSE_STEP_MS);
+          await settleWithin(channel.queue.close(), CLOSE_STEP_MS);
+        }
+        opened.clear();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,280 @@
+/**
+ * The cluster adapter of the run-queue port, runner side: BullMQ workers that take run jobs
+ * for some targets and hand them to a {@link RunHandler}.
+ *
+ * The line between "retry" and "return" is the design's: a CapabilityResult of any status
+ * (COMPLETED, TIMEOUT, CANCELLED, ERROR) is a run-level outcome and becomes the job's return
+ * value, so it is never retried into a different answer. Only a handler that throws (its
+ * process pool broke, Redis blinked) fails the job, and BullMQ retries it with backoff.
+ */
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+
+import { errorDiagnostic } from '../capabilities/diagnostics.js';
+import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
+import { CapabilityResultSchema, type CapabilityResult } from '../contracts/result.js';
+import { JacobianError, toAppError } from '../errors.js';
+import { createRedisClient, resolveRedisConnection, type RedisConnectionOptions } from './bullmq-run-queue.js';
+import { defaultRunQueueName, encodeJobFailure, parseRunJobData, runQueueKeys } from './job-data.js';
+import type { RunHandler, RunTarget } from './run-queue.js';
+
+/** Options of {@link createBullmqRunWorker}. */
+export interface BullmqRunWorkerOptions {
+  connection: RedisConnectionOptions;
+  /** Must equal the API side's prefix. Default `jacobian`. */
+  prefix?: string;
+  /** The targets this process serves: its pools, or the checker. */
+  targets: readonly RunTarget[];
+  handler: RunHandler;
+  /** Jobs run at once per target queue. */
+  concurrency: number;
+  /** Must equal the API side's mapping. Default {@link defaultRunQueueName}. */
+  queueName?: (target: RunTarget) => string;
+  /**
+   * How long a job's lock outlives its last renewal (renewed every half of it). A process that
+   * dies loses its jobs to another runner after this, plus up to one stalled-check interval.
+   * Default 30 000 ms.
+   */
+  lockDurationMs?: number;
+  /** How often this process looks for jobs whose runner died. Default 30 000 ms. */
+  stalledIntervalMs?: number;
+  /** Runner deaths a job survives before it fails. Default 1. */
+  maxStalledCount?: number;
+  /** Default grace of {@link BullmqRunWorker.close}. Default 20 000 ms. */
+  drainGraceMs?: number;
+  /** Errors from background Redis activity. Default: ignored. */
+  onError?: (error: Error) => void;
+}
+
+/** A runner process's consumer of the BullMQ run queue. */
+export interface BullmqRunWorker {
+  /** Resolves once every target's worker is connected and taking jobs. */
+  waitUntilReady(options?: { signal?: AbortSignal }): Promise<void>;
+  /** Jobs whose handler is running in this process now. */
+  stats(): { running: number };
+  /**
+   * Stop taking jobs, let running ones finish for up to `graceMs` (default `drainGraceMs`),
+   * then abort their signals. A job whose handler answers an abort with CANCELLED goes back
+   * to the queue for another runner: the caller did not cancel it, this process is leaving.
+   * Idempotent; later calls return the first call's promise.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Abort reasons, as strings because BullMQ's cancelJob carries a string reason. */
+const CANCELLED_BY_CALLER = 'jacobian:cancelled-by-caller';
+const SHUTTING_DOWN = 'jacobian:runner-shutting-down';
+
+/** After aborting running jobs at close, how long handlers get to return before we stop waiting. */
+const ABORT_GRACE_MS = 10_000;
+
+/** Bound on each connection shutdown at close, which must finish even when Redis is gone. */
+const CLOSE_STEP_MS = 2000;
+
+type LifecycleState = 'starting' | 'running' | 'draining' | 'closed';
+
+function cancelledResult(run: AdmittedRun, when: string): CapabilityResult {
+  return nonConclusionResult(run, {
+    status: 'CANCELLED',
+    diagnostics: [errorDiagnostic(new JacobianError('EXECUTION_CANCELLED', `the run was cancelled ${when}; nothing was concluded`))],
+  });
+}
+
+function errorResult(run: AdmittedRun, error: JacobianError): CapabilityResult {
+  return nonConclusionResult(run, { status: 'ERROR', diagnostics: [errorDiagnostic(error)] });
+}
+
+/**
+ * Whether a thrown error is a run-level conclusion rather than an infrastructure failure: it
+ * carries a known code that retrying cannot change. INTERNAL is what unknown errors become,
+ * so it is treated as infrastructure and retried.
+ */
+function isConclusive(error: JacobianError): boolean {
+  return error.code !== 'INTERNAL' && !error.retryable;
+}
+
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return settled;
+}
+
+/**
+ * Create the runner side of the BullMQ run queue: one BullMQ Worker per target queue, plus a
+ * subscription to the queues' cancel channels. Jobs are taken only once that subscription is
+ * live, so no cancellation can slip past a job that has started.
+ *
+ * @example
+ * const worker = createBullmqRunWorker({
+ *   connection: { url: 'redis://127.0.0.1:6379' },
+ *   targets: [{ kind: 'pool', pool: 'light' }],
+ *   handler: (run, signal) => executeCapability(installed, run, deps, signal),
+ *   concurrency: 4,
+ * });
+ * process.once('SIGTERM', () => void worker.close());
+ */
+export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRunWorker {
+  if (options.targets.length === 0) throw new JacobianError('CONFIG_INVALID', 'a run worker needs at least one target');
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new JacobianError('CONFIG_INVALID', `concurrency must be a positive integer, not ${options.concurrency}`);
+  }
+  const connection = resolveRedisConnection(options.connection);
+  const prefix = options.prefix ?? 'jacobian';
+  const queueNameOf = options.queueName ?? defaultRunQueueName;
+  const drainGraceMs = options.drainGraceMs ?? 20_000;
+  const report = (error: unknown): void => options.onError?.(error instanceof Error ? error : new Error(String(error)));
+
+  let state: LifecycleState = 'starting';
+  let running = 0;
+  let closing: Promise<void> | undefined;
+
+  const commands = createRedisClient(connection);
+  const subscriber = createRedisClient(connection);
+  commands.on('error', report);
+  subscriber.on('error', report);
+
+  async function cancelRequested(marker: string): Promise<boolean> {
+    try {
+      return (await commands.exists(marker)) > 0;
+    } catch (error) {
+      report(error);
+      return false;
+    }
+  }
+
+  /** Put the job back in the queue for another runner; BullMQ then leaves it alone. */
+  async function requeue(job: Job, token: string | undefined): Promise<never> {
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+
+  function processorFor(keys: ReturnType<typeof runQueueKeys>) {
+    return async (job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<CapabilityResult> => {
+      let run: AdmittedRun;
+      try {
+        ({ run } = parseRunJobData(job.data));
+        if (run.job_id !== job.id) {
+          throw new JacobianError('INVALID_REQUEST', `job ${job.id ?? '?'} carries the run of job ${run.job_id}`);
+        }
+      } catch (error) {
+        // Malformed data stays malformed: fail at once, without retries.
+        throw new UnrecoverableError(encodeJobFailure(toAppError(error)));
+      }
+      // BullMQ passes a signal to a processor that declares three parameters, as this one does.
+      const jobSignal = signal ?? new AbortController().signal;
+      if (state === 'draining' || state === 'closed') return requeue(job, token);
+      running++;
+      try {
+        if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+        if (jobSignal.aborted || (await cancelRequested(keys.cancelMarker(run.job_id)))) return cancelledResult(run, 'before it started');
+        let result: CapabilityResult;
+        try {
+          result = await options.handler(run, jobSignal);
+        } catch (thrown) {
+          if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+          if (jobSignal.aborted) return cancelledResult(run, 'while it ran');
+          const error = toAppError(thrown);
+          if (isConclusive(error)) return errorResult(run, error);
+          throw new Error(encodeJobFailure(error), { cause: thrown });
+        }
+        const checked = CapabilityResultSchema.safeParse(result);
+        if (!checked.success) {
+          const issue = checked.error.issues[0];
+          return errorResult(
+            run,
+            new JacobianError('INTERNAL', `the handler returned a result that breaks the result contract at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`),
+          );
+        }
+        if (checked.data.execution.job_id !== run.job_id) {
+          return errorResult(run, new JacobianError('INTERNAL', `the handler answered job ${checked.data.execution.job_id} for job ${run.job_id}`));
+        }
+        if (checked.data.execution.status === 'CANCELLED' && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+        return checked.data;
+      } finally {
+        running--;
+      }
+    };
+  }
+
+  const workers = new Map<string, Worker>();
+  const byChannel = new Map<string, Worker>();
+  for (const target of options.targets) {
+    const queueName = queueNameOf(target);
+    if (workers.has(queueName)) continue;
+    const keys = runQueueKeys(prefix, queueName);
+    const worker = new Worker(queueName, processorFor(keys), {
+      connection,
+      prefix,
+      concurrency: options.concurrency,
+      autorun: false,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: options.maxStalledCount ?? 1,
+    });
+    worker.on('error', report);
+    workers.set(queueName, worker);
+    byChannel.set(keys.cancelChannel, worker);
+  }
+
+  subscriber.on('message', (channel: string, jobId: string) => {
+    byChannel.get(channel)?.cancelJob(jobId, CANCELLED_BY_CALLER);
+  });
+
+  // Cancel messages first, jobs second. Without Redis this waits for it: the process simply
+  // starts serving once Redis is there.
+  const starting = (async () => {
+    await subscriber.subscribe(...byChannel.keys());
+    if (state !== 'starting') return;
+    state = 'running';
+    for (const worker of workers.values()) worker.run().catch(report);
+  })();
+  starting.catch(report);
+
+  return {
+    async waitUntilReady(readyOptions = {}) {
+      const signal = readyOptions.signal;
+      const ready = (async () => {
+        await starting;
+        await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+      })();
+      if (signal === undefined) return ready;
+      signal.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+        signal.addEventListener('abort', onAbort, { once: true });
+        ready.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
+    },
+    stats() {
+      return { running };
+    },
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        state = 'draining';
+        const graceMs = closeOptions.graceMs ?? drainGraceMs;
+        // BullMQ's close stops fetching at once and resolves when the running jobs are done.
+        const drained = Promise.allSettled([...workers.values()].map((worker) => worker.close()));
+        if (!(await settleWithin(drained, graceMs))) {
+          for (const worker of workers.values()) worker.cancelAllJobs(SHUTTING_DOWN);
+          if (!(await settleWithin(drained, ABORT_GRACE_MS))) {
+            report(new JacobianError('INTERNAL', `run handlers did not stop within ${ABORT_GRACE_MS} ms of being aborted`));
+          }
+        }
+        for (const client of [subscriber, commands]) {
+          if (client.status === 'ready') await settleWithin(client.quit(), CLOSE_STEP_MS);
+          client.disconnect();
+        }
+        state = 'closed';
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { KeyObject } from 'node:crypto';
+import {
+  assertRedisReachable,
+  createBullmqRunQueue,
+  createBullmqRunWorker,
+  createLiveCatalogSource,
+  createProcessPool,
+  createRedisClient,
+  createS3ArtifactStore,
+  keyId,
+  loadPublicKey,
+  loadSigningKey,
+  startAdvertising,
+  verifyS3Access,
+  type ArtifactStore,
+  type RunTarget,
+  type S3ArtifactStoreOptions,
+} from '@jacobian/shared';
+import { createApi, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
+import { createRunner } from '@jacobian/runner';
+import { createChecker } from '@jacobian/checker';
+import type { JacobianConfig } from './config.js';
+import type { ClusterEnvironment } from './cluster-config.js';
+import type { Logger } from './log.js';
+
+/** A started role: close it to stop taking work, drain, and release everything in order. */
+export interface RunningRole {
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/** Cleanups run in reverse order of acquisition, each one even if another fails. */
+class Cleanups {
+  private readonly steps: (() => Promise<unknown> | void)[] = [];
+  add(step: () => Promise<unknown> | void): void {
+    this.steps.push(step);
+  }
+  async run(): Promise<void> {
+    const steps = this.steps.splice(0).reverse();
+    const failures: unknown[] = [];
+    for (const step of steps) {
+      try {
+        await step();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+  }
+}
+
+function s3Options(env: ClusterEnvironment): S3ArtifactStoreOptions {
+  return {
+    region: env.S3_REGION,
+    bucket: env.S3_BUCKET,
+    prefix: env.S3_PREFIX,
+    ...(env.S3_ENDPOINT !== undefined ? { endpoint: env.S3_ENDPOINT } : {}),
+    // Self-hosted S3 servers (MinIO, Ceph RGW) are usually addressed by path.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? env.S3_ENDPOINT !== undefined,
+  };
+}
+
+function processId(role: string): string {
+  return `${role}-${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40)}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Shared start-up of every role: Redis and the artifact store, both checked before anything serves. */
+async function connect(env: ClusterEnvironment, cleanups: Cleanups): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore }> {
+  const connection = { url: env.REDIS_URL };
+  const redis = createRedisClient(connection, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  cleanups.add(() => redis.disconnect());
+  await assertRedisReachable(redis, env.REDIS_URL);
+  const options = s3Options(env);
+  await verifyS3Access(options);
+  const artifacts = createS3ArtifactStore(options);
+  cleanups.add(() => artifacts.close());
+  return { redis, artifacts };
+}
+
+/** `jacobian api`: MCP over HTTP; admits runs onto the queues; computes nothing. */
+export async function startApiRole(env: ClusterEnvironment, config: JacobianConfig, http: { host: string; port: number }, log: Logger): Promise<RunningRole> {
+  const cleanups = new Cleanups();
+  try {
+    const trusted = new Map<string, KeyObject>();
+    for (const path of env.JACOBIAN_CHECKER_PUBLIC_KEYS ?? []) {
+      const key = await loadPublicKey(path);
+      trusted.set(keyId(key), key);
+    }
+    const { redis, artifacts } = await connect(env, cleanups);
+    const catalog = await createLiveCatalogSource({
+      redis,
+      prefix: env.JACOBIAN_PREFIX,
+      refreshMs: Math.max(250, Math.floor(env.JACOBIAN_HEARTBEAT_TTL_MS / 5)),
+      onError: (error) => log.warn('catalog refresh failed', { error: error.message }),
+      onChange: (digest, ids) => log.info('catalog changed', { digest, capabilities: ids.length }),
+    });
+    cleanups.add(() => catalog.close());
+    const queue = createBullmqRunQueue({
+      connection: { url: env.REDIS_URL },
+      prefix: env.JACOBIAN_PREFIX,
+      onError: (error) => log.warn('queue error', { error: error.message }),
+    });
+    cleanups.add(() => queue.close());
+    const api = createApi({ installed: () => catalog.current(), policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted });
+    const server: RunningHttpServer = await startHttpServer({ api, host: http.host, port: http.port, onError: (error) => log.warn('mcp http error', { error: error.message }) });
+    cleanups.add(() => server.close());
+    log.info('serving MCP over Streamable HTTP', { url: server.url, role: 'api', capabilities: catalog.current().length });
+    return { description: `api at ${server.url}`, close: () => cleanups.run() };
+  } catch (error) {
+    await cleanups.run().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
+export async function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger): Promise<RunningRole> {
+  const cleanups = new Cleanups();
+  try {
+    const { redis, artifacts } = await connect(env, cleanups);
+    const executor = createProcessPool({ size: config.concurrency });
+    cleanups.add(() => executor.close());
+    const runner = await createRunner({ artifacts, executor, pools });
+    for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
+    const targets: RunTarget[] = pools.map((pool) => ({ kind: 'pool', pool }));
+    const worker = createBullmqRunWorker({
+      connection: { url: env.REDIS_URL },
+      prefix: env.JACOBIAN_PREFIX,
+      targets,
+      handler: (run, signal) => runner.handle(run, signal),
+      concurrency: config.concurrency,
+      drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
+      onError: (error) => log.warn('worker error', { error: error.message }),
+    });
+    cleanups.add(() => worker.close());
+    await worker.waitUntilReady();
+    const advertiser = await startAdvertising({
+      redis,
+      prefix: env.JACOBIAN_PREFIX,
+      ttlMs: env.JACOBIAN_HEARTBEAT_TTL_MS,
+      registration: {
+        process_id: processId('runner'),
+        role: 'runner',
+        pools: [...pools],
+        descriptors: runner.installed.map((c) => c.descriptor),
+        started_at: Math.floor(Date.now() / 1000),
+      },
+      onError: (error) => log.warn('heartbeat failed', { error: error.message }),
+    });
+    // Leave the catalog before draining, so the API stops sending work here first.
+    cleanups.add(() => advertiser.close());
+    log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id) });
+    return { description: `runner for ${pools.join(', ')}`, close: () => cleanups.run() };
+  } catch (error) {
+    await cleanups.run().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `jacobian checker`: the only role with the authorization list and the signing key. */
+export async function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger): Promise<RunningRole> {
+  const cleanups = new Cleanups();
+  try {
+    const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
+    const { redis, artifacts } = await connect(env, cleanups);
+    const executor = createProcessPool({ size: config.concurrency });
+    cleanups.add(() => executor.close());
+    const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
+    const worker = createBullmqRunWorker({
+      connection: { url: env.REDIS_URL },
+      prefix: env.JACOBIAN_PREFIX,
+      targets: [{ kind: 'checker' }],
+      handler: (run, signal) => checker.handle(run, signal),
+      concurrency: config.concurrency,
+      drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
+      onError: (error) => log.warn('worker error', { error: error.message }),
+    });
+    cleanups.add(() => worker.close());
+    await worker.waitUntilReady();
+    const advertiser = await startAdvertising({
+      redis,
+      prefix: env.JACOBIAN_PREFIX,
+      ttlMs: env.JACOBIAN_HEARTBEAT_TTL_MS,
+      registration: {
+        process_id: processId('checker'),
+        role: 'checker',
+        pools: ['checker'],
+        descriptors: checker.installed.map((c) => c.descriptor),
+        started_at: Math.floor(Date.now() / 1000),
+      },
+      onError: (error) => log.warn('heartbeat failed', { error: error.message }),
+    });
+    cleanups.add(() => advertiser.close());
+    log.info('checker taking jobs', { key_id: signingKey.keyId, checkers: checker.identities.map((i) => i.checker_id) });
+    return { description: 'checker', close: () => cleanups.run() };
+  } catch (error) {
+    await cleanups.run().catch(() => undefined);
+    throw error;
+  }
+}
