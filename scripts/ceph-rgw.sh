@@ -22,7 +22,7 @@ usage() {
 owns_pid() {
   local pid=$1 conf=$2
   [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$conf"
+  tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$conf"
 }
 
 stop_cluster() {
@@ -71,11 +71,12 @@ http_answers() {
   [[ "$status" == HTTP/1.?\ 200* ]]
 }
 
-# Is some socket listening on 127.0.0.1:$1 (or on every address) right now?
+# Is some socket listening on port $1 (on loopback or on every address, IPv4 or IPv6) right now?
 port_listening() {
   local hex
   hex=$(printf '%04X' "$1")
-  awk -v want=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == want { found = 1 } END { exit !found }' /proc/net/tcp
+  cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+    awk -v want=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == want { found = 1 } END { exit !found }'
 }
 
 # Does process $1 hold the socket listening on port $2? (Another server answering on the
@@ -183,7 +184,7 @@ CONF
   ceph-mon -c "$conf" -i a </dev/null >>"$dir/log/mon.a.out" 2>&1
   local mon_pid= listening=
   for _ in $(seq 1 120); do
-    mon_pid=$(daemon_pid "$dir/run/mon.a.pid" || true)
+    mon_pid=$(daemon_pid "$dir/run/mon.a.pid" || echo "$mon_pid")
     if [ -n "$mon_pid" ]; then
       kill -0 "$mon_pid" 2>/dev/null || { echo "ceph-rgw: ceph-mon exited during start-up (see $dir/log/mon.a.log)" >&2; false; }
       if pid_listens_on "$mon_pid" "$mon_port"; then listening=1; break; fi
@@ -199,11 +200,10 @@ CONF
   ceph-osd -c "$conf" -i "$osd_id" --mkfs >/dev/null 2>>"$dir/log/osd-mkfs.out"
   timeout 30 "${ceph[@]}" osd crush add "osd.$osd_id" 1.0 root=default host=localhost >/dev/null 2>&1
   ceph-osd -c "$conf" -i "$osd_id" </dev/null >>"$dir/log/osd.$osd_id.out" 2>&1
-  local up=
+  local up= osd_pid=
   for _ in $(seq 1 120); do
     if timeout 10 "${ceph[@]}" osd stat 2>/dev/null | grep -q '1 up'; then up=1; break; fi
-    local osd_pid
-    osd_pid=$(daemon_pid "$dir/run/osd.$osd_id.pid" || true)
+    osd_pid=$(daemon_pid "$dir/run/osd.$osd_id.pid" || echo "$osd_pid")
     if [ -n "$osd_pid" ] && ! kill -0 "$osd_pid" 2>/dev/null; then
       echo "ceph-rgw: ceph-osd exited during start-up (see $dir/log/osd.$osd_id.log)" >&2
       false
@@ -218,7 +218,8 @@ CONF
   radosgw -c "$conf" -n client.rgw </dev/null >>"$dir/log/rgw.out" 2>&1
   local ready= rgw_pid=
   for _ in $(seq 1 240); do
-    rgw_pid=$(daemon_pid "$dir/run/client.rgw.pid" || true)
+    # Keep the last pid seen: a daemon that dies removes its pid file.
+    rgw_pid=$(daemon_pid "$dir/run/client.rgw.pid" || echo "$rgw_pid")
     if [ -n "$rgw_pid" ]; then
       kill -0 "$rgw_pid" 2>/dev/null || { echo "ceph-rgw: radosgw exited during start-up (see $dir/log/client.rgw.log)" >&2; false; }
       if pid_listens_on "$rgw_pid" "$port" && http_answers "$port" 2>/dev/null; then ready=1; break; fi

@@ -74,10 +74,12 @@ async function main(argv: string[]): Promise<number> {
   if (command !== 'keygen' && values.out !== undefined) throw new Error('--out applies to jacobian keygen only');
   if (command === 'keygen') {
     if (values.out === undefined) throw new Error('jacobian keygen needs --out DIR');
-    const { join } = await import('node:path');
+    const path = await import('node:path');
     const { writeSigningKeyPair } = await import('@jacobian/shared');
-    const id = await writeSigningKeyPair(join(values.out, 'checker-ed25519.pem'), join(values.out, 'checker-ed25519.pub.pem'));
-    process.stdout.write(`${JSON.stringify({ key_id: id, private_key: join(values.out, 'checker-ed25519.pem'), public_key: join(values.out, 'checker-ed25519.pub.pem') })}\n`);
+    const privateKey = path.join(values.out, 'checker-ed25519.pem');
+    const publicKey = path.join(values.out, 'checker-ed25519.pub.pem');
+    const id = await writeSigningKeyPair(privateKey, publicKey);
+    process.stdout.write(`${JSON.stringify({ key_id: id, private_key: privateKey, public_key: publicKey })}\n`);
     return 0;
   }
   // Loaded only now, so --help and --version answer without loading the system.
