@@ -24,6 +24,8 @@ export const ClusterEnvironmentSchema = z.object({
   JACOBIAN_CHECKER_PUBLIC_KEYS: commaList.optional(),
   JACOBIAN_HEARTBEAT_TTL_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
   JACOBIAN_DRAIN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** How long a runner's claim on a job outlives its last renewal: a dead runner's jobs move on after this. */
+  JACOBIAN_JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
 });
 export type ClusterEnvironment = z.infer<typeof ClusterEnvironmentSchema>;
 

@@ -15,6 +15,7 @@ import {
   startAdvertising,
   verifyS3Access,
   type ArtifactStore,
+  type RunHandler,
   type RunTarget,
   type S3ArtifactStoreOptions,
 } from '@jacobian/shared';
@@ -49,6 +50,22 @@ class Cleanups {
     }
     if (failures.length > 0) throw failures[0];
   }
+}
+
+/** One log line per run this process executes: identity and outcome, never payloads. */
+function logged(log: Logger, handler: RunHandler): RunHandler {
+  return async (run, signal) => {
+    log.info('run started', { job_id: run.job_id, capability_id: run.capability_id, mode: run.mode });
+    const result = await handler(run, signal);
+    log.info('run finished', {
+      job_id: run.job_id,
+      capability_id: run.capability_id,
+      status: result.execution.status,
+      runtime_ms: result.execution.runtime_ms,
+      assurance: result.assurance.level,
+    });
+    return result;
+  };
 }
 
 function s3Options(env: ClusterEnvironment): S3ArtifactStoreOptions {
@@ -128,9 +145,11 @@ export async function startRunnerRole(env: ClusterEnvironment, config: JacobianC
       connection: { url: env.REDIS_URL },
       prefix: env.JACOBIAN_PREFIX,
       targets,
-      handler: (run, signal) => runner.handle(run, signal),
+      handler: logged(log, (run, signal) => runner.handle(run, signal)),
       concurrency: config.concurrency,
       drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
+      lockDurationMs: env.JACOBIAN_JOB_LOCK_MS,
+      stalledIntervalMs: env.JACOBIAN_JOB_LOCK_MS,
       onError: (error) => log.warn('worker error', { error: error.message }),
     });
     cleanups.add(() => worker.close());
@@ -171,9 +190,11 @@ export async function startCheckerRole(env: ClusterEnvironment, config: Jacobian
       connection: { url: env.REDIS_URL },
       prefix: env.JACOBIAN_PREFIX,
       targets: [{ kind: 'checker' }],
-      handler: (run, signal) => checker.handle(run, signal),
+      handler: logged(log, (run, signal) => checker.handle(run, signal)),
       concurrency: config.concurrency,
       drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
+      lockDurationMs: env.JACOBIAN_JOB_LOCK_MS,
+      stalledIntervalMs: env.JACOBIAN_JOB_LOCK_MS,
       onError: (error) => log.warn('worker error', { error: error.message }),
     });
     cleanups.add(() => worker.close());
