@@ -17,7 +17,7 @@ import { startS3rver } from '../testing/s3rver.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import { createS3ArtifactStore, verifyS3Access, type S3ArtifactStoreOptions } from './s3-store.js';
 import { describeArtifactStoreContract, type ArtifactStoreHarness } from './store-contract.js';
-import { prepareArtifact, type ArtifactStore } from './store.js';
+import { prepareArtifact, type ArtifactStore, type ArtifactStoreLimits } from './store.js';
 
 const MIB = 1024 * 1024;
 
@@ -148,12 +148,24 @@ function draft(payload: JsonValue, summary: Record<string, JsonValue> = {}): Art
 }
 
 /** A harness factory for the shared contract: every store gets its own bucket and prefix. */
-function contractHarness(server: () => S3Server, admin: () => S3Client, label: string): () => Promise<ArtifactStoreHarness> {
+function contractHarness(
+  server: () => S3Server,
+  admin: () => S3Client,
+  label: string,
+  limits?: Partial<ArtifactStoreLimits>,
+): () => Promise<ArtifactStoreHarness> {
   return async () => {
     const bucket = await createBucket(admin(), label);
     const prefix = 'artifacts/';
     const { endpoint, region, accessKeyId, secretAccessKey } = server();
-    const store = createS3ArtifactStore({ endpoint, region, bucket, prefix, credentials: { accessKeyId, secretAccessKey } });
+    const store = createS3ArtifactStore({
+      endpoint,
+      region,
+      bucket,
+      prefix,
+      credentials: { accessKeyId, secretAccessKey },
+      ...(limits === undefined ? {} : { limits }),
+    });
     return {
       store,
       async corrupt(uri, part) {
@@ -254,6 +266,26 @@ function describeAdapterTests(server: () => S3Server, admin: () => S3Client, tra
       expect((await rejection(ctx.store.getManifest(stored.uri))).code).toBe('ARTIFACT_INTEGRITY');
       await ctx.store.put(draft({ repaired: true }));
       expect(await ctx.store.getManifest(stored.uri)).toEqual(stored);
+    }));
+
+  test('stored objects longer than allowed are rejected as ARTIFACT_INTEGRITY', () =>
+    withRecordedStore({ limits: { maxPayloadBytes: 4096, maxManifestBytes: 2048 } }, undefined, async (ctx) => {
+      const stored = await ctx.store.put(draft({ small: true }));
+      const keys = await artifactKeys(admin(), ctx.bucket, ctx.prefix, stored.uri);
+      const overwrite = async (key: string, size: number): Promise<void> => {
+        const body = Buffer.alloc(size, 0x20);
+        await admin().send(new PutObjectCommand({ Bucket: ctx.bucket, Key: key, Body: body, ContentLength: size }));
+      };
+
+      await overwrite(keys.payload, 64 * 1024);
+      const payloadError = await rejection(ctx.store.get(stored.uri));
+      expect(payloadError.code).toBe('ARTIFACT_INTEGRITY');
+      expect(payloadError.message).toMatch(/payload .* is over \d+ bytes/);
+
+      await overwrite(keys.manifest, 64 * 1024);
+      const manifestError = await rejection(ctx.store.getManifest(stored.uri));
+      expect(manifestError.code).toBe('ARTIFACT_INTEGRITY');
+      expect(manifestError.message).toMatch(/maxManifestBytes/);
     }));
 
   test('payloads above the multipart threshold are uploaded in parts, once', () =>
@@ -421,6 +453,10 @@ describe('S3 artifact store on s3rver', () => {
   });
 
   describeArtifactStoreContract('S3 on s3rver', contractHarness(server, adminClient, 'contract'));
+  describeArtifactStoreContract(
+    'S3 on s3rver (small limits)',
+    contractHarness(server, adminClient, 'small', { maxPayloadBytes: 1024, maxManifestBytes: 2048 }),
+  );
   describeAdapterTests(server, adminClient, { enforcesIfNoneMatch: false, verifiesSignatures: false, listsMultipartUploads: false });
 });
 
