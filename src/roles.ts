@@ -15,6 +15,7 @@ import {
   startAdvertising,
   verifyS3Access,
   type ArtifactStore,
+  type CapabilityDescriptor,
   type RunHandler,
   type RunTarget,
   type S3ArtifactStoreOptions,
@@ -97,9 +98,8 @@ async function connect(env: ClusterEnvironment, cleanups: Cleanups): Promise<{ r
 }
 
 /** `jacobian api`: MCP over HTTP; admits runs onto the queues; computes nothing. */
-export async function startApiRole(env: ClusterEnvironment, config: JacobianConfig, http: { host: string; port: number }, log: Logger): Promise<RunningRole> {
-  const cleanups = new Cleanups();
-  try {
+export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, http: { host: string; port: number }, log: Logger): Promise<RunningRole> {
+  return startRole(async (cleanups) => {
     const trusted = new Map<string, KeyObject>();
     for (const path of env.JACOBIAN_CHECKER_PUBLIC_KEYS ?? []) {
       const key = await loadPublicKey(path);
@@ -121,10 +121,70 @@ export async function startApiRole(env: ClusterEnvironment, config: JacobianConf
     });
     cleanups.add(() => queue.close());
     const api = createApi({ installed: () => catalog.current(), policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted });
-    const server: RunningHttpServer = await startHttpServer({ api, host: http.host, port: http.port, onError: (error) => log.warn('mcp http error', { error: error.message }) });
+    const server: RunningHttpServer = await startHttpServer({
+      api,
+      host: http.host,
+      port: http.port,
+      onError: (error) => log.warn('mcp http error', { error: error.message }),
+    });
     cleanups.add(() => server.close());
     log.info('serving MCP over Streamable HTTP', { url: server.url, role: 'api', capabilities: catalog.current().length });
-    return { description: `api at ${server.url}`, close: () => cleanups.run() };
+    return `api at ${server.url}`;
+  });
+}
+
+/**
+ * What the runner and checker roles share once their executor is ready: a BullMQ worker on
+ * their queues, then the heartbeat that puts their capabilities in the catalog. Cleanups run
+ * in reverse, so a stopping process leaves the catalog before it drains.
+ */
+async function takeWork(options: {
+  env: ClusterEnvironment;
+  config: JacobianConfig;
+  log: Logger;
+  cleanups: Cleanups;
+  redis: ReturnType<typeof createRedisClient>;
+  role: 'runner' | 'checker';
+  targets: RunTarget[];
+  handler: RunHandler;
+  descriptors: CapabilityDescriptor[];
+}): Promise<void> {
+  const { env, log, cleanups } = options;
+  const worker = createBullmqRunWorker({
+    connection: { url: env.REDIS_URL },
+    prefix: env.JACOBIAN_PREFIX,
+    targets: options.targets,
+    handler: logged(log, options.handler),
+    concurrency: options.config.concurrency,
+    drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
+    lockDurationMs: env.JACOBIAN_JOB_LOCK_MS,
+    stalledIntervalMs: env.JACOBIAN_JOB_LOCK_MS,
+    onError: (error) => log.warn('worker error', { error: error.message }),
+  });
+  cleanups.add(() => worker.close());
+  await worker.waitUntilReady();
+  const advertiser = await startAdvertising({
+    redis: options.redis,
+    prefix: env.JACOBIAN_PREFIX,
+    ttlMs: env.JACOBIAN_HEARTBEAT_TTL_MS,
+    registration: {
+      process_id: processId(options.role),
+      role: options.role,
+      pools: options.targets.map((target) => (target.kind === 'pool' ? target.pool : 'checker')),
+      descriptors: options.descriptors,
+      started_at: Math.floor(Date.now() / 1000),
+    },
+    onError: (error) => log.warn('heartbeat failed', { error: error.message }),
+  });
+  cleanups.add(() => advertiser.close());
+}
+
+/** Start a role's resources; on any failure release what was acquired, so nothing half-started lingers. */
+async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promise<RunningRole> {
+  const cleanups = new Cleanups();
+  try {
+    const description = await build(cleanups);
+    return { description, close: () => cleanups.run() };
   } catch (error) {
     await cleanups.run().catch(() => undefined);
     throw error;
@@ -132,91 +192,49 @@ export async function startApiRole(env: ClusterEnvironment, config: JacobianConf
 }
 
 /** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
-export async function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger): Promise<RunningRole> {
-  const cleanups = new Cleanups();
-  try {
+export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger): Promise<RunningRole> {
+  return startRole(async (cleanups) => {
     const { redis, artifacts } = await connect(env, cleanups);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
     const runner = await createRunner({ artifacts, executor, pools });
     for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
-    const targets: RunTarget[] = pools.map((pool) => ({ kind: 'pool', pool }));
-    const worker = createBullmqRunWorker({
-      connection: { url: env.REDIS_URL },
-      prefix: env.JACOBIAN_PREFIX,
-      targets,
-      handler: logged(log, (run, signal) => runner.handle(run, signal)),
-      concurrency: config.concurrency,
-      drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
-      lockDurationMs: env.JACOBIAN_JOB_LOCK_MS,
-      stalledIntervalMs: env.JACOBIAN_JOB_LOCK_MS,
-      onError: (error) => log.warn('worker error', { error: error.message }),
-    });
-    cleanups.add(() => worker.close());
-    await worker.waitUntilReady();
-    const advertiser = await startAdvertising({
+    await takeWork({
+      env,
+      config,
+      log,
+      cleanups,
       redis,
-      prefix: env.JACOBIAN_PREFIX,
-      ttlMs: env.JACOBIAN_HEARTBEAT_TTL_MS,
-      registration: {
-        process_id: processId('runner'),
-        role: 'runner',
-        pools: [...pools],
-        descriptors: runner.installed.map((c) => c.descriptor),
-        started_at: Math.floor(Date.now() / 1000),
-      },
-      onError: (error) => log.warn('heartbeat failed', { error: error.message }),
+      role: 'runner',
+      targets: pools.map((pool) => ({ kind: 'pool', pool })),
+      handler: (run, signal) => runner.handle(run, signal),
+      descriptors: runner.installed.map((c) => c.descriptor),
     });
-    // Leave the catalog before draining, so the API stops sending work here first.
-    cleanups.add(() => advertiser.close());
     log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id) });
-    return { description: `runner for ${pools.join(', ')}`, close: () => cleanups.run() };
-  } catch (error) {
-    await cleanups.run().catch(() => undefined);
-    throw error;
-  }
+    return `runner for ${pools.join(', ')}`;
+  });
 }
 
 /** `jacobian checker`: the only role with the authorization list and the signing key. */
-export async function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger): Promise<RunningRole> {
-  const cleanups = new Cleanups();
-  try {
+export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger): Promise<RunningRole> {
+  return startRole(async (cleanups) => {
     const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
     const { redis, artifacts } = await connect(env, cleanups);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
     const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
-    const worker = createBullmqRunWorker({
-      connection: { url: env.REDIS_URL },
-      prefix: env.JACOBIAN_PREFIX,
-      targets: [{ kind: 'checker' }],
-      handler: logged(log, (run, signal) => checker.handle(run, signal)),
-      concurrency: config.concurrency,
-      drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
-      lockDurationMs: env.JACOBIAN_JOB_LOCK_MS,
-      stalledIntervalMs: env.JACOBIAN_JOB_LOCK_MS,
-      onError: (error) => log.warn('worker error', { error: error.message }),
-    });
-    cleanups.add(() => worker.close());
-    await worker.waitUntilReady();
-    const advertiser = await startAdvertising({
+    await takeWork({
+      env,
+      config,
+      log,
+      cleanups,
       redis,
-      prefix: env.JACOBIAN_PREFIX,
-      ttlMs: env.JACOBIAN_HEARTBEAT_TTL_MS,
-      registration: {
-        process_id: processId('checker'),
-        role: 'checker',
-        pools: ['checker'],
-        descriptors: checker.installed.map((c) => c.descriptor),
-        started_at: Math.floor(Date.now() / 1000),
-      },
-      onError: (error) => log.warn('heartbeat failed', { error: error.message }),
+      role: 'checker',
+      targets: [{ kind: 'checker' }],
+      handler: (run, signal) => checker.handle(run, signal),
+      descriptors: checker.installed.map((c) => c.descriptor),
     });
-    cleanups.add(() => advertiser.close());
     log.info('checker taking jobs', { key_id: signingKey.keyId, checkers: checker.identities.map((i) => i.checker_id) });
-    return { description: 'checker', close: () => cleanups.run() };
-  } catch (error) {
-    await cleanups.run().catch(() => undefined);
-    throw error;
-  }
+    return 'checker';
+  });
 }

@@ -12,7 +12,11 @@ import { isParentMessage, type ChildMessage, type RunMessage } from './protocol.
 
 function send(message: ChildMessage): void {
   // Without an IPC channel there is nobody to report to; the guard below already exited.
-  process.send?.(message);
+  // A parent that died mid-task closes the channel: leave quietly instead of crashing on an
+  // unhandled 'error' event, since nobody is left to read the answer.
+  process.send?.(message, undefined, {}, (error: Error | null) => {
+    if (error) process.exit(0);
+  });
 }
 
 if (typeof process.send !== 'function') {
