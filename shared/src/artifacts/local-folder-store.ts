@@ -2,18 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
-import { formatJsonPath, sha256Hex, type JsonValue } from '../canonical-json.js';
+import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
-import { ArtifactManifestSchema, parseArtifactUri, type ArtifactDraft, type ArtifactManifest } from './manifest.js';
+import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
   prepareArtifact,
   resolveArtifactStoreLimits,
   throwIfAborted,
+  throwIfClosed,
   type ArtifactStore,
   type ArtifactStoreLimits,
   type LoadedArtifact,
   type StoredArtifact,
 } from './store.js';
+import { compareExisting, readVerifiedManifest, readVerifiedPayload, verifyParents, type BoundedRead } from './verify.js';
 
 /** Options for {@link createLocalFolderArtifactStore}. */
 export interface LocalFolderArtifactStoreOptions {
@@ -40,8 +42,6 @@ function unavailable(operation: string, target: string, error: unknown, path: Js
   );
 }
 
-type BoundedRead = { kind: 'missing' } | { kind: 'too-large'; size: number } | { kind: 'read'; bytes: Buffer };
-
 /** Read a whole file, refusing (without reading it) a file larger than `maxBytes`. */
 async function readBounded(file: string, maxBytes: number): Promise<BoundedRead> {
   let handle: FileHandle;
@@ -52,7 +52,7 @@ async function readBounded(file: string, maxBytes: number): Promise<BoundedRead>
     throw error;
   }
   try {
-    // fstat on the open handle, so the size we check is the size of the file we read.
+    // fstat on the open handle, so the size we check (and report) is the size of the file we read.
     const { size } = await handle.stat();
     if (size > maxBytes) return { kind: 'too-large', size };
     return { kind: 'read', bytes: await handle.readFile() };
@@ -85,18 +85,9 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   const blobPath = (hex: string): string => path.join(root, 'blobs', 'sha256', hex.slice(0, 2), hex);
   const manifestPath = (hex: string): string => path.join(root, 'manifests', 'sha256', hex.slice(0, 2), hex);
 
-  function assertOpen(operation: string): void {
-    if (closed) {
-      throw new JacobianError('ARTIFACT_STORE_UNAVAILABLE', `artifact store ${operation} called after close(); the store is closed`, {
-        path: [],
-      });
-    }
-  }
-
   /** Does `file` exist with exactly `size` bytes hashing to `hex`? */
   async function holdsExactly(file: string, hex: string, size: number): Promise<boolean> {
-    const existing = await readBounded(file, size);
-    return existing.kind === 'read' && existing.bytes.byteLength === size && sha256Hex(existing.bytes) === hex;
+    return compareExisting(await readBounded(file, size), hex, size) === 'match';
   }
 
   /**
@@ -141,104 +132,23 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     }
   }
 
-  /** Read, hash-check and parse the manifest named by `uri`. */
-  async function readManifest(uri: string, uriPath: JsonPath): Promise<StoredArtifact> {
-    const { digest } = parseArtifactUri(uri, uriPath);
-    const file = manifestPath(digest);
-    let read: BoundedRead;
+  /** Read `file` (at most `maxBytes`), reporting an I/O failure as `unavailable` at `uriPath`. */
+  async function readStored(file: string, maxBytes: number, uriPath: JsonPath): Promise<BoundedRead> {
     try {
-      read = await readBounded(file, limits.maxManifestBytes);
+      return await readBounded(file, maxBytes);
     } catch (error) {
       throw unavailable('read', file, error, uriPath);
     }
-    if (read.kind === 'missing') {
-      throw new JacobianError('ARTIFACT_NOT_FOUND', `${formatJsonPath(uriPath)}: no artifact ${uri} in this store (it must be put first)`, {
-        path: uriPath,
-        data: { uri },
-      });
-    }
-    if (read.kind === 'too-large') {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored manifest of ${uri} is ${read.size} bytes, more than this store's limits.maxManifestBytes of ${limits.maxManifestBytes}, which no manifest it wrote can be`,
-        { path: uriPath, data: { uri } },
-      );
-    }
-    const bytes = read.bytes;
-    const actual = sha256Hex(bytes);
-    if (actual !== digest) {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored manifest of ${uri} hashes to sha256 ${actual}; a manifest must hash to the digest in its URI`,
-        { path: uriPath, data: { uri, actual } },
-      );
-    }
-    let manifest: ArtifactManifest;
-    try {
-      const parsed = ArtifactManifestSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'schema mismatch');
-      manifest = parsed.data;
-    } catch (error) {
-      // The bytes hash correctly, so whatever wrote them was not this code.
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored manifest of ${uri} is not a valid artifact manifest: ${error instanceof Error ? error.message : String(error)}`,
-        { path: uriPath, data: { uri }, cause: error },
-      );
-    }
-    return { uri, manifest };
   }
 
-  async function readPayload(stored: StoredArtifact): Promise<JsonValue> {
-    const { uri, manifest } = stored;
-    const hex = manifest.payload_digest.slice('sha256:'.length);
-    const file = blobPath(hex);
-    if (manifest.payload_bytes > limits.maxPayloadBytes) {
-      throw new JacobianError(
-        'SIZE_LIMIT_EXCEEDED',
-        `payload of ${uri} is ${manifest.payload_bytes} bytes, more than this store's limits.maxPayloadBytes of ${limits.maxPayloadBytes}`,
-        { path: ['uri'], data: { uri, maxPayloadBytes: limits.maxPayloadBytes } },
-      );
-    }
-    let read: BoundedRead;
-    try {
-      // A file longer than declared is rejected without reading it into memory.
-      read = await readBounded(file, manifest.payload_bytes);
-    } catch (error) {
-      throw unavailable('read', file, error, ['uri']);
-    }
-    if (read.kind === 'missing') {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `payload blob of ${uri} is missing although its manifest is stored; a stored manifest must have its payload`,
-        { path: ['uri'], data: { uri } },
-      );
-    }
-    if (read.kind === 'too-large') {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored payload of ${uri} is ${read.size} bytes; it must be manifest.payload_bytes = ${manifest.payload_bytes}`,
-        { path: ['uri'], data: { uri } },
-      );
-    }
-    const bytes = read.bytes;
-    const actual = sha256Hex(bytes);
-    if (bytes.byteLength !== manifest.payload_bytes || `sha256:${actual}` !== manifest.payload_digest) {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored payload of ${uri} (${bytes.byteLength} bytes, sha256 ${actual}) does not match manifest.payload_digest/payload_bytes`,
-        { path: ['uri'], data: { uri, actual } },
-      );
-    }
-    try {
-      return JSON.parse(bytes.toString('utf8')) as JsonValue;
-    } catch (error) {
-      throw new JacobianError('ARTIFACT_INTEGRITY', `stored payload of ${uri} hashes correctly but is not JSON`, {
-        path: ['uri'],
-        data: { uri },
-        cause: error,
-      });
-    }
+  /** Read, hash-check and parse the manifest named by `uri`. */
+  function readManifest(uri: string, uriPath: JsonPath): Promise<StoredArtifact> {
+    return readVerifiedManifest(uri, uriPath, limits, (hex, maxBytes) => readStored(manifestPath(hex), maxBytes, uriPath));
+  }
+
+  function readPayload(stored: StoredArtifact): Promise<JsonValue> {
+    // A file longer than declared is rejected without reading it into memory.
+    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobPath(hex), maxBytes, ['uri']));
   }
 
   return {
@@ -246,26 +156,12 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
 
     async put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
       const signal = options?.signal;
-      assertOpen('put');
+      throwIfClosed(closed, 'put');
       throwIfAborted(signal, 'put', 'validation');
       const prepared = prepareArtifact(draft, limits);
 
       // All parents are checked (and verified) before anything is written.
-      for (const [index, parent] of prepared.manifest.parents.entries()) {
-        throwIfAborted(signal, 'put', `checking parents[${index}]`);
-        try {
-          await readManifest(parent, ['parents', index]);
-        } catch (error) {
-          if (error instanceof JacobianError && error.code === 'ARTIFACT_NOT_FOUND') {
-            throw new JacobianError(
-              'ARTIFACT_NOT_FOUND',
-              `parents[${index}]: parent ${parent} is not in this store; parents must be stored before their children`,
-              { path: ['parents', index], data: { uri: parent } },
-            );
-          }
-          throw error;
-        }
-      }
+      await verifyParents(prepared.manifest.parents, readManifest, signal);
 
       throwIfAborted(signal, 'put', 'writing the payload');
       const blob = blobPath(prepared.payloadDigest);
@@ -286,7 +182,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
 
     async get(uri: string, options?: Signal): Promise<LoadedArtifact> {
       const signal = options?.signal;
-      assertOpen('get');
+      throwIfClosed(closed, 'get');
       throwIfAborted(signal, 'get', 'reading the manifest');
       const stored = await readManifest(uri, ['uri']);
       throwIfAborted(signal, 'get', 'reading the payload');
@@ -295,13 +191,13 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     },
 
     async getManifest(uri: string, options?: Signal): Promise<StoredArtifact> {
-      assertOpen('getManifest');
+      throwIfClosed(closed, 'getManifest');
       throwIfAborted(options?.signal, 'getManifest', 'reading the manifest');
       return readManifest(uri, ['uri']);
     },
 
     async has(uri: string): Promise<boolean> {
-      assertOpen('has');
+      throwIfClosed(closed, 'has');
       const { digest } = parseArtifactUri(uri, ['uri']);
       const file = manifestPath(digest);
       try {

@@ -12,18 +12,27 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 
-import { formatJsonPath, sha256Hex, type JsonValue } from '../canonical-json.js';
+import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
-import { ArtifactManifestSchema, parseArtifactUri, type ArtifactDraft, type ArtifactManifest } from './manifest.js';
+import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
   prepareArtifact,
   resolveArtifactStoreLimits,
   throwIfAborted,
+  throwIfClosed,
   type ArtifactStore,
   type ArtifactStoreLimits,
   type LoadedArtifact,
   type StoredArtifact,
 } from './store.js';
+import {
+  compareExisting,
+  readVerifiedManifest,
+  readVerifiedPayload,
+  verifyParents,
+  type BoundedRead,
+  type ExistingCopy,
+} from './verify.js';
 
 /** Static S3 credentials. */
 export interface S3Credentials {
@@ -297,8 +306,6 @@ function isConditionUnsupported(error: unknown): boolean {
   return status === 501 || code === 'NotImplemented';
 }
 
-type BoundedRead = { kind: 'missing' } | { kind: 'too-large'; size: number } | { kind: 'read'; bytes: Buffer };
-
 function destroyBody(body: unknown): void {
   const destroy = field(body, 'destroy');
   if (typeof destroy === 'function') (destroy as (this: unknown) => void).call(body);
@@ -308,11 +315,15 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
-/** Collect a response body, stopping (and dropping the connection) once it exceeds `maxBytes`. */
+/**
+ * Collect a response body, stopping (and dropping the connection) once it exceeds `maxBytes`.
+ * A too-large read carries no size: a streamed body is cut off just past `maxBytes`, and a
+ * declared length is only the server's word, so errors say just that the object is over the bound.
+ */
 async function readBody(body: unknown, declared: number | undefined, maxBytes: number, signal: AbortSignal | undefined): Promise<BoundedRead> {
   if (declared !== undefined && declared > maxBytes) {
     destroyBody(body);
-    return { kind: 'too-large', size: declared };
+    return { kind: 'too-large' };
   }
   if (body === undefined || body === null) return { kind: 'read', bytes: Buffer.alloc(0) };
   if (!isAsyncIterable(body)) throw new Error('the S3 response body is not a readable stream');
@@ -325,7 +336,7 @@ async function readBody(body: unknown, declared: number | undefined, maxBytes: n
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
       total += bytes.byteLength;
       // Leaving the loop early destroys the stream, so the rest is never downloaded.
-      if (total > maxBytes) return { kind: 'too-large', size: total };
+      if (total > maxBytes) return { kind: 'too-large' };
       chunks.push(bytes);
     }
     return { kind: 'read', bytes: Buffer.concat(chunks, total) };
@@ -370,14 +381,6 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
   const sendOptions = (signal: AbortSignal | undefined): { abortSignal?: AbortSignal } =>
     signal === undefined ? {} : { abortSignal: signal };
 
-  function assertOpen(operation: string): void {
-    if (closed) {
-      throw new JacobianError('ARTIFACT_STORE_UNAVAILABLE', `artifact store ${operation} called after close(); the store is closed`, {
-        path: [],
-      });
-    }
-  }
-
   /**
    * Turn whatever an S3 step threw into the store's error: our own errors pass through, an
    * aborted signal becomes `EXECUTION_CANCELLED`, anything else `ARTIFACT_STORE_UNAVAILABLE`.
@@ -415,6 +418,8 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     try {
       response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), sendOptions(signal));
     } catch (error) {
+      // Unlike `has`, no HeadBucket follow-up: a GET's 404 has a body, and a missing bucket
+      // answers NoSuchBucket, which isNotFound does not count as a missing key.
       if (isNotFound(error)) return { kind: 'missing' };
       throw error;
     }
@@ -422,11 +427,8 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
   }
 
   /** Is `key` absent, holding exactly `bytes` (hashing to `hex`), or holding something else? */
-  async function inspect(key: string, hex: string, size: number, signal: AbortSignal | undefined): Promise<'absent' | 'match' | 'mismatch'> {
-    const existing = await readObject(key, size, signal);
-    if (existing.kind === 'missing') return 'absent';
-    if (existing.kind === 'too-large') return 'mismatch';
-    return existing.bytes.byteLength === size && sha256Hex(existing.bytes) === hex ? 'match' : 'mismatch';
+  async function inspect(key: string, hex: string, size: number, signal: AbortSignal | undefined): Promise<ExistingCopy> {
+    return compareExisting(await readObject(key, size, signal), hex, size);
   }
 
   async function putSingle(key: string, bytes: Uint8Array, conditional: boolean, signal: AbortSignal | undefined): Promise<void> {
@@ -495,7 +497,9 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     const size = bytes.byteLength;
     const write = size > multipartThresholdBytes ? putMultipart : putSingle;
     if (size > multipartThresholdBytes) {
-      // Uploading megabytes to learn the object exists is wasteful, so look first.
+      // Uploading megabytes to learn the object exists is wasteful, so look first; and servers
+      // that ignore If-None-Match on CompleteMultipartUpload (Ceph RGW 16) never answer 412,
+      // so without this look every repeated put would upload the whole payload again.
       const existing = await inspect(key, hex, size, signal);
       if (existing === 'match') return;
       if (existing === 'mismatch') return write(key, bytes, false, signal);
@@ -511,103 +515,31 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     await write(key, bytes, false, signal);
   }
 
-  /** Read, hash-check and parse the manifest named by `uri`. */
-  async function readManifest(uri: string, uriPath: JsonPath, operation: string, signal: AbortSignal | undefined): Promise<StoredArtifact> {
-    const { digest } = parseArtifactUri(uri, uriPath);
-    const key = manifestKey(digest);
-    let read: BoundedRead;
+  /** Read `key` (at most `maxBytes`), reporting a failure as {@link failure} at `uriPath`. */
+  async function readStored(
+    key: string,
+    maxBytes: number,
+    operation: string,
+    uriPath: JsonPath,
+    signal: AbortSignal | undefined,
+  ): Promise<BoundedRead> {
     try {
-      read = await readObject(key, limits.maxManifestBytes, signal);
+      return await readObject(key, maxBytes, signal);
     } catch (error) {
       throw failure(operation, key, uriPath, error, signal);
     }
-    if (read.kind === 'missing') {
-      throw new JacobianError('ARTIFACT_NOT_FOUND', `${formatJsonPath(uriPath)}: no artifact ${uri} in this store (it must be put first)`, {
-        path: uriPath,
-        data: { uri },
-      });
-    }
-    if (read.kind === 'too-large') {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored manifest of ${uri} is over ${limits.maxManifestBytes} bytes (this store's limits.maxManifestBytes), which no manifest it wrote can be`,
-        { path: uriPath, data: { uri } },
-      );
-    }
-    const bytes = read.bytes;
-    const actual = sha256Hex(bytes);
-    if (actual !== digest) {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored manifest of ${uri} hashes to sha256 ${actual}; a manifest must hash to the digest in its URI`,
-        { path: uriPath, data: { uri, actual } },
-      );
-    }
-    let manifest: ArtifactManifest;
-    try {
-      const parsed = ArtifactManifestSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'schema mismatch');
-      manifest = parsed.data;
-    } catch (error) {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored manifest of ${uri} is not a valid artifact manifest: ${error instanceof Error ? error.message : String(error)}`,
-        { path: uriPath, data: { uri }, cause: error },
-      );
-    }
-    return { uri, manifest };
   }
 
-  async function readPayload(stored: StoredArtifact, signal: AbortSignal | undefined): Promise<JsonValue> {
-    const { uri, manifest } = stored;
-    const hex = manifest.payload_digest.slice('sha256:'.length);
-    const key = blobKey(hex);
-    if (manifest.payload_bytes > limits.maxPayloadBytes) {
-      throw new JacobianError(
-        'SIZE_LIMIT_EXCEEDED',
-        `payload of ${uri} is ${manifest.payload_bytes} bytes, more than this store's limits.maxPayloadBytes of ${limits.maxPayloadBytes}`,
-        { path: ['uri'], data: { uri, maxPayloadBytes: limits.maxPayloadBytes } },
-      );
-    }
-    let read: BoundedRead;
-    try {
-      // An object longer than declared is cut off as soon as it passes the declared size.
-      read = await readObject(key, manifest.payload_bytes, signal);
-    } catch (error) {
-      throw failure('get', key, ['uri'], error, signal);
-    }
-    if (read.kind === 'missing') {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `payload blob of ${uri} is missing although its manifest is stored; a stored manifest must have its payload`,
-        { path: ['uri'], data: { uri } },
-      );
-    }
-    if (read.kind === 'too-large') {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored payload of ${uri} is over ${manifest.payload_bytes} bytes; it must be exactly manifest.payload_bytes`,
-        { path: ['uri'], data: { uri } },
-      );
-    }
-    const bytes = read.bytes;
-    const actual = sha256Hex(bytes);
-    if (bytes.byteLength !== manifest.payload_bytes || `sha256:${actual}` !== manifest.payload_digest) {
-      throw new JacobianError(
-        'ARTIFACT_INTEGRITY',
-        `stored payload of ${uri} (${bytes.byteLength} bytes, sha256 ${actual}) does not match manifest.payload_digest/payload_bytes`,
-        { path: ['uri'], data: { uri, actual } },
-      );
-    }
-    try {
-      return JSON.parse(bytes.toString('utf8')) as JsonValue;
-    } catch (error) {
-      throw new JacobianError('ARTIFACT_INTEGRITY', `stored payload of ${uri} hashes correctly but is not JSON`, {
-        path: ['uri'],
-        data: { uri },
-        cause: error,
-      });
-    }
+  /** Read, hash-check and parse the manifest named by `uri`. */
+  function readManifest(uri: string, uriPath: JsonPath, operation: string, signal: AbortSignal | undefined): Promise<StoredArtifact> {
+    return readVerifiedManifest(uri, uriPath, limits, (hex, maxBytes) =>
+      readStored(manifestKey(hex), maxBytes, operation, uriPath, signal),
+    );
+  }
+
+  function readPayload(stored: StoredArtifact, signal: AbortSignal | undefined): Promise<JsonValue> {
+    // An object longer than declared is cut off as soon as it passes the declared size.
+    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobKey(hex), maxBytes, 'get', ['uri'], signal));
   }
 
   return {
@@ -615,26 +547,12 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
 
     async put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
       const signal = options?.signal;
-      assertOpen('put');
+      throwIfClosed(closed, 'put');
       throwIfAborted(signal, 'put', 'validation');
       const prepared = prepareArtifact(draft, limits);
 
       // All parents are read and verified before anything is written.
-      for (const [index, parent] of prepared.manifest.parents.entries()) {
-        throwIfAborted(signal, 'put', `checking parents[${index}]`);
-        try {
-          await readManifest(parent, ['parents', index], 'put', signal);
-        } catch (error) {
-          if (error instanceof JacobianError && error.code === 'ARTIFACT_NOT_FOUND') {
-            throw new JacobianError(
-              'ARTIFACT_NOT_FOUND',
-              `parents[${index}]: parent ${parent} is not in this store; parents must be stored before their children`,
-              { path: ['parents', index], data: { uri: parent } },
-            );
-          }
-          throw error;
-        }
-      }
+      await verifyParents(prepared.manifest.parents, (parent, parentPath) => readManifest(parent, parentPath, 'put', signal), signal);
 
       throwIfAborted(signal, 'put', 'writing the payload');
       const blob = blobKey(prepared.payloadDigest);
@@ -655,7 +573,7 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
 
     async get(uri: string, options?: Signal): Promise<LoadedArtifact> {
       const signal = options?.signal;
-      assertOpen('get');
+      throwIfClosed(closed, 'get');
       throwIfAborted(signal, 'get', 'reading the manifest');
       const stored = await readManifest(uri, ['uri'], 'get', signal);
       throwIfAborted(signal, 'get', 'reading the payload');
@@ -665,13 +583,13 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
 
     async getManifest(uri: string, options?: Signal): Promise<StoredArtifact> {
       const signal = options?.signal;
-      assertOpen('getManifest');
+      throwIfClosed(closed, 'getManifest');
       throwIfAborted(signal, 'getManifest', 'reading the manifest');
       return readManifest(uri, ['uri'], 'getManifest', signal);
     },
 
     async has(uri: string): Promise<boolean> {
-      assertOpen('has');
+      throwIfClosed(closed, 'has');
       const { digest } = parseArtifactUri(uri, ['uri']);
       const key = manifestKey(digest);
       try {

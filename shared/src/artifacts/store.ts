@@ -89,6 +89,15 @@ export function throwIfAborted(signal: AbortSignal | undefined, operation: strin
   }
 }
 
+/** Throw `ARTIFACT_STORE_UNAVAILABLE` if the store is `closed`, as the port requires after `close()`. */
+export function throwIfClosed(closed: boolean, operation: string): void {
+  if (closed) {
+    throw new JacobianError('ARTIFACT_STORE_UNAVAILABLE', `artifact store ${operation} called after close(); the store is closed`, {
+      path: [],
+    });
+  }
+}
+
 /** Everything an adapter needs to write an artifact, computed without touching storage. */
 export interface PreparedArtifact {
   uri: string;
