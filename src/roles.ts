@@ -85,9 +85,12 @@ function processId(role: string): string {
 }
 
 /** Shared start-up of every role: Redis and the artifact store, both checked before anything serves. */
-async function connect(env: ClusterEnvironment, cleanups: Cleanups): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore }> {
+async function connect(env: ClusterEnvironment, cleanups: Cleanups, log: Logger): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore }> {
   const connection = { url: env.REDIS_URL };
   const redis = createRedisClient(connection, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  // Connection errors surface through the commands that fail; without a listener ioredis
+  // would print each reconnect attempt's error to stderr outside our JSON logs.
+  redis.on('error', (error: Error) => log.debug('redis connection error', { error: error.message }));
   cleanups.add(() => redis.disconnect());
   await assertRedisReachable(redis, env.REDIS_URL);
   const options = s3Options(env);
@@ -105,7 +108,7 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       const key = await loadPublicKey(path);
       trusted.set(keyId(key), key);
     }
-    const { redis, artifacts } = await connect(env, cleanups);
+    const { redis, artifacts } = await connect(env, cleanups, log);
     const catalog = await createLiveCatalogSource({
       redis,
       prefix: env.JACOBIAN_PREFIX,
@@ -194,7 +197,7 @@ async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promis
 /** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
 export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger): Promise<RunningRole> {
   return startRole(async (cleanups) => {
-    const { redis, artifacts } = await connect(env, cleanups);
+    const { redis, artifacts } = await connect(env, cleanups, log);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
     const runner = await createRunner({ artifacts, executor, pools });
@@ -219,7 +222,7 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
 export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger): Promise<RunningRole> {
   return startRole(async (cleanups) => {
     const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
-    const { redis, artifacts } = await connect(env, cleanups);
+    const { redis, artifacts } = await connect(env, cleanups, log);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
     const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
