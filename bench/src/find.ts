@@ -1,0 +1,359 @@
+/**
+ * `bench find`: math.find requests per second over HTTP with the server on one core, against
+ * a minimal stateless MCP server on the same SDK and HTTP stack (same core, same load
+ * generator on the other core), then a long run against Jacobian sampling its RSS.
+ */
+import { loadavg } from 'node:os';
+import type { LoadgenConfig, LoadgenResult } from './children/loadgen.js';
+import { jacobianEnvironment, startChild, startJacobian, type BenchContext } from './context.js';
+import { JsonLineReader } from './lines.js';
+import type { Era } from './mcp-http.js';
+import { CpuWindow, descendants, hasTaskset, rssKiB, waitForLogLine, type ManagedProcess } from './proc.js';
+import { ratio, round, table } from './stats.js';
+
+export interface FindOptions {
+  /** Connections of the load generator (closed loop). */
+  concurrency: number;
+  /** Length of each rate measurement. */
+  durationMs: number;
+  /** Unmeasured requests before each rate measurement. */
+  warmup: number;
+  /** Rate measurements per server, interleaved. */
+  rounds: number;
+  /** Requests of the long run against Jacobian; 0 skips it. */
+  requests: number;
+  /** Bound on the long run's length; it stops at this time even if fewer requests were sent. 0: no bound. */
+  maxLongRunMs: number;
+  /** RSS sampling interval of the long run. */
+  sampleMs: number;
+  era: Era;
+  /** Also measure the load generator against a bare node:http server (its ceiling). */
+  calibrate: boolean;
+}
+
+interface RateRound {
+  round: number;
+  server: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  failed: number;
+  first_failure: string | null;
+  response_bytes: number;
+  cpu: ReturnType<CpuWindow['lap']>;
+}
+
+interface RssSample {
+  seconds: number;
+  requests: number;
+  rss_kib: number;
+  /** The server and its kernel-pool children. */
+  tree_rss_kib: number;
+}
+
+export interface FindReport {
+  benchmark: 'find';
+  options: FindOptions & { server_core: number | null; loadgen_core: number | null; find_arguments: unknown; peer_tool: string };
+  rates: RateRound[];
+  summary: Record<string, number>;
+  calibration: { rps: number; p50_ms: number } | null;
+  long_run: {
+    requests: number;
+    failed: number;
+    first_failure: string | null;
+    seconds: number;
+    rps: number;
+    p50_ms: number;
+    p99_ms: number;
+    /** Requests asked for; `requests` is what was sent before the time bound. */
+    requested: number;
+    rss_kib: { start: number; after_warmup: number; end: number; max: number; min_after_warmup: number };
+    warmup_requests: number;
+    /** Least-squares slope of RSS over the second half of the run. */
+    slope_kib_per_100k_requests: number;
+    flat: boolean;
+    flat_rule: string;
+    samples: RssSample[];
+  } | null;
+  targets: { name: string; target: string; measured: number | string; met: boolean }[];
+}
+
+/** A lexical search of the kind an agent sends first. */
+const FIND_ARGUMENTS = { query: 'graph tree', limit: 5 };
+const SERVER_CORE = 0;
+const LOADGEN_CORE = 1;
+
+async function runLoadgen(
+  context: BenchContext,
+  name: string,
+  config: LoadgenConfig,
+  onProgress?: (done: number, seconds: number) => void,
+): Promise<LoadgenResult> {
+  const child = startChild(context, name, 'loadgen.ts', { env: { BENCH_LOADGEN: JSON.stringify(config) }, core: LOADGEN_CORE, pipeStdout: true });
+  const lines = new JsonLineReader(child.child.stdout as NonNullable<typeof child.child.stdout>, name);
+  for (;;) {
+    const line = (await lines.next(3_600_000)) as { type?: string; done?: number; seconds?: number } | undefined;
+    if (line === undefined) {
+      const exit = await child.exit;
+      throw new Error(`${name} ended without a result (exit ${exit.code ?? exit.signal ?? '?'}); see ${child.logFile}`);
+    }
+    if (line.type === 'progress') onProgress?.(line.done ?? 0, line.seconds ?? 0);
+    else if (line.type === 'result') {
+      await child.exit;
+      return line as LoadgenResult;
+    }
+  }
+}
+
+function treeRss(pid: number): number {
+  let total = rssKiB(pid) ?? 0;
+  for (const child of descendants(pid)) total += rssKiB(child) ?? 0;
+  return total;
+}
+
+function slope(points: readonly { x: number; y: number }[]): number {
+  if (points.length < 2) return 0;
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.x - mx) * (p.y - my);
+    den += (p.x - mx) ** 2;
+  }
+  return den > 0 ? num / den : 0;
+}
+
+async function startPinned(context: BenchContext, name: string, start: () => Promise<{ process: ManagedProcess; url: URL | undefined }>) {
+  const started = await start();
+  if (started.url === undefined) throw new Error(`${name} did not log its URL`);
+  return { process: started.process, url: started.url };
+}
+
+export async function runFindBench(context: BenchContext, options: FindOptions): Promise<FindReport> {
+  const pinned = hasTaskset();
+  if (!pinned) context.log('find: taskset not found; servers and load generator are NOT pinned to cores');
+  context.log(`find: starting jacobian serve and the minimal SDK server on core ${SERVER_CORE}`);
+  const jacobian = await startPinned(context, 'jacobian', () =>
+    startJacobian(context, 'find-jacobian', ['serve', '--host', '127.0.0.1', '--port', '0'], { env: jacobianEnvironment(context, 'find-jacobian', {}), core: SERVER_CORE }),
+  );
+  const minimalProcess = startChild(context, 'minimal-mcp-server', 'minimal-mcp-server.ts', { env: {}, core: SERVER_CORE });
+  const minimalUrl = await waitForLogLine(minimalProcess, (e) => (e['msg'] === 'serving MCP over Streamable HTTP' && typeof e['url'] === 'string' ? new URL(e['url']) : undefined));
+
+  const servers = [
+    { name: 'minimal-sdk', url: minimalUrl, tool: 'ping', args: {} as Record<string, unknown> },
+    { name: 'jacobian', url: jacobian.url, tool: 'math.find', args: FIND_ARGUMENTS as Record<string, unknown> },
+  ];
+  const cpu = new CpuWindow(() => []);
+  const rates: RateRound[] = [];
+  for (let round_ = 1; round_ <= options.rounds; round_++) {
+    for (const server of servers) {
+      await context.waitQuiet(`find round ${round_} ${server.name}`);
+      context.log(`find: round ${round_}: ${server.name}: ${options.warmup} warm-up, then ${options.durationMs / 1000} s at ${options.concurrency} connections`);
+      cpu.lap();
+      const result = await runLoadgen(context, `loadgen-${server.name}-${round_}`, {
+        url: server.url.href,
+        era: options.era,
+        tool: server.tool,
+        args: server.args,
+        concurrency: options.concurrency,
+        warmupRequests: options.warmup,
+        durationMs: options.durationMs,
+      });
+      const lap = cpu.lap();
+      context.log(`find: round ${round_}: ${server.name}: ${result.rps} requests/s (p50 ${result.latency.p50_ms} ms), other load ${lap.other_cores} cores`);
+      rates.push({
+        round: round_,
+        server: server.name,
+        rps: result.rps,
+        p50_ms: result.latency.p50_ms,
+        p99_ms: result.latency.p99_ms,
+        failed: result.failed,
+        first_failure: result.first_failure,
+        response_bytes: result.response_bytes,
+        cpu: lap,
+      });
+    }
+  }
+
+  let calibration: FindReport['calibration'] = null;
+  if (options.calibrate) {
+    const raw = startChild(context, 'raw-http-server', 'raw-http-server.ts', { env: {}, core: SERVER_CORE });
+    const rawUrl = await waitForLogLine(raw, (e) => (typeof e['url'] === 'string' ? new URL(e['url']) : undefined));
+    const result = await runLoadgen(context, 'loadgen-calibration', {
+      url: rawUrl.href,
+      era: options.era,
+      tool: 'ping',
+      args: {},
+      concurrency: options.concurrency,
+      warmupRequests: options.warmup,
+      durationMs: Math.min(options.durationMs, 5000),
+    });
+    await raw.stop();
+    calibration = { rps: result.rps, p50_ms: result.latency.p50_ms };
+    context.log(`find: load generator ceiling (bare node:http server): ${result.rps} requests/s`);
+  }
+  await minimalProcess.stop();
+
+  const mean = (name: string): number => {
+    const list = rates.filter((r) => r.server === name).map((r) => r.rps);
+    return list.length > 0 ? round(list.reduce((a, b) => a + b, 0) / list.length, 1) : Number.NaN;
+  };
+  const jacobianRps = mean('jacobian');
+  const minimalRps = mean('minimal-sdk');
+  const rateRatio = ratio(jacobianRps, minimalRps);
+  const summary = { jacobian_find_rps: jacobianRps, minimal_sdk_rps: minimalRps, jacobian_over_minimal: rateRatio };
+
+  let longRun: FindReport['long_run'] = null;
+  if (options.requests > 0) {
+    const estimate = Number.isFinite(jacobianRps) && jacobianRps > 0 ? options.requests / jacobianRps : Number.NaN;
+    context.log(
+      `find: long run: ${options.requests} math.find requests at ~${jacobianRps}/s, about ${Math.round(estimate)} s` +
+        (options.maxLongRunMs > 0 && estimate * 1000 > options.maxLongRunMs ? `; capped at ${options.maxLongRunMs / 1000} s, so fewer requests will be sent` : ''),
+    );
+    await context.waitQuiet('find long run');
+    const pid = jacobian.process.pid;
+    const samples: RssSample[] = [];
+    const startRss = rssKiB(pid) ?? 0;
+    let done = 0;
+    const started = performance.now();
+    const sample = (): void => {
+      const rss = rssKiB(pid);
+      if (rss !== undefined) samples.push({ seconds: round((performance.now() - started) / 1000, 1), requests: done, rss_kib: rss, tree_rss_kib: treeRss(pid) });
+    };
+    const timer = setInterval(sample, options.sampleMs);
+    let lastLogged = 0;
+    let result: LoadgenResult;
+    try {
+      result = await runLoadgen(
+        context,
+        'loadgen-long-run',
+        {
+          url: jacobian.url.href,
+          era: options.era,
+          tool: 'math.find',
+          args: FIND_ARGUMENTS,
+          concurrency: options.concurrency,
+          warmupRequests: 0,
+          requests: options.requests,
+          ...(options.maxLongRunMs > 0 ? { durationMs: options.maxLongRunMs } : {}),
+          progressEveryMs: Math.max(200, Math.floor(options.sampleMs / 2)),
+        },
+        (n, seconds) => {
+          done = n;
+          if (seconds - lastLogged >= 30) {
+            lastLogged = seconds;
+            context.log(`find: long run: ${n} requests in ${Math.round(seconds)} s, RSS ${rssKiB(pid) ?? '?'} KiB, load average ${loadavg()[0]?.toFixed(2) ?? '?'}`);
+          }
+        },
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    done = result.requests;
+    sample();
+    const warmupRequests = Math.floor(result.requests / 10);
+    const afterWarmup = samples.find((s) => s.requests >= warmupRequests) ?? samples[0];
+    const later = samples.filter((s) => s.requests >= warmupRequests);
+    const end = samples[samples.length - 1];
+    const secondHalf = samples.filter((s) => s.requests >= result.requests / 2).map((s) => ({ x: s.requests, y: s.rss_kib }));
+    const warm = afterWarmup?.rss_kib ?? startRss;
+    const endRss = end?.rss_kib ?? startRss;
+    longRun = {
+      requests: result.requests,
+      requested: options.requests,
+      failed: result.failed,
+      first_failure: result.first_failure,
+      seconds: result.seconds,
+      rps: result.rps,
+      p50_ms: result.latency.p50_ms,
+      p99_ms: result.latency.p99_ms,
+      rss_kib: {
+        start: startRss,
+        after_warmup: warm,
+        end: endRss,
+        max: Math.max(startRss, ...samples.map((s) => s.rss_kib)),
+        min_after_warmup: Math.min(...later.map((s) => s.rss_kib)),
+      },
+      warmup_requests: warmupRequests,
+      slope_kib_per_100k_requests: round(slope(secondHalf) * 100_000, 1),
+      flat: endRss <= warm * 1.1,
+      flat_rule: 'RSS at the end ≤ 1.10 × RSS after the first tenth of the requests (the warm-up)',
+      samples: thin(samples, 200),
+    };
+    context.log(`find: long run: ${result.rps} requests/s; RSS ${startRss} → ${warm} (after warm-up) → ${endRss} KiB, max ${longRun.rss_kib.max} KiB`);
+  }
+
+  const targets: FindReport['targets'] = [{ name: 'math.find rps / minimal SDK server rps', target: '≥ 2.5', measured: rateRatio, met: rateRatio >= 2.5 }];
+  if (longRun !== null) {
+    targets.push({
+      name: `flat memory over ${longRun.requests} math.find requests`,
+      target: `end RSS ≤ 1.10 × after warm-up, over 1,000,000 requests`,
+      measured: `${longRun.rss_kib.after_warmup} → ${longRun.rss_kib.end} KiB (${round(longRun.rss_kib.end / longRun.rss_kib.after_warmup, 3)}×)`,
+      met: longRun.flat && longRun.requests >= 1_000_000 && longRun.failed === 0,
+    });
+  }
+  return {
+    benchmark: 'find',
+    options: {
+      ...options,
+      server_core: pinned ? SERVER_CORE : null,
+      loadgen_core: pinned ? LOADGEN_CORE : null,
+      find_arguments: FIND_ARGUMENTS,
+      peer_tool: 'ping (empty input schema; output schema {ok: boolean, server: string})',
+    },
+    rates,
+    summary,
+    calibration,
+    long_run: longRun,
+    targets,
+  };
+}
+
+function thin<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const step = items.length / max;
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(items[Math.floor(i * step)] as T);
+  out.push(items[items.length - 1] as T);
+  return out;
+}
+
+export function printFindTables(report: FindReport): string {
+  const rates = table(
+    ['round', 'server', 'rps', 'p50 ms', 'p99 ms', 'resp bytes', 'failed', 'other cores'],
+    report.rates.map((r) => [r.round, r.server, r.rps, r.p50_ms, r.p99_ms, r.response_bytes, r.failed, r.cpu.other_cores]),
+  );
+  const summary = table(
+    ['measure', 'value'],
+    [
+      ...Object.entries(report.summary).map(([k, v]) => [k, v] as [string, number]),
+      ...(report.calibration ? [['loadgen_ceiling_rps (bare node:http)', report.calibration.rps] as [string, number]] : []),
+    ],
+  );
+  const parts = [rates, '', summary];
+  if (report.long_run !== null) {
+    const l = report.long_run;
+    parts.push(
+      '',
+      table(
+        ['long run', 'value'],
+        [
+          ['requests (sent of asked)', `${l.requests} of ${l.requested}`],
+          ['failed', l.failed],
+          ['seconds', l.seconds],
+          ['rps', l.rps],
+          ['RSS start KiB', l.rss_kib.start],
+          [`RSS after warm-up (${l.warmup_requests} req) KiB`, l.rss_kib.after_warmup],
+          ['RSS end KiB', l.rss_kib.end],
+          ['RSS max KiB', l.rss_kib.max],
+          ['slope KiB / 100k req (2nd half)', l.slope_kib_per_100k_requests],
+          ['flat', l.flat ? 'yes' : 'NO'],
+        ],
+      ),
+    );
+  }
+  parts.push('', table(['target', 'wanted', 'measured', 'met'], report.targets.map((t) => [t.name, t.target, t.measured, t.met ? 'yes' : 'NO'])));
+  return parts.join('\n');
+}

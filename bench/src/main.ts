@@ -1,0 +1,208 @@
+/**
+ * Jacobian benchmarks: `npm run bench -- [queue|find|all] [options]` (see HELP). Each
+ * benchmark prints a table and a JSON summary with its ratios against a peer measured in the
+ * same run. Every process started is stopped by its PID at the end, even on error or Ctrl-C.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BenchContext } from './context.js';
+import { printFindTables, runFindBench } from './find.js';
+import type { Era } from './mcp-http.js';
+import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
+import { printQueueTables, runQueueBench } from './queue.js';
+
+const HELP = `Usage: npm run bench -- [queue|find|all] [options]      (default: all)
+
+queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
+        (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
+find    math.find requests/s (server on core 0, load generator on core 1) vs a minimal
+        stateless MCP server on the same SDK, then a long run sampling the server's RSS
+
+Options:
+  --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
+  --sequential N         queue: measured sequential requests per system (default 500)
+  --warmup N             queue: warm-up requests before each phase (default 50)
+  --duration S           queue: seconds of each throughput phase (default 10)
+  --find-concurrency N   find: load generator connections (default 8)
+  --find-duration S      find: seconds of each rate measurement (default 10)
+  --find-warmup N        find: warm-up requests before each rate measurement (default 2000)
+  --rounds N             find: interleaved rate measurements per server (default 2)
+  --requests N           find: requests of the long run (default 1000000; 0 skips it)
+  --max-long-run-min M   find: stop the long run after M minutes even if fewer requests were sent
+                         (default 0: no bound); the report says how many were sent
+  --sample-ms MS         find: RSS sampling interval of the long run (default 1000)
+  --no-calibrate         find: skip the load generator's ceiling against a bare node:http server
+  --era modern|legacy    MCP envelope of every request (default modern: 2026-07-28, JSON answers)
+  --log-level LEVEL      JACOBIAN_LOG_LEVEL of the jacobian processes (default info, the product default)
+  --wait-quiet S         before each phase, wait up to S seconds for other processes on the machine
+                         to use under 0.25 cores (default 0: do not wait; the load is reported anyway)
+  --json FILE            also write the full JSON report (with RSS samples) to FILE
+  --cpu-prof              run the jacobian processes with node --cpu-prof (profiles in the kept run folder)
+  --keep                 keep the run's temporary folder (logs, data) even on success
+`;
+
+function positiveInt(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name}: ${value} is not an integer ≥ ${min}`);
+  return n;
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      concurrency: { type: 'string' },
+      sequential: { type: 'string' },
+      warmup: { type: 'string' },
+      duration: { type: 'string' },
+      'find-concurrency': { type: 'string' },
+      'find-duration': { type: 'string' },
+      'find-warmup': { type: 'string' },
+      rounds: { type: 'string' },
+      requests: { type: 'string' },
+      'sample-ms': { type: 'string' },
+      'max-long-run-min': { type: 'string' },
+      'no-calibrate': { type: 'boolean' },
+      era: { type: 'string' },
+      'log-level': { type: 'string' },
+      json: { type: 'string' },
+      'wait-quiet': { type: 'string' },
+      keep: { type: 'boolean' },
+      'cpu-prof': { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const which = positionals[0] ?? 'all';
+  if (!['queue', 'find', 'all'].includes(which) || positionals.length > 1) throw new Error(`unknown benchmark ${positionals.join(' ')}; see --help`);
+  const era = (values.era ?? 'modern') as Era;
+  if (era !== 'modern' && era !== 'legacy') throw new Error(`--era: ${values.era} is not modern or legacy`);
+
+  const runTag = randomBytes(6).toString('hex');
+  const dir = mkdtempSync(join(tmpdir(), 'jacobian-bench-'));
+  const log = (message: string): void => {
+    process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+  };
+  const active = new Set<BenchContext>();
+  const waitQuietMs = positiveInt('wait-quiet', values['wait-quiet'], 0, 0) * 1000;
+  const quietLog: { label: string; waited_s: number; other_cores: number }[] = [];
+  async function waitQuiet(label: string): Promise<number> {
+    const started = Date.now();
+    const cpu = new CpuWindow(() => []);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const other = cpu.lap().other_cores;
+      const waited = (Date.now() - started) / 1000;
+      if (other <= 0.25 || Date.now() - started >= waitQuietMs) {
+        quietLog.push({ label, waited_s: Math.round(waited), other_cores: other });
+        if (other > 0.25) log(`${label}: the machine is busy with other work (${other} cores) after waiting ${Math.round(waited)} s; measuring anyway`);
+        return other;
+      }
+    }
+  }
+  const reports: Record<string, unknown>[] = [];
+  let failed = false;
+
+  async function teardown(context: BenchContext): Promise<{ name: string; pid: number; graceful: boolean; code: number | null; signal: string | null }[]> {
+    const { stopped, leftovers } = await context.group.stopAll();
+    for (const cleanup of context.cleanups.splice(0).reverse()) {
+      await cleanup().catch((error: unknown) => log(`cleanup failed: ${(error as Error).message}`));
+    }
+    if (leftovers.length > 0) log(`killed leftover processes by PID: ${leftovers.join(', ')}`);
+    for (const s of stopped) {
+      if (!s.graceful || (s.code !== 0 && s.signal === null && !s.name.startsWith('loadgen'))) {
+        log(`WARNING: ${s.name} (pid ${s.pid}) stopped ${s.graceful ? 'with' : 'only by SIGKILL,'} exit ${s.code ?? s.signal ?? '?'}`);
+      }
+    }
+    active.delete(context);
+    return stopped.map((s) => ({ name: s.name, pid: s.pid, graceful: s.graceful, code: s.code, signal: s.signal }));
+  }
+
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping every process of this run`);
+    void Promise.allSettled([...active].map(teardown)).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const machine = machineInfo();
+  log(`run ${runTag}: logs in ${dir}; machine ${JSON.stringify(machine)}`);
+
+  for (const name of which === 'all' ? ['queue', 'find'] : [which]) {
+    const context: BenchContext = {
+      runTag: `${runTag}-${name}`,
+      dir: mkdtempSync(join(dir, `${name}-`)),
+      group: new ProcessGroup(`${runTag}-${name}`),
+      logLevel: values['log-level'] ?? 'info',
+      jacobianNodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profiles', name)}`] : [],
+      cleanups: [],
+      log,
+      waitQuiet: (label) => (waitQuietMs > 0 ? waitQuiet(label) : Promise.resolve(Number.NaN)),
+    };
+    active.add(context);
+    const loadBefore = loadavg().map((v) => Math.round(v * 100) / 100);
+    try {
+      if (name === 'queue') {
+        const report = await runQueueBench(context, {
+          concurrency: positiveInt('concurrency', values.concurrency, 8),
+          sequential: positiveInt('sequential', values.sequential, 500),
+          warmup: positiveInt('warmup', values.warmup, 50, 0),
+          durationMs: positiveInt('duration', values.duration, 10) * 1000,
+          era,
+        });
+        report.stopped = await teardown(context);
+        process.stdout.write(`\n== queue ==\n${printQueueTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+      } else {
+        const report = await runFindBench(context, {
+          concurrency: positiveInt('find-concurrency', values['find-concurrency'], 8),
+          durationMs: positiveInt('find-duration', values['find-duration'], 10) * 1000,
+          warmup: positiveInt('find-warmup', values['find-warmup'], 2000, 0),
+          rounds: positiveInt('rounds', values.rounds, 2),
+          requests: positiveInt('requests', values.requests, 1_000_000, 0),
+          maxLongRunMs: positiveInt('max-long-run-min', values['max-long-run-min'], 0, 0) * 60_000,
+          sampleMs: positiveInt('sample-ms', values['sample-ms'], 1000, 100),
+          era,
+          calibrate: values['no-calibrate'] !== true,
+        });
+        const stopped = await teardown(context);
+        process.stdout.write(`\n== find ==\n${printFindTables(report)}\n`);
+        reports.push({ ...report, stopped, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+      }
+    } catch (error) {
+      failed = true;
+      log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      await teardown(context);
+    }
+  }
+
+  const full = { run: runTag, machine: { ...machine, loadavg_at_end: loadavg().map((v) => Math.round(v * 100) / 100) }, quiet_waits: quietLog, reports };
+  const printable = JSON.parse(JSON.stringify(full, (key, value: unknown) => (key === 'samples' ? `(${Array.isArray(value) ? value.length : 0} samples; see --json)` : value))) as unknown;
+  process.stdout.write(`\n== JSON summary ==\n${JSON.stringify(printable, null, 2)}\n`);
+  if (values.json !== undefined) {
+    writeFileSync(values.json, `${JSON.stringify(full, null, 2)}\n`);
+    log(`full report written to ${values.json}`);
+  }
+  if (failed || values.keep || values['cpu-prof']) log(`logs kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  },
+);
