@@ -73,6 +73,8 @@ export interface FindReport {
     slope_kib_per_100k_requests: number;
     flat: boolean;
     flat_rule: string;
+    /** Machine load during the long run; other_cores is work outside the benchmark. */
+    cpu: ReturnType<CpuWindow['lap']>;
     samples: RssSample[];
   } | null;
   targets: { name: string; target: string; measured: number | string; met: boolean }[];
@@ -203,7 +205,12 @@ export async function runFindBench(context: BenchContext, options: FindOptions):
   const jacobianRps = mean('jacobian');
   const minimalRps = mean('minimal-sdk');
   const rateRatio = ratio(jacobianRps, minimalRps);
-  const summary = { jacobian_find_rps: jacobianRps, minimal_sdk_rps: minimalRps, jacobian_over_minimal: rateRatio };
+  const summary: Record<string, number> = { jacobian_find_rps: jacobianRps, minimal_sdk_rps: minimalRps, jacobian_over_minimal: rateRatio };
+  for (let r = 1; r <= options.rounds; r++) {
+    const j = rates.find((x) => x.round === r && x.server === 'jacobian');
+    const m = rates.find((x) => x.round === r && x.server === 'minimal-sdk');
+    if (j !== undefined && m !== undefined) summary[`round_${r}_jacobian_over_minimal`] = ratio(j.rps, m.rps);
+  }
 
   let longRun: FindReport['long_run'] = null;
   if (options.requests > 0) {
@@ -222,6 +229,7 @@ export async function runFindBench(context: BenchContext, options: FindOptions):
       const rss = rssKiB(pid);
       if (rss !== undefined) samples.push({ seconds: round((performance.now() - started) / 1000, 1), requests: done, rss_kib: rss, tree_rss_kib: treeRss(pid) });
     };
+    cpu.lap();
     const timer = setInterval(sample, options.sampleMs);
     let lastLogged = 0;
     let result: LoadgenResult;
@@ -251,6 +259,7 @@ export async function runFindBench(context: BenchContext, options: FindOptions):
     } finally {
       clearInterval(timer);
     }
+    const longRunCpu = cpu.lap();
     done = result.requests;
     sample();
     const warmupRequests = Math.floor(result.requests / 10);
@@ -280,6 +289,7 @@ export async function runFindBench(context: BenchContext, options: FindOptions):
       slope_kib_per_100k_requests: round(slope(secondHalf) * 100_000, 1),
       flat: endRss <= warm * 1.1,
       flat_rule: 'RSS at the end ≤ 1.10 × RSS after the first tenth of the requests (the warm-up)',
+      cpu: longRunCpu,
       samples: thin(samples, 200),
     };
     context.log(`find: long run: ${result.rps} requests/s; RSS ${startRss} → ${warm} (after warm-up) → ${endRss} KiB, max ${longRun.rss_kib.max} KiB`);
@@ -350,6 +360,7 @@ export function printFindTables(report: FindReport): string {
           ['RSS max KiB', l.rss_kib.max],
           ['slope KiB / 100k req (2nd half)', l.slope_kib_per_100k_requests],
           ['flat', l.flat ? 'yes' : 'NO'],
+          ['other cores (load outside the benchmark)', l.cpu.other_cores],
         ],
       ),
     );

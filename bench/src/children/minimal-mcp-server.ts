@@ -37,6 +37,12 @@ const server = await new Promise<ServerType>((resolve, reject) => {
 const { port } = server.address() as AddressInfo;
 process.stderr.write(`${JSON.stringify({ level: 'info', msg: 'serving MCP over Streamable HTTP', url: `http://${host}:${port}/mcp` })}\n`);
 
+// Diagnostics: SIGUSR2 logs memory usage (after a full GC when started with --expose-gc).
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  process.stderr.write(`${JSON.stringify({ level: 'info', msg: 'memory', ...process.memoryUsage() })}\n`);
+});
+
 process.once('SIGTERM', () => {
   void (async () => {
     await mcp.close();
