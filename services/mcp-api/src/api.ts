@@ -10,7 +10,6 @@ import {
   nonConclusionResult,
   parseArtifactUri,
   providerRef,
-  sha256Hex,
   toAppError,
   VERIFICATION_RECORD_SCHEMA_URI,
   verifyRecordSignature,
@@ -244,9 +243,4 @@ export function createApi(deps: ApiDependencies): Api {
       return deps.artifacts.get(uri, signal ? { signal } : undefined);
     },
   };
-}
-
-/** Short, stable fingerprint of a JSON value for logs, never the value itself. */
-export function fingerprint(value: string): string {
-  return sha256Hex(value).slice(0, 12);
 }

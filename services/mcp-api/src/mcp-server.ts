@@ -200,6 +200,3 @@ export function createMcpServer(api: Api): McpServer {
 
   return server;
 }
-
-/** Exposed for tests that check the advertised schema matches the contract. */
-export const MATH_RUN_INPUT = CapabilityRequestSchema;
