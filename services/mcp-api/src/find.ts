@@ -66,13 +66,25 @@ interface Scored {
   matched_terms: string[];
 }
 
+/** Each catalog entry's searchable tokens, computed once per entry object (a catalog is immutable). */
+const fieldTokens = new WeakMap<CatalogEntry, Record<Field, Set<string>>>();
+
+function fieldsOf(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record<Field, Set<string>> {
+  let fields = fieldTokens.get(entry);
+  if (fields === undefined) {
+    fields = {
+      id: new Set(tokens(entry.id)),
+      tags: new Set(entry.tags.flatMap(tokens)),
+      title: new Set(tokens(entry.title)),
+      description: new Set(tokens(descriptor.description)),
+    };
+    fieldTokens.set(entry, fields);
+  }
+  return fields;
+}
+
 function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: string[]): Scored {
-  const fields: Record<Field, Set<string>> = {
-    id: new Set(tokens(entry.id)),
-    tags: new Set(entry.tags.flatMap(tokens)),
-    title: new Set(tokens(entry.title)),
-    description: new Set(tokens(descriptor.description)),
-  };
+  const fields = fieldsOf(entry, descriptor);
   let total = 0;
   const matchedOn = new Set<Field>();
   const matchedTerms: string[] = [];

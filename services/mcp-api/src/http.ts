@@ -1,27 +1,40 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createMcpHonoApp } from '@modelcontextprotocol/hono';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Api } from './api.js';
-import { createMcpServer } from './mcp-server.js';
+import { createModernToolLane, type LaneTool } from './fast-lane.js';
+import { createMcpServer, SERVER_INFO } from './mcp-server.js';
+import { findToolResult, runToolResult, TOOLS } from './tools.js';
 
 export interface HttpServerOptions {
   api: Api;
   host: string;
   port: number;
   onError?: (error: Error) => void;
+  /**
+   * Serve 2026-07-28 tool calls of math.find and math.run without a per-request MCP server
+   * (see fast-lane.ts). Default true; false sends every request through the SDK.
+   */
+  toolLane?: boolean;
 }
 
 export interface RunningHttpServer {
   readonly url: string;
   readonly port: number;
+  /** Requests answered so far by the tool lane and by the SDK's handler. */
+  stats(): { toolLane: number; sdk: number };
   close(): Promise<void>;
 }
 
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+
 /**
  * Streamable HTTP at /mcp. One endpoint serves current-protocol clients and older
- * (2025) clients statelessly; each request gets its own MCP server over the shared API.
- * Host and Origin are checked against loopback names when bound to loopback.
+ * (2025) clients statelessly; each request the SDK serves gets its own MCP server over the
+ * shared API, and current-protocol tool calls take the tool lane, which answers them the same
+ * way without one. Host and Origin are checked against loopback names when bound to loopback.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const mcp = createMcpHandler(() => createMcpServer(options.api), {
@@ -31,9 +44,50 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const app = createMcpHonoApp({ host: options.host });
   app.all('/mcp', (c) => mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody }));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(started));
-    started.once('error', reject);
+  const viaApp = getRequestListener(app.fetch);
+
+  // The same guards createMcpHonoApp installs for a loopback host.
+  const loopback = LOOPBACK_HOSTS.includes(options.host);
+  const tools = new Map<string, LaneTool>([
+    [TOOLS.find.name, (args) => findToolResult(options.api, args)],
+    [TOOLS.run.name, (args, signal) => runToolResult(options.api, args, signal)],
+  ]);
+  const lane =
+    options.toolLane === false
+      ? undefined
+      : createModernToolLane({
+          tools,
+          serverInfo: SERVER_INFO,
+          ...(loopback ? { allowedHostnames: localhostAllowedHostnames(), allowedOrigins: localhostAllowedOrigins() } : {}),
+          maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE,
+          ...(options.onError ? { onError: options.onError } : {}),
+        });
+
+  const counts = { toolLane: 0, sdk: 0 };
+  const server = createServer((request, response) => {
+    if (lane?.claims(request)) {
+      lane.serve(
+        request,
+        response,
+        () => counts.toolLane++,
+        (body) => {
+          counts.sdk++;
+          // The SDK's path reads the body we already consumed from this buffer.
+          (request as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+          void viaApp(request, response);
+        },
+      );
+      return;
+    }
+    counts.sdk++;
+    void viaApp(request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -41,11 +95,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   return {
     url: `http://${shownHost}:${address.port}/mcp`,
     port: address.port,
+    stats: () => ({ ...counts }),
     close() {
       closing ??= (async () => {
         await mcp.close();
         await new Promise<void>((resolve) => {
-          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          server.closeAllConnections();
           server.close(() => resolve());
         });
       })();

@@ -3,83 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, InMemoryTransport, ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   CapabilityResultSchema,
   createLocalFolderArtifactStore,
-  installCapability,
   OperatorPolicySchema,
   type AdmittedRun,
   type ArtifactStore,
-  type CapabilityResult,
-  type InstalledCapability,
-  type ProviderRuntime,
   type RunQueue,
 } from '@jacobian/shared';
 import { createApi, type Api } from './api.js';
 import { createMcpServer } from './mcp-server.js';
-
-const RUNTIME: ProviderRuntime = {
-  provider: 'fake-provider',
-  availability: 'AVAILABLE',
-  version: '1.0.0',
-  digest_kind: 'SOURCE_TREE',
-  digest: '3'.repeat(64),
-  platform: 'test',
-  install_tier: 'T0',
-  license_id: 'MIT',
-  license_files: [],
-  features: [],
-};
-
-const SQUARE: InstalledCapability = installCapability(
-  {
-    id: 'test.square',
-    version: '1.0.0',
-    title: 'Square an integer',
-    description: 'Squares a small integer.',
-    tags: ['arithmetic'],
-    domain: 'arithmetic',
-    modes: ['EXPLORE'],
-    role: 'producer',
-    pool: 'light',
-    input_kinds: ['STRUCTURED_REQUEST'],
-    accepted_artifact_types: [],
-    produced_artifact_types: [],
-    input: z.object({ n: z.number().int().min(0).max(1000) }).strict(),
-    output: z.object({ square: z.number().int() }).strict(),
-    examples: [{ title: 'seven', mode: 'EXPLORE', payload: { n: 7 } }],
-    relationships: [],
-    assurance_ceiling: 'COMPUTED',
-    scope_rule: 'exactly n',
-    limits: {},
-    run: () => Promise.reject(new Error('the fake queue answers instead')),
-  },
-  RUNTIME,
-  null,
-);
-
-function squared(run: AdmittedRun): CapabilityResult {
-  const n = run.payload['n'] as number;
-  return {
-    capability_id: run.capability_id,
-    capability_version: '1.0.0',
-    mode: run.mode,
-    execution: { status: 'COMPLETED', runtime_ms: 1, job_id: run.job_id, request_digest: run.request_digest },
-    output: { square: n * n },
-    scope: { kind: 'EXACT_INPUT', statement: `n = ${n}`, input_uris: [] },
-    completeness: { status: 'COMPLETE', basis: 'arithmetic' },
-    qualifiers: ['EXACT'],
-    assurance: { level: 'COMPUTED', basis: 'integer multiplication', verification_record_uri: null, checker_id: null },
-    obligations: [],
-    relationships: [],
-    artifact_uris: [],
-    provider: { name: 'fake-provider', version: '1.0.0', digest_kind: 'SOURCE_TREE', digest: '3'.repeat(64) },
-    diagnostics: [],
-  };
-}
+import { SQUARE, squared } from './square.fixture.js';
 
 const submits: AdmittedRun[] = [];
 const queue: RunQueue = {

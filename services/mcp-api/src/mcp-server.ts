@@ -1,48 +1,13 @@
-import { McpServer, ResourceNotFoundError, ResourceTemplate, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CapabilityRequestSchema, CapabilityResultShape, toAppError, type CapabilityResult } from '@jacobian/shared';
+import { toAppError } from '@jacobian/shared';
 import type { Api } from './api.js';
-import { FindArgumentsSchema } from './find.js';
 import { INSTRUCTIONS } from './instructions.js';
-import { projectFind, projectResult } from './projection.js';
+import { findToolResult, runToolResult, TOOLS } from './tools.js';
 import { SERVER_VERSION } from './version.js';
 
-/**
- * Advertise a zod schema's exact JSON Schema, but let every object through the SDK's own
- * validation. The SDK would answer a bad argument with a bare text error; we answer with
- * a typed diagnostic naming the field and the rule (an ERROR CapabilityResult for
- * math.run), so validation happens in our handlers with the same zod schema.
- */
-function advertised<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'jacobian',
-      validate: (value: unknown) =>
-        typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? { value: value as Record<string, unknown> }
-          : { issues: [{ message: 'arguments must be a JSON object' }] },
-      jsonSchema: {
-        input: () => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }),
-        output: () => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }),
-      },
-    },
-  };
-}
-
-const FindOutputSchema = z
-  .object({
-    catalog_digest: z.string(),
-    policy_digest: z.string(),
-    policy_profile: z.string(),
-    kind: z.enum(['BROWSE', 'SEARCH', 'INSPECT']),
-    total_matches: z.number().int().nullable(),
-    matches: z.array(z.record(z.string(), z.unknown())),
-    capability: z.record(z.string(), z.unknown()).nullable(),
-    next_cursor: z.string().nullable(),
-    diagnostics: z.array(z.record(z.string(), z.unknown())),
-  })
-  .strict();
+/** Name and version every instance reports, in `initialize` and in each modern result's `_meta`. */
+export const SERVER_INFO = { name: 'jacobian', version: SERVER_VERSION } as const;
 
 const ARTIFACT_TEMPLATE = 'artifact://sha256/{digest}';
 
@@ -52,7 +17,7 @@ const ARTIFACT_TEMPLATE = 'artifact://sha256/{digest}';
  */
 export function createMcpServer(api: Api): McpServer {
   const server = new McpServer(
-    { name: 'jacobian', version: SERVER_VERSION },
+    { ...SERVER_INFO },
     {
       instructions:
         'Jacobian is a mathematical toolbox: discover installed operations with math.find, run one with math.run in EXPLORE or VERIFY mode. Results state what was computed, its scope, completeness and assurance; only an operator-authorized independent checker makes a result VERIFIED. Read jacobian://instructions for the full operating model.',
@@ -60,45 +25,8 @@ export function createMcpServer(api: Api): McpServer {
     },
   );
 
-  server.registerTool(
-    'math.find',
-    {
-      title: 'Find mathematical capabilities',
-      description:
-        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions and tags (with optional `domain`, `mode`, `limit` 1-20, `cursor`). `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL.',
-      inputSchema: advertised(FindArgumentsSchema),
-      outputSchema: FindOutputSchema,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    (args) => {
-      const response = api.find(args);
-      return {
-        content: [{ type: 'text', text: projectFind(response) }],
-        structuredContent: response as unknown as Record<string, unknown>,
-        ...(response.diagnostics.some((d) => d.severity === 'ERROR') ? { isError: true } : {}),
-      };
-    },
-  );
-
-  server.registerTool(
-    'math.run',
-    {
-      title: 'Run a mathematical capability',
-      description:
-        'Run one installed capability by exact ID in EXPLORE (compute) or VERIFY (independent checker) mode, with an optional budget. Returns the complete CapabilityResult: execution status, typed output, scope, completeness, qualifiers, assurance, obligations, artifact URIs and diagnostics.',
-      inputSchema: advertised(CapabilityRequestSchema),
-      outputSchema: CapabilityResultShape,
-      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async (args, ctx) => {
-      const result: CapabilityResult = await api.run(args, ctx.mcpReq.signal);
-      return {
-        content: [{ type: 'text', text: projectResult(result) }],
-        structuredContent: result as unknown as Record<string, unknown>,
-        ...(result.execution.status === 'ERROR' ? { isError: true } : {}),
-      };
-    },
-  );
+  server.registerTool(TOOLS.find.name, TOOLS.find.config, (args) => findToolResult(api, args));
+  server.registerTool(TOOLS.run.name, TOOLS.run.config, (args, ctx) => runToolResult(api, args, ctx.mcpReq.signal));
 
   server.registerResource(
     'instructions',

@@ -1,0 +1,165 @@
+import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { CapabilityRequestSchema, CapabilityResultShape, type CapabilityResult } from '@jacobian/shared';
+import type { Api } from './api.js';
+import { FindArgumentsSchema } from './find.js';
+import { projectFind, projectResult } from './projection.js';
+
+type JsonObject = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Convert once, on first use: the schemas are fixed for the life of the process. */
+function once(convert: () => JsonObject): () => JsonObject {
+  let cached: JsonObject | undefined;
+  return () => (cached ??= convert());
+}
+
+type Validation = { value: JsonObject } | { issues: { message: string; path?: PropertyKey[] }[] };
+
+/**
+ * A zod schema as the SDK sees it: its exact JSON Schema, converted once per process (the SDK
+ * builds a server, and asks for the schemas, on every stateless HTTP request; converting afresh
+ * each time was the largest single cost of serving a call), with our choice of validation.
+ */
+function advertised(schema: z.ZodType, validate: (value: unknown) => Validation): StandardSchemaWithJSON<JsonObject, JsonObject> {
+  const input = once(() => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }));
+  const output = once(() => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }));
+  return { '~standard': { version: 1, vendor: 'jacobian', validate, jsonSchema: { input, output } } };
+}
+
+const anyObject =
+  (what: string) =>
+  (value: unknown): Validation =>
+    isPlainObject(value) ? { value } : { issues: [{ message: `${what} must be a JSON object` }] };
+
+/**
+ * Input schemas let every object through the SDK's own validation. The SDK would answer a bad
+ * argument with a bare text error; we answer with a typed diagnostic naming the field and the
+ * rule (an ERROR CapabilityResult for math.run), so validation happens in our handlers with the
+ * same zod schema.
+ */
+const advertisedInput = (schema: z.ZodType) => advertised(schema, anyObject('arguments'));
+
+/** An output schema the SDK validates structured content against, with zod. */
+function validatedOutput(schema: z.ZodType) {
+  return advertised(schema, (value) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? { value: parsed.data as JsonObject } : { issues: parsed.error.issues.map((issue) => ({ message: issue.message, path: issue.path })) };
+  });
+}
+
+/**
+ * An output schema advertised but not validated again: math.run's CapabilityResult has already
+ * been parsed in full with CapabilityResultSchema (the shape plus every cross-field invariant)
+ * before it reaches this layer, so a second parse against the bare shape could only repeat it.
+ */
+const unvalidatedOutput = (schema: z.ZodType) => advertised(schema, anyObject('structured content'));
+
+const FindOutputSchema = z
+  .object({
+    catalog_digest: z.string(),
+    policy_digest: z.string(),
+    policy_profile: z.string(),
+    kind: z.enum(['BROWSE', 'SEARCH', 'INSPECT']),
+    total_matches: z.number().int().nullable(),
+    matches: z.array(z.record(z.string(), z.unknown())),
+    capability: z.record(z.string(), z.unknown()).nullable(),
+    next_cursor: z.string().nullable(),
+    diagnostics: z.array(z.record(z.string(), z.unknown())),
+  })
+  .strict();
+
+/** Freeze a JSON value and everything in it: a shared answer must not change under anyone. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
+/** Distinct math.find calls remembered per API; the oldest is forgotten first. */
+const FIND_CACHE_ENTRIES = 512;
+/** Arguments longer than this (as JSON) are answered without being remembered. */
+const FIND_CACHE_KEY_MAX = 1024;
+
+interface FindCache {
+  catalogDigest: string;
+  answers: Map<string, CallToolResult>;
+}
+const findCaches = new WeakMap<Api, FindCache>();
+
+/**
+ * math.find's answer to one call: the text projection plus the complete response.
+ *
+ * An answer is a function of the arguments and the catalog (which embeds the policy), so the
+ * same arguments against the same catalog digest get the same answer object again, without
+ * searching. The remembered answers are dropped whenever the catalog digest changes. Callers
+ * must treat the returned object as read-only.
+ */
+export function findToolResult(api: Api, args: JsonObject): CallToolResult {
+  const catalogDigest = api.catalog().digest;
+  let cache = findCaches.get(api);
+  if (cache === undefined || cache.catalogDigest !== catalogDigest) {
+    cache = { catalogDigest, answers: new Map() };
+    findCaches.set(api, cache);
+  }
+  const key = JSON.stringify(args);
+  const remembered = cache.answers.get(key);
+  if (remembered !== undefined) return remembered;
+  const response = api.find(args);
+  const answer: CallToolResult = {
+    content: [{ type: 'text', text: projectFind(response) }],
+    structuredContent: response,
+    ...(response.diagnostics.some((d) => d.severity === 'ERROR') ? { isError: true } : {}),
+  };
+  // The response names the catalog it was computed from; only an answer from the catalog the
+  // cache belongs to is kept (the catalog may change while this call runs).
+  if (key.length <= FIND_CACHE_KEY_MAX && response.catalog_digest === catalogDigest) {
+    if (cache.answers.size >= FIND_CACHE_ENTRIES) {
+      const oldest = cache.answers.keys().next();
+      if (oldest.done !== true) cache.answers.delete(oldest.value);
+    }
+    cache.answers.set(key, deepFreeze(answer));
+  }
+  return answer;
+}
+
+/** math.run's answer to one call: the compact text projection plus the complete CapabilityResult. */
+export async function runToolResult(api: Api, args: JsonObject, signal: AbortSignal): Promise<CallToolResult> {
+  const result: CapabilityResult = await api.run(args, signal);
+  return {
+    content: [{ type: 'text', text: projectResult(result) }],
+    structuredContent: result as unknown as JsonObject,
+    ...(result.execution.status === 'ERROR' ? { isError: true } : {}),
+  };
+}
+
+/** The two tools' registrations, shared by every MCP server instance of the process. */
+export const TOOLS = {
+  find: {
+    name: 'math.find',
+    config: {
+      title: 'Find mathematical capabilities',
+      description:
+        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions and tags (with optional `domain`, `mode`, `limit` 1-20, `cursor`). `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL.',
+      inputSchema: advertisedInput(FindArgumentsSchema),
+      outputSchema: validatedOutput(FindOutputSchema),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+  },
+  run: {
+    name: 'math.run',
+    config: {
+      title: 'Run a mathematical capability',
+      description:
+        'Run one installed capability by exact ID in EXPLORE (compute) or VERIFY (independent checker) mode, with an optional budget. Returns the complete CapabilityResult: execution status, typed output, scope, completeness, qualifiers, assurance, obligations, artifact URIs and diagnostics.',
+      inputSchema: advertisedInput(CapabilityRequestSchema),
+      outputSchema: unvalidatedOutput(CapabilityResultShape),
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+  },
+} as const;
