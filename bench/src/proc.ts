@@ -2,12 +2,15 @@
  * Processes the benchmarks start, and what /proc says about them. Every process is started
  * here, carries this run's unique JACOBIAN_BENCH_RUN in its environment, and is stopped by its
  * PID (SIGTERM, then SIGKILL after a grace period); anything still carrying the marker at the
- * end (kernel-pool children, say) is killed by PID too.
+ * end (kernel-pool children, say) is killed by PID too. The /proc readings themselves (stat,
+ * RSS, process trees, processes found by their environment) are in @jacobian/shared/testing,
+ * shared with the tests in test/.
  */
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { descendants, readStat, reapProcessesWithEnv } from '@jacobian/shared/testing';
 
 const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 
@@ -135,7 +138,7 @@ export class ProcessGroup {
       stopped.push(await managed.stop());
     }
     this.processes.length = 0;
-    const leftovers = await reapMarked(this.runTag, 10_000);
+    const leftovers = await reapProcessesWithEnv(RUN_MARKER, this.runTag, 10_000);
     return { stopped, leftovers };
   }
 }
@@ -194,122 +197,23 @@ export function readJsonLines(file: string): Record<string, unknown>[] {
   return entries;
 }
 
-function allPids(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number);
-}
-
-interface Stat {
-  pid: number;
-  ppid: number;
-  state: string;
-  /** utime + stime + cutime + cstime: this process and its reaped children, in clock ticks. */
-  ticks: number;
-}
-
-function readStat(pid: number): Stat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const close = text.lastIndexOf(')');
-  if (close < 0) return undefined;
-  const rest = text.slice(close + 2).trim().split(/\s+/);
-  const field = (n: number): number => Number(rest[n - 3]);
-  return { pid, ppid: field(4), state: rest[0] ?? '?', ticks: field(14) + field(15) + field(16) + field(17) };
-}
-
 /** CPU time of a process and its live descendants (plus their reaped children), in ms. */
 export function cpuMs(pid: number, withDescendants = true): number {
-  let ticks = readStat(pid)?.ticks ?? 0;
-  if (withDescendants) for (const child of descendants(pid)) ticks += readStat(child)?.ticks ?? 0;
+  let ticks = ticksWithReaped(pid);
+  if (withDescendants) for (const child of descendants(pid)) ticks += ticksWithReaped(child.pid);
   return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** utime + stime + cutime + cstime: a process and its reaped children, in clock ticks; 0 when it is gone. */
+function ticksWithReaped(pid: number): number {
+  const stat = readStat(pid);
+  return stat === undefined ? 0 : stat.cpuTicks + stat.reapedChildrenCpuTicks;
 }
 
 /** CPU time of this process alone (not its children), in ms. */
 export function ownCpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
-}
-
-function isAlive(pid: number): boolean {
-  const stat = readStat(pid);
-  return stat !== undefined && stat.state !== 'Z';
-}
-
-/** PIDs of live processes whose environment holds `JACOBIAN_BENCH_RUN=<tag>`. */
-export function markedProcesses(runTag: string): number[] {
-  const needle = Buffer.from(`${RUN_MARKER}=${runTag}\0`);
-  const found: number[] = [];
-  for (const pid of allPids()) {
-    if (pid === process.pid) continue;
-    let environ: Buffer;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`);
-    } catch {
-      continue;
-    }
-    const at = environ.indexOf(needle);
-    if ((at === 0 || (at > 0 && environ[at - 1] === 0)) && isAlive(pid)) found.push(pid);
-  }
-  return found;
-}
-
-/** Wait until no marked process is left; SIGKILL by PID whatever is still there at the bound, and return those PIDs. */
-export async function reapMarked(runTag: string, timeoutMs: number): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = markedProcesses(runTag);
-    if (left.length === 0) return [];
-    if (Date.now() >= deadline) {
-      for (const pid of left) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-      return left;
-    }
-    await sleep(100);
-  }
-}
-
-/** Resident set size of a process, in KiB (VmRSS of /proc/<pid>/status); undefined when it is gone. */
-export function rssKiB(pid: number): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(text);
-  return match ? Number(match[1]) : undefined;
-}
-
-/** Live descendants of `root`, through the ppid chain. */
-export function descendants(root: number): number[] {
-  const byParent = new Map<number, number[]>();
-  for (const pid of allPids()) {
-    const stat = readStat(pid);
-    if (stat === undefined) continue;
-    const siblings = byParent.get(stat.ppid) ?? [];
-    siblings.push(pid);
-    byParent.set(stat.ppid, siblings);
-  }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const parent = queue.shift() as number;
-    for (const child of byParent.get(parent) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
 }
 
 /** The clock-tick rate of /proc times (USER_HZ); 100 on every mainstream Linux. */
@@ -343,9 +247,9 @@ export class CpuWindow {
   }
 
   private snapshot(): CpuSnapshot {
-    const ours = [process.pid, ...descendants(process.pid), ...this.extraPids()];
+    const ours = [process.pid, ...descendants(process.pid).map((stat) => stat.pid), ...this.extraPids()];
     let ticks = 0;
-    for (const pid of new Set(ours)) ticks += readStat(pid)?.ticks ?? 0;
+    for (const pid of new Set(ours)) ticks += ticksWithReaped(pid);
     return { at: performance.now(), machineBusy: machineBusyTicks(), ours: ticks };
   }
 

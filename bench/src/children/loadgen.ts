@@ -17,6 +17,8 @@ export interface LoadgenConfig {
   era: Era;
   tool: string;
   args: Record<string, unknown>;
+  /** When given, requests cycle through these arguments instead of sending `args` every time. */
+  argsList?: Record<string, unknown>[];
   concurrency: number;
   warmupRequests: number;
   /** Stop after this many measured requests… */
@@ -43,6 +45,8 @@ if (raw === undefined) throw new Error('loadgen: BENCH_LOADGEN is not set');
 const config = JSON.parse(raw) as LoadgenConfig;
 const client = new HttpClient(new URL(config.url), config.concurrency);
 const prepared = toolCall(config.era, 1, config.tool, config.args);
+const variants = (config.argsList ?? [config.args]).map((args) => toolCall(config.era, 1, config.tool, args));
+let nextVariant = 0;
 
 // Check the request once, in full, before loading the server with it.
 const probe = await client.post(prepared);
@@ -68,7 +72,7 @@ async function phase(count: number | undefined, durationMs: number | undefined, 
       const index = issued++;
       const t0 = performance.now();
       try {
-        const response = await client.post(prepared);
+        const response = await client.post(variants[nextVariant++ % variants.length] ?? prepared);
         if (!looksSuccessful(response)) {
           failed++;
           firstFailure ??= `HTTP ${response.status}: ${response.body.slice(0, 300)}`;

@@ -1,8 +1,11 @@
-// Test fixtures (real Redis, a real S3 server) for this workspace's tests and the cross-service
-// tests in test/. Published as @jacobian/shared/testing, never imported by product code.
+// Test fixtures (real Redis, a real S3 server) and /proc readings for this workspace's tests,
+// the cross-service tests in test/ and the benchmarks in bench/. Published as
+// @jacobian/shared/testing, never imported by product code.
 export { startRedisServer } from './redis-server.js';
 export type { RedisServer, StartRedisServerOptions } from './redis-server.js';
 export { startCephRgw } from './ceph-rgw.js';
 export type { CephRgwInstance, StartCephRgwOptions } from './ceph-rgw.js';
 export { startS3rver } from './s3rver.js';
 export type { S3rverInstance, StartS3rverOptions } from './s3rver.js';
+export { descendants, isAlive, processesWithEnv, readStat, reapProcessesWithEnv, rssKiB } from './processes.js';
+export type { ProcStat } from './processes.js';

@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reapProcessesWithEnv } from '@jacobian/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandEnvironment, JACOBIAN_BIN, REPO_ROOT } from '../support/jacobian.js';
-import { reapProcessesWithEnv } from '../support/proc.js';
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 

@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { descendants, processesWithEnv, type ProcStat } from '@jacobian/shared/testing';
 import { JACOBIAN_BIN, REPO_ROOT, type StopOutcome } from './jacobian.js';
-import { descendants, processesWithEnv, type ProcStat } from './proc.js';
 
 /** One JSON log line of a role (see src/log.ts). */
 export interface LogEntry {

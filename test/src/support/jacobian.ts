@@ -13,8 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { reapProcessesWithEnv } from '@jacobian/shared/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { reapProcessesWithEnv, waitForExit } from './proc.js';
+import { waitForExit } from './proc.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const JACOBIAN_BIN = join(REPO_ROOT, 'bin', 'jacobian.mjs');
