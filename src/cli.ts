@@ -36,7 +36,12 @@ Cluster roles (api, runner, checker) also read:
   JACOBIAN_DRAIN_GRACE_MS         how long a stopping runner lets running jobs finish (default 30000)
 `;
 
-async function waitForSignal(): Promise<string> {
+/**
+ * Resolves with the first SIGINT or SIGTERM. Called before a role starts, so a signal that
+ * arrives during start-up (probing providers, connecting to Redis) no longer kills the process
+ * at once, leaving its pool children behind: start-up completes, then the role shuts down.
+ */
+function waitForSignal(): Promise<string> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -93,23 +98,27 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { host, port } = parseHttp(values.host, values.port);
+      const signalled = waitForSignal();
+      log.debug('starting', { command });
       const jacobian = await startEmbedded(config);
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       const http = await startHttpServer({ api: jacobian.api, host, port, onError: (error) => log.warn('mcp http error', { error: error.message }) });
       log.info('serving MCP over Streamable HTTP', { url: http.url });
-      const signal = await waitForSignal();
+      const signal = await signalled;
       log.info('shutting down', { signal });
       await http.close();
       await jacobian.close();
       return 0;
     }
     case 'stdio': {
+      const signalled = waitForSignal();
+      log.debug('starting', { command });
       const jacobian = await startEmbedded(config);
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       const server = startStdioServer(jacobian.api, (error) => log.warn('mcp stdio error', { error: error.message }));
       // The client closing stdin ends the session; so do the usual signals.
       const reason = await Promise.race([
-        waitForSignal(),
+        signalled,
         new Promise<string>((resolve) => process.stdin.once('end', () => resolve('stdin closed'))),
       ]);
       log.info('shutting down', { reason });
@@ -123,6 +132,8 @@ async function main(argv: string[]): Promise<number> {
       const { loadClusterEnvironment } = await import('./cluster-config.js');
       const roles = await import('./roles.js');
       const env = loadClusterEnvironment(process.env, command);
+      const signalled = waitForSignal();
+      log.debug('starting', { command });
       let role;
       if (command === 'api') {
         role = await roles.startApiRole(env, config, parseHttp(values.host, values.port), log);
@@ -133,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
       } else {
         role = await roles.startCheckerRole(env, config, log);
       }
-      const signal = await waitForSignal();
+      const signal = await signalled;
       log.info('shutting down', { signal, role: role.description });
       await role.close();
       return 0;

@@ -91,3 +91,35 @@ describe('jacobian --help / --version', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 });
+
+describe('a signal during start-up', () => {
+  it('jacobian serve, sent SIGTERM while starting, finishes starting, shuts down cleanly and leaves no process', { timeout: 120_000 }, async () => {
+    const startDir = join(parent, 'signal-at-start');
+    const child = spawn(process.execPath, [JACOBIAN_BIN, 'serve', '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: commandEnvironment({ JACOBIAN_DATA_DIR: startDir, JACOBIAN_LOG_LEVEL: 'debug' }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let signalled = false;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      // The handler is installed before this line is logged, and start-up (provider probes,
+      // the kernel pool) has not finished when it is.
+      if (!signalled && stderr.includes('"msg":"starting"')) {
+        signalled = true;
+        child.kill('SIGTERM');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const { code, signal } = await exited;
+    clearTimeout(timer);
+    expect(signalled).toBe(true);
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    expect(stderr).toContain('"msg":"shutting down"');
+    expect(stderr.indexOf('"msg":"starting"')).toBeLessThan(stderr.indexOf('"msg":"jacobian started"'));
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', startDir, 2_000)).toEqual([]);
+  });
+});
