@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer } from 'node:net';
 
 import {
@@ -8,7 +9,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 
 import type { JsonValue } from '../canonical-json.js';
 import { JacobianError } from '../errors.js';
@@ -482,6 +483,60 @@ describe('S3 artifact store without a server', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.path).toEqual(['endpoint']);
     expect(error.message).toMatch(/ECONNREFUSED.*nothing accepts connections/);
+  });
+
+  /** A fake S3 endpoint: `answer` decides each request; every request's method, URL and headers are kept. */
+  async function fakeS3(answer: (method: string, url: string) => number | 'hang'): Promise<{
+    endpoint: string;
+    seen: { method: string; url: string; headers: IncomingHttpHeaders }[];
+    closedSockets: () => number;
+    server: Server;
+  }> {
+    const seen: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
+    let closed = 0;
+    const server = createHttpServer((request, response) => {
+      const method = request.method ?? '?';
+      const url = request.url ?? '';
+      seen.push({ method, url, headers: request.headers });
+      request.resume();
+      request.on('end', () => {
+        const status = answer(method, url);
+        if (status === 'hang') return;
+        response.writeHead(status, { 'content-length': '0' }).end();
+      });
+    });
+    server.on('connection', (socket) => socket.on('close', () => (closed += 1)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    return { endpoint: `http://127.0.0.1:${address.port}`, seen, closedSockets: () => closed, server };
+  }
+
+  async function stopServer(server: Server): Promise<void> {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  test('an abort while a PUT is in flight cancels the put at once and drops the request', async () => {
+    const fake = await fakeS3((method) => (method === 'PUT' ? 'hang' : 200));
+    const store = createS3ArtifactStore({ endpoint: fake.endpoint, region: 'us-east-1', bucket: 'b', credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' } });
+    try {
+      const controller = new AbortController();
+      const putting = rejection(store.put(draft({ hang: true }), { signal: controller.signal }));
+      await vi.waitFor(() => expect(fake.seen.filter((request) => request.method === 'PUT')).toHaveLength(1));
+      controller.abort(new Error('caller gave up'));
+      const error = await putting;
+      expect(error.code).toBe('EXECUTION_CANCELLED');
+      expect(error.path).toEqual(['options', 'signal']);
+      expect(error.message).toContain('/blobs/');
+      // The hanging request's connection is closed by the client, not left to its idle timeout.
+      await vi.waitFor(() => expect(fake.closedSockets()).toBeGreaterThanOrEqual(1));
+      // Nothing after the payload was attempted: the manifest never follows a cancelled payload.
+      expect(fake.seen.filter((request) => request.method === 'PUT')).toHaveLength(1);
+    } finally {
+      await store.close();
+      await stopServer(fake.server);
+    }
   });
 
   test.each<[string, Partial<S3ArtifactStoreOptions>, string]>([
