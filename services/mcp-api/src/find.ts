@@ -83,6 +83,14 @@ function fieldsOf(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record
   return fields;
 }
 
+/** Whether a token and the term share a prefix of at least four letters (tree/trees). */
+function prefixHit(set: ReadonlySet<string>, term: string): boolean {
+  for (const token of set) {
+    if (token.startsWith(term) || (term.startsWith(token) && token.length >= 4)) return true;
+  }
+  return false;
+}
+
 function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: string[]): Scored {
   const fields = fieldsOf(entry, descriptor);
   let total = 0;
@@ -93,7 +101,7 @@ function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: str
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
       const set = fields[field];
       // A term matches a token exactly, or as a prefix of at least four letters (tree/trees).
-      const hit = set.has(term) || (term.length >= 4 && [...set].some((token) => token.startsWith(term) || term.startsWith(token) && token.length >= 4));
+      const hit = set.has(term) || (term.length >= 4 && prefixHit(set, term));
       if (hit) {
         matchedOn.add(field);
         best = Math.max(best, FIELD_WEIGHTS[field]);
@@ -150,8 +158,20 @@ function boundedExample(descriptor: CapabilityDescriptor): Record<string, unknow
   return null;
 }
 
+/** Each entry's card without search signals, built once per entry object (a catalog is immutable). */
+const baseCards = new WeakMap<CatalogEntry, Record<string, unknown>>();
+
 /** The compact card shown for each search or browse match. */
 function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, scored?: Scored): Record<string, unknown> {
+  let base = baseCards.get(entry);
+  if (base === undefined) {
+    base = baseCard(entry, descriptor);
+    baseCards.set(entry, base);
+  }
+  return scored === undefined ? { ...base } : { ...base, matched_on: scored.matched_on, matched_terms: scored.matched_terms, relevance_score: scored.score };
+}
+
+function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record<string, unknown> {
   const example = boundedExample(descriptor);
   return {
     capability_id: entry.id,
@@ -169,7 +189,6 @@ function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, scored?: Sc
     assurance_ceiling: entry.assurance_ceiling,
     relationships: descriptor.relationships,
     ...(example !== null ? { example } : { input_fields: entry.input_fields }),
-    ...(scored !== undefined ? { matched_on: scored.matched_on, matched_terms: scored.matched_terms, relevance_score: scored.score } : {}),
   };
 }
 

@@ -49,8 +49,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // The same guards createMcpHonoApp installs for a loopback host.
   const loopback = LOOPBACK_HOSTS.includes(options.host);
   const tools = new Map<string, LaneTool>([
-    [TOOLS.find.name, (args) => findToolResult(options.api, args)],
-    [TOOLS.run.name, (args, signal) => runToolResult(options.api, args, signal)],
+    [TOOLS.find.name, { cancellable: false, call: (args) => findToolResult(options.api, args) }],
+    [TOOLS.run.name, { cancellable: true, call: (args, signal) => runToolResult(options.api, args, signal) }],
   ]);
   const lane =
     options.toolLane === false
