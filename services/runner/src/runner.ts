@@ -34,17 +34,20 @@ function typescriptProvider(name: string, files: string[], features: string[], s
   };
 }
 
-const z3Provider: ProviderProbe = { name: 'z3-solver', probe: () => probeZ3Provider() };
+/** z3-solver, health-checked in a child of `executor` when one is given (see probeZ3Provider). */
+function z3Provider(executor?: IsolatedExecutor): ProviderProbe {
+  return { name: 'z3-solver', probe: () => probeZ3Provider(executor === undefined ? {} : { executor }) };
+}
 
 /** The producer capabilities this runner can offer, each with its provider. */
-export function runnerRegistrations(): CapabilityRegistration[] {
+export function runnerRegistrations(executor?: IsolatedExecutor): CapabilityRegistration[] {
   return [
     capabilityRegistration(
       typescriptProvider('jacobian-graph-ts', ['./graph/construct-explicit.ts'], ['graph-construction'], [GRAPH_CONTRACT_SOURCE]),
       () => constructExplicit,
     ),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
-    capabilityRegistration(z3Provider, (runtime) => maximumInducedTree(runtime)),
+    capabilityRegistration(z3Provider(executor), (runtime) => maximumInducedTree(runtime)),
   ];
 }
 
@@ -66,7 +69,7 @@ export interface Runner {
 
 /** Probe providers, install the healthy capabilities of the chosen pools, and execute their runs. */
 export async function createRunner(options: RunnerOptions): Promise<Runner> {
-  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(), options.signal);
+  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(options.executor), options.signal);
   const installed = report.installed.filter(
     (capability) => capability.descriptor.role === 'producer' && (options.pools === undefined || options.pools.includes(capability.descriptor.pool)),
   );

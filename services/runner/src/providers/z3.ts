@@ -6,9 +6,11 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { JacobianError } from '@jacobian/shared';
 import { ProviderRuntimeSchema, type ProviderRuntime } from '@jacobian/shared';
-import { withZ3Context } from '../graph/maximum-induced-tree.kernel.js';
+import type { IsolatedExecutor } from '@jacobian/shared';
+import { z3HealthCheck } from './z3-health.kernel.js';
 
 /** Capabilities of this provider that kernels rely on. */
 const Z3_FEATURES = ['optimize-free-sat-queries', 'int-arith', 'pseudo-boolean-cardinality'];
@@ -71,48 +73,30 @@ function packageDigest(dir: string): Promise<PackageDigest> {
   return packageDigestPromise;
 }
 
-/**
- * Solve two tiny problems with known answers: x + y = 3, x > y > 0 over integers must be sat
- * with exactly x = 2, y = 1; tightening to y > 1 must be unsat.
- */
-async function healthCheck(): Promise<void> {
-  // The shared per-process Context for this role: a fresh Context per probe would never be
-  // reclaimed (see withZ3Context).
-  await withZ3Context('health', async (ctx) => {
-    const x = ctx.Int.const('x');
-    const y = ctx.Int.const('y');
-    const solver = new ctx.Solver();
-    try {
-      solver.set('timeout', 10_000);
-      solver.add(x.add(y).eq(3), x.gt(y), y.gt(0));
-      const satStatus = await solver.check();
-      if (satStatus !== 'sat') throw new Error(`expected sat, got ${satStatus}`);
-      const model = solver.model();
-      const xExpr = model.eval(x, true);
-      const yExpr = model.eval(y, true);
-      const xValue = ctx.isIntVal(xExpr) ? xExpr.value() : undefined;
-      const yValue = ctx.isIntVal(yExpr) ? yExpr.value() : undefined;
-      model.release();
-      if (xValue !== 2n || yValue !== 1n) {
-        throw new Error(`expected x=2, y=1, got x=${String(xValue)}, y=${String(yValue)}`);
-      }
-      solver.add(y.gt(1));
-      const unsatStatus = await solver.check();
-      if (unsatStatus !== 'unsat') throw new Error(`expected unsat, got ${unsatStatus}`);
-    } finally {
-      solver.release();
-    }
-  });
+const HEALTH_KERNEL = { module: fileURLToPath(new URL('./z3-health.kernel.ts', import.meta.url)), exportName: 'z3HealthKernel' };
+/** Generous: the first use of z3 in a fresh child instantiates its WASM module and threads. */
+const HEALTH_BUDGET = { wallTimeMs: 60_000, memoryMb: 1024, maxOutputBytes: 1024 };
+
+/** Run the health check in a child of the isolation pool, where z3 kernels run. */
+async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
+  const outcome = await executor.run({ kernel: HEALTH_KERNEL, input: {}, budget: HEALTH_BUDGET });
+  if (outcome.status !== 'COMPLETED') throw new Error(`${outcome.status}: ${outcome.error.message}`);
+  const output = outcome.output as { healthy?: unknown } | null;
+  if (output?.healthy !== true) throw new Error('the health kernel did not report healthy');
 }
 
 /**
  * Describe the installed z3-solver provider and verify it works.
  *
+ * With an executor, the health check runs in one of its isolated children, where z3 kernels run:
+ * the serving process never instantiates z3's WASM module and worker threads (about 70 MB it
+ * would keep for its whole life). Without one, it runs in this process.
+ *
  * @returns a {@link ProviderRuntime} validated against ProviderRuntimeSchema.
  * @throws JacobianError PROVIDER_UNAVAILABLE if the package is missing, unreadable, cannot be
  *   initialized, or fails the health check.
  */
-export async function probeZ3Provider(): Promise<ProviderRuntime> {
+export async function probeZ3Provider(options: { executor?: IsolatedExecutor } = {}): Promise<ProviderRuntime> {
   let dir: string;
   let manifest: Record<string, unknown>;
   try {
@@ -139,7 +123,7 @@ export async function probeZ3Provider(): Promise<ProviderRuntime> {
   }
 
   try {
-    await healthCheck();
+    await (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
   } catch (error) {
     if (error instanceof JacobianError) throw error;
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver failed its health check', {

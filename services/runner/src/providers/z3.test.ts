@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProcessPool, ProviderRuntimeSchema, type IsolatedExecutor, type KernelTask } from '@jacobian/shared';
+import { probeZ3Provider } from './z3.js';
+
+/** A real pool that records every task it is given. */
+function recording(pool: IsolatedExecutor): { executor: IsolatedExecutor; tasks: KernelTask[] } {
+  const tasks: KernelTask[] = [];
+  return {
+    tasks,
+    executor: {
+      run: (task, options) => {
+        tasks.push(task);
+        return pool.run(task, options);
+      },
+      stats: () => pool.stats(),
+      close: () => pool.close(),
+    },
+  };
+}
+
+describe('probeZ3Provider with an executor', () => {
+  let pool: IsolatedExecutor;
+  beforeAll(() => {
+    pool = createProcessPool({ size: 1 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('runs the health check in an isolated child and describes the same provider', { timeout: 120_000 }, async () => {
+    const { executor, tasks } = recording(pool);
+    const runtime = await probeZ3Provider({ executor });
+    expect(ProviderRuntimeSchema.safeParse(runtime).success).toBe(true);
+    expect(tasks.map((task) => task.kernel.exportName)).toEqual(['z3HealthKernel']);
+    expect(pool.stats().size).toBe(1);
+    expect(runtime.digest).toBe((await probeZ3Provider()).digest);
+  });
+
+  it('reports the provider unavailable when the health check fails in the child', { timeout: 120_000 }, async () => {
+    const failing: IsolatedExecutor = {
+      run: () => Promise.resolve({ status: 'ERROR', error: { code: 'INTERNAL', message: 'z3 broke', retryable: false }, runtimeMs: 1 }),
+      stats: () => pool.stats(),
+      close: () => Promise.resolve(),
+    };
+    await expect(probeZ3Provider({ executor: failing })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE', message: expect.stringContaining('health check') as unknown });
+  });
+});
