@@ -24,7 +24,7 @@ import {
   type OperatorPolicy,
   type RunQueue,
 } from '@jacobian/shared';
-import { find, FindArgumentsSchema, type FindResponse } from './find.js';
+import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
 
 export interface ApiDependencies {
   /** What live runners and checkers offer right now, with the schemas admission checks payloads against. */
@@ -118,34 +118,11 @@ export function createApi(deps: ApiDependencies): Api {
     find(args) {
       const parsed = FindArgumentsSchema.safeParse(args);
       const { catalog, descriptors } = current();
-      if (!parsed.success) {
-        return {
-          catalog_digest: catalog.digest,
-          policy_digest: catalog.policy_digest,
-          policy_profile: catalog.policy_profile,
-          kind: 'BROWSE',
-          total_matches: null,
-          matches: [],
-          capability: null,
-          next_cursor: null,
-          diagnostics: zodIssuesToDiagnostics(parsed.error, []),
-        };
-      }
+      if (!parsed.success) return rejectedFindResponse(catalog, 'BROWSE', zodIssuesToDiagnostics(parsed.error, []));
       try {
         return find(parsed.data, { catalog, descriptors });
       } catch (error) {
-        const appError = toAppError(error);
-        return {
-          catalog_digest: catalog.digest,
-          policy_digest: catalog.policy_digest,
-          policy_profile: catalog.policy_profile,
-          kind: parsed.data.capability_id !== undefined ? 'INSPECT' : 'BROWSE',
-          total_matches: null,
-          matches: [],
-          capability: null,
-          next_cursor: null,
-          diagnostics: [errorDiagnostic(appError)],
-        };
+        return rejectedFindResponse(catalog, parsed.data.capability_id !== undefined ? 'INSPECT' : 'BROWSE', [errorDiagnostic(toAppError(error))]);
       }
     },
 

@@ -6,6 +6,8 @@ import { INDUCED_TREE_CHECKER_ID, verifyInducedTree } from '@jacobian/checker';
 import { artifactPut, constructExplicit, maximumInducedTree } from '@jacobian/runner';
 import {
   descriptorDigest,
+  GRAPH_SCHEMA_URI,
+  INDUCED_TREE_RESULT_SCHEMA_URI,
   installCapability,
   keyId,
   OperatorPolicySchema,
@@ -19,6 +21,7 @@ import {
 } from '@jacobian/shared';
 import { createApi, type Api } from './api.js';
 import { FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
+import { INSTRUCTIONS } from './instructions.js';
 import { projectFind } from './projection.js';
 
 function runtime(provider: string): ProviderRuntime {
@@ -60,7 +63,7 @@ function realCapabilities(): InstalledCapability[] {
 const REAL_IDS = ['artifact.put', 'graph.construct.explicit', 'graph.induced_tree.maximum.compute', 'graph.induced_tree.maximum.verify'];
 
 /** Large but valid synthetic capabilities, so cards hit the response size bound. */
-function synthetic(count: number, exampleValues = 250): InstalledCapability[] {
+function synthetic(count: number, exampleValues = 250, domains = 2): InstalledCapability[] {
   const fields = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, z.string().max(50).optional().describe(`optional field ${i} `.repeat(6))]));
   const Input = z.object({ values: z.array(z.number().int()), ...fields }).strict();
   return Array.from({ length: count }, (_, i) => {
@@ -71,7 +74,7 @@ function synthetic(count: number, exampleValues = 250): InstalledCapability[] {
       title: `Synthetic operation ${i}`,
       description: `Synthetic padding capability number ${i}. ${'It exists to fill the catalog. '.repeat(60)}`.slice(0, 2000),
       tags: Array.from({ length: 20 }, (_, t) => `padding-tag-${t}`),
-      domain: i % 2 === 0 ? 'synthetic' : 'padding',
+      domain: domains === 2 ? (i % 2 === 0 ? 'synthetic' : 'padding') : `padding_domain_${String(i % domains).padStart(3, '0')}`,
       modes: ['EXPLORE'],
       role: 'producer',
       pool: 'light',
@@ -181,10 +184,11 @@ describe('math.find browse', () => {
     ['a query', { limit: 1, query: 'graph' }],
     ['a domain', { limit: 1, domain: 'graph' }],
     ['a mode', { limit: 1, mode: 'EXPLORE' }],
+    ['an input_kind', { limit: 1, input_kind: 'STRUCTURED_REQUEST' }],
   ])('rejects a cursor reused with %s', (_name, args) => {
     const cursor = real.find({ limit: 1 }).next_cursor;
     const response = real.find({ ...args, cursor });
-    expect(response.diagnostics).toMatchObject([{ code: 'INVALID_REQUEST', path: ['cursor'], message: expect.stringContaining('same query, domain, mode and limit') as unknown }]);
+    expect(response.diagnostics).toMatchObject([{ code: 'INVALID_REQUEST', path: ['cursor'], message: expect.stringContaining('same query, domain, mode, input_kind, artifact_type and limit') as unknown }]);
   });
 
   it.each(['garbage', Buffer.from('{"o":-1,"c":"x","f":"y"}').toString('base64url'), Buffer.from('[1,2]').toString('base64url')])(
@@ -330,6 +334,11 @@ describe('math.find argument validation', () => {
     ['an unknown view', { capability_id: 'artifact.put', view: 'ALL' }, ['view']],
     ['an unknown mode', { mode: 'PROVE' }, ['mode']],
     ['an empty query', { query: '' }, ['query']],
+    ['an unknown input_kind', { input_kind: 'PROSE' }, ['input_kind']],
+    ['artifact_type without input_kind', { artifact_type: GRAPH_SCHEMA_URI }, ['artifact_type']],
+    ['artifact_type with another input_kind', { input_kind: 'STRUCTURED_REQUEST', artifact_type: GRAPH_SCHEMA_URI }, ['artifact_type']],
+    ['an artifact_type that is not a schema URI', { input_kind: 'TYPED_ARTIFACT', artifact_type: 'graph' }, ['artifact_type']],
+    ['capability_id with input_kind', { capability_id: 'artifact.put', input_kind: 'TYPED_ARTIFACT' }, ['input_kind']],
   ])('rejects %s with a diagnostic at that field', (_name, args, path) => {
     const response = real.find(args);
     expect(response.matches).toEqual([]);
@@ -349,5 +358,261 @@ describe('math.find argument validation', () => {
   it('rejects arguments that are not an object', () => {
     expect(real.find(null).diagnostics[0]?.code).toBe('INVALID_REQUEST');
     expect(real.find([]).diagnostics[0]?.code).toBe('INVALID_REQUEST');
+  });
+});
+
+
+/** A capability that declares it reads natural-language proof, to show such a route is taken. */
+function proseReader(): InstalledCapability {
+  const definition: CapabilityDefinition<unknown, unknown> = {
+    id: 'proof.prose.outline',
+    version: '1.0.0',
+    title: 'Outline a proof written in prose',
+    description: 'Splits proof prose into numbered steps; it checks nothing.',
+    tags: ['proof', 'outline'],
+    domain: 'proof',
+    modes: ['EXPLORE'],
+    role: 'producer',
+    pool: 'light',
+    input_kinds: ['NATURAL_LANGUAGE_PROOF'],
+    accepted_artifact_types: [],
+    produced_artifact_types: [],
+    input: z.object({ text: z.string().max(10_000) }).strict(),
+    output: z.object({ steps: z.array(z.string()) }).strict(),
+    examples: [],
+    relationships: [],
+    assurance_ceiling: 'HEURISTIC',
+    scope_rule: 'Covers exactly the supplied text.',
+    limits: {},
+    run: () => Promise.reject(new Error('not run')),
+  };
+  return installCapability(definition, runtime('prose-provider'), null);
+}
+
+const kinds = (response: FindResponse): string[] => response.recovery_paths.map((p) => p.kind);
+
+describe('math.find retrieval signals', () => {
+  it('scores coverage as floor(1000 x matched terms / terms) and calls a match STRONG only with half the terms and an ID, tag or title hit', () => {
+    expect(real.find({ query: 'z3' }).matches[0]).toMatchObject({ query_coverage_milli: 1000, lexical_fit: 'STRONG' });
+    expect(real.find({ query: 'z3 quaternion' }).matches[0]).toMatchObject({ query_coverage_milli: 500, lexical_fit: 'STRONG' });
+    expect(real.find({ query: 'z3 quaternion holonomy' }).matches[0]).toMatchObject({ query_coverage_milli: 333, lexical_fit: 'WEAK' });
+    // Every term matched, but only in a description: still WEAK.
+    const described = real.find({ query: 'satisfiability' });
+    expect(described.matches[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: ['description'], query_coverage_milli: 1000, lexical_fit: 'WEAK' });
+    expect(described).toMatchObject({ portfolio_fit: 'ONLY_WEAK_LEXICAL_MATCHES' });
+  });
+
+  it('reports STRONG_CANDIDATES, with no recovery paths, when some match is STRONG', () => {
+    const response = real.find({ query: 'verify a maximum induced tree exhaustively', limit: 1 });
+    expect(response).toMatchObject({
+      portfolio_fit: 'STRONG_CANDIDATES',
+      domain_filter_status: 'UNFILTERED',
+      installed_domains: null,
+      routing_status: 'UNCONSTRAINED',
+      recovery_paths: [],
+    });
+    expect(response.portfolio_fit_basis).toMatch(/^\d+ of \d+ matches are STRONG/);
+    // The fit describes the whole result, so every page reports the same one.
+    const pages = allPages(real, { query: 'verify a maximum induced tree exhaustively', limit: 1 });
+    expect(pages.length).toBeGreaterThan(1);
+    expect(new Set(pages.map((p) => p.portfolio_fit))).toEqual(new Set(['STRONG_CANDIDATES']));
+  });
+
+  it('lists unranked recovery paths when only weak matches exist, naming the terms that matched nothing', () => {
+    const response = real.find({ query: 'z3 quaternion holonomy' });
+    expect(response.portfolio_fit).toBe('ONLY_WEAK_LEXICAL_MATCHES');
+    expect(response.portfolio_fit_basis).toContain('333‰ of the 3 query terms');
+    expect(kinds(response)).toEqual(['REFORMULATE', 'BROWSE', 'READ_CATALOG']);
+    expect(response.recovery_paths[0]?.detail).toContain('these terms matched nothing: quaternion, holonomy');
+  });
+
+  it('reports NO_LEXICAL_MATCHES with its basis and recovery paths', () => {
+    const none = real.find({ query: 'quaternion holonomy' });
+    expect(none).toMatchObject({ total_matches: 0, portfolio_fit: 'NO_LEXICAL_MATCHES' });
+    expect(none.portfolio_fit_basis).toBe('none of the 4 capabilities that pass the filters has a token matching a query term (quaternion, holonomy)');
+    expect(kinds(none)).toEqual(['REFORMULATE', 'BROWSE', 'READ_CATALOG']);
+    const stopWords = real.find({ query: 'find the of' });
+    expect(stopWords).toMatchObject({ portfolio_fit: 'NO_LEXICAL_MATCHES', portfolio_fit_basis: 'the query has no terms once stop words are removed' });
+    // A filter that let nothing through is one to remove.
+    const filtered = real.find({ query: 'graph', mode: 'VERIFY', domain: 'storage' });
+    expect(filtered).toMatchObject({ total_matches: 0, portfolio_fit: 'NO_LEXICAL_MATCHES', domain_filter_status: 'MATCHED' });
+    expect(kinds(filtered)).toEqual(['REFORMULATE', 'REMOVE_FILTER', 'REMOVE_FILTER', 'BROWSE', 'READ_CATALOG']);
+  });
+
+  it('reports browse and inspection as UNFILTERED, without recovery paths while something is listed', () => {
+    expect(real.find({})).toMatchObject({ portfolio_fit: 'UNFILTERED', domain_filter_status: 'UNFILTERED', routing_status: 'UNCONSTRAINED', recovery_paths: [] });
+    expect(real.find({ capability_id: 'artifact.put' })).toMatchObject({ portfolio_fit: 'UNFILTERED', domain_filter_status: 'UNFILTERED', routing_status: 'UNCONSTRAINED', recovery_paths: [] });
+  });
+
+  it('reports a domain filter as MATCHED for an installed domain or tag, and UNKNOWN_DOMAIN with the installed domains otherwise', () => {
+    expect(real.find({ domain: 'graph' })).toMatchObject({ domain_filter_status: 'MATCHED', domain_filter_basis: 'domain graph names an installed domain', installed_domains: null });
+    expect(real.find({ domain: 'storage' })).toMatchObject({ domain_filter_status: 'MATCHED', domain_filter_basis: 'domain storage names an installed tag' });
+    const unknown = real.find({ domain: 'topology' });
+    expect(unknown).toMatchObject({ total_matches: 0, domain_filter_status: 'UNKNOWN_DOMAIN', installed_domains: ['artifact', 'graph'] });
+    expect(unknown.domain_filter_basis).toContain('names no installed domain or tag');
+    expect(kinds(unknown)).toEqual(['REMOVE_FILTER', 'BROWSE', 'READ_CATALOG']);
+    expect(unknown.recovery_paths[0]?.detail).toContain('installed_domains');
+  });
+
+  it('rejected requests carry no signals', () => {
+    expect(real.find({ limit: 0 })).toMatchObject({ portfolio_fit: null, portfolio_fit_basis: null, domain_filter_status: null, routing_status: null, routing_basis: null, recovery_paths: [] });
+  });
+
+  it('documents every signal, its values and that it is retrieval, not advice, in jacobian://instructions', () => {
+    for (const word of [
+      'query_coverage_milli',
+      'lexical_fit',
+      'STRONG',
+      'WEAK',
+      'portfolio_fit_basis',
+      'STRONG_CANDIDATES',
+      'ONLY_WEAK_LEXICAL_MATCHES',
+      'NO_LEXICAL_MATCHES',
+      'UNFILTERED',
+      'domain_filter_basis',
+      'UNKNOWN_DOMAIN',
+      'installed_domains',
+      'routing_basis',
+      'ROUTED',
+      'NO_ROUTE',
+      'UNCONSTRAINED',
+      'recovery_paths',
+      'REFORMULATE',
+      'REMOVE_FILTER',
+      'BROWSE',
+      'READ_CATALOG',
+      'artifact_type',
+      'NATURAL_LANGUAGE_PROOF',
+      'floor(1000 x matched terms / terms)',
+      'retrieval signals, not advice',
+      'unranked',
+    ]) {
+      expect(INSTRUCTIONS, word).toContain(word);
+    }
+  });
+
+  it('projects the signals into the text content', () => {
+    const text = projectFind(real.find({ query: 'quaternion', domain: 'topology' }));
+    expect(text).toContain('portfolio_fit: NO_LEXICAL_MATCHES (');
+    expect(text).toContain('domain_filter_status: UNKNOWN_DOMAIN (');
+    expect(text).toContain('installed domains: artifact, graph');
+    expect(text).toContain('recovery paths (unranked):\n- REFORMULATE: ');
+    expect(projectFind(real.find({ query: 'z3' }))).toContain('- graph.induced_tree.maximum.compute [EXPLORE] score 3 STRONG coverage 1000‰: ');
+  });
+});
+
+describe('math.find input_kind routing', () => {
+  it('routes each declared input kind to the installed capabilities accepting it', () => {
+    const typed = real.find({ input_kind: 'TYPED_ARTIFACT' });
+    expect(typed).toMatchObject({ routing_status: 'ROUTED', recovery_paths: [] });
+    expect(ids(typed)).toEqual(['graph.induced_tree.maximum.compute', 'graph.induced_tree.maximum.verify']);
+    expect(typed.routing_basis).toBe('input_kind TYPED_ARTIFACT: 2 installed capabilities accept TYPED_ARTIFACT input; results are limited to them');
+    expect(ids(real.find({ input_kind: 'STRUCTURED_REQUEST' }))).toEqual(['artifact.put', 'graph.construct.explicit']);
+    expect(ids(real.find({ input_kind: 'TYPED_ARTIFACT', artifact_type: GRAPH_SCHEMA_URI }))).toEqual(['graph.induced_tree.maximum.compute']);
+    expect(ids(real.find({ input_kind: 'TYPED_ARTIFACT', artifact_type: INDUCED_TREE_RESULT_SCHEMA_URI, query: 'tree' }))).toEqual(['graph.induced_tree.maximum.verify']);
+  });
+
+  it('answers an artifact type nothing accepts with NO_ROUTE, the accepted types, and recovery paths', () => {
+    const response = real.find({ input_kind: 'TYPED_ARTIFACT', artifact_type: 'urn:example:schema:note/v1' });
+    expect(response).toMatchObject({ routing_status: 'NO_ROUTE', total_matches: 0, matches: [] });
+    expect(response.routing_basis).toContain(`installed capabilities accept TYPED_ARTIFACT input of these types: ${GRAPH_SCHEMA_URI}, ${INDUCED_TREE_RESULT_SCHEMA_URI}`);
+    expect(kinds(response)).toEqual(['REMOVE_FILTER', 'REMOVE_FILTER', 'BROWSE', 'READ_CATALOG']);
+    expect(real.find({ input_kind: 'FORMAL_PROPOSITION' })).toMatchObject({ routing_status: 'NO_ROUTE', total_matches: 0 });
+  });
+
+  it('answers natural-language proof, declared or named in the query, with NO_ROUTE when nothing installed reads it', () => {
+    const declared = real.find({ input_kind: 'NATURAL_LANGUAGE_PROOF', query: 'induced tree' });
+    expect(declared).toMatchObject({ routing_status: 'NO_ROUTE', total_matches: 0, portfolio_fit: 'NO_LEXICAL_MATCHES' });
+    expect(declared.routing_basis).toContain('proof prose is not a formal artifact');
+    expect(declared.recovery_paths[0]).toEqual({ kind: 'REFORMULATE', detail: expect.stringContaining('formal proposition') as unknown });
+    for (const [query, phrase] of [
+      ['check my informal proof that trees are bipartite', 'informal proof'],
+      ['tree proof prose', 'proof prose'],
+      ['Natural-language proofs about graphs', 'natural language proof'],
+    ]) {
+      const named = real.find({ query });
+      expect(named, query).toMatchObject({ routing_status: 'NO_ROUTE', total_matches: 0 });
+      expect(named.routing_basis).toContain(`the query names natural-language proof ("${phrase}")`);
+      expect(kinds(named)).toEqual(['REFORMULATE', 'BROWSE', 'READ_CATALOG']);
+    }
+    // Not unambiguous: the words apart, or a declared input kind, leave routing alone.
+    expect(real.find({ query: 'proof of an induced tree' }).routing_status).toBe('UNCONSTRAINED');
+    expect(real.find({ query: 'informal proof', input_kind: 'STRUCTURED_REQUEST' }).routing_status).toBe('ROUTED');
+  });
+
+  it('routes natural-language proof to an installed capability that declares it reads it', () => {
+    const withReader = api([...realCapabilities(), proseReader()]);
+    const response = withReader.find({ query: 'outline my informal proof' });
+    expect(response).toMatchObject({ routing_status: 'ROUTED', portfolio_fit: 'STRONG_CANDIDATES' });
+    expect(ids(response)).toEqual(['proof.prose.outline']);
+    expect(ids(withReader.find({ input_kind: 'NATURAL_LANGUAGE_PROOF' }))).toEqual(['proof.prose.outline']);
+  });
+
+  it('keeps cursors usable for the longest query and artifact type', () => {
+    const query = 'graph tree '.repeat(45);
+    const first = real.find({ query, limit: 1 });
+    expect(first.next_cursor?.length).toBeLessThanOrEqual(512);
+    expect(allPages(real, { query, limit: 1 }).flatMap(ids)).toEqual(ids(real.find({ query, limit: 20 })));
+  });
+});
+
+describe('math.find operation cards', () => {
+  const card = (target: Api, id: string): Record<string, unknown> | undefined => target.find({}).matches.find((m) => m['capability_id'] === id);
+
+  it('carries output summary, provider availability, exact-input scope, assurance ceiling and one bounded example', () => {
+    expect(card(real, 'graph.induced_tree.maximum.compute')).toMatchObject({
+      input_kinds: ['TYPED_ARTIFACT'],
+      accepted_artifact_types: [GRAPH_SCHEMA_URI],
+      produced_artifact_types: [INDUCED_TREE_RESULT_SCHEMA_URI],
+      provider: { name: 'z3-solver', version: '0.1.0', availability: 'AVAILABLE' },
+      scope_rule: 'Covers exactly the one stored input graph; bounds found under a budget stay bounds for that graph.',
+      assurance_ceiling: 'COMPUTED',
+      example: { mode: 'EXPLORE' },
+    });
+    const summary = card(real, 'graph.induced_tree.maximum.compute')?.['output_summary'] as Record<string, string>;
+    expect(Object.keys(summary)).toEqual(expect.arrayContaining(['result_uri', 'maximum', 'witness']));
+    expect(card(real, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('input_fields');
+  });
+
+  it('shows the input fields instead when no example fits the size bound', () => {
+    const large = card(api(synthetic(1, 600)), 'synthetic.op_00');
+    expect(large).not.toHaveProperty('example');
+    expect(large?.['input_fields']).toMatchObject({ required: ['values'] });
+    expect((large?.['input_fields'] as { available: string[] }).available).toContain('field_11');
+  });
+
+  it('relates only to installed operations: declared relationships, then artifact-type compatibility', () => {
+    expect(card(real, 'graph.construct.explicit')?.['relationships']).toEqual([{ kind: 'OUTPUT_ACCEPTED_BY', capability_id: 'graph.induced_tree.maximum.compute', artifact_type: GRAPH_SCHEMA_URI }]);
+    expect(card(real, 'graph.induced_tree.maximum.compute')?.['relationships']).toEqual([
+      { kind: 'CONSUMES_OUTPUT_OF', capability_id: 'graph.construct.explicit' },
+      { kind: 'VERIFIED_BY', capability_id: 'graph.induced_tree.maximum.verify' },
+    ]);
+    // Without the checker and the graph constructor installed, neither is named.
+    const alone = api(realCapabilities().filter((c) => ['graph.induced_tree.maximum.compute', 'artifact.put'].includes(c.descriptor.id)));
+    expect(card(alone, 'graph.induced_tree.maximum.compute')?.['relationships']).toEqual([]);
+    expect(alone.find({ capability_id: 'graph.induced_tree.maximum.compute' }).capability?.['relationships']).toEqual([]);
+    expect(card(api(synthetic(1)), 'synthetic.op_00')?.['relationships']).toEqual([]);
+  });
+});
+
+describe('math.find size bound with the retrieval signals', () => {
+  it('keeps weak, empty, unknown-domain and no-route responses of a padded catalog under the bound', () => {
+    const padded = api([...synthetic(45, 250, 45), ...realCapabilities()]);
+    const long = Array.from({ length: 60 }, (_, i) => `zzword${i}`).join(' ').slice(0, 480);
+    const cases: Record<string, unknown>[] = [
+      { query: `synthetic ${long}`, limit: 20 },
+      { query: long, limit: 20 },
+      { query: long, domain: 'no_such_domain', mode: 'VERIFY', limit: 20 },
+      { query: `${long.slice(0, 400)} informal proof`, limit: 20 },
+      { input_kind: 'TYPED_ARTIFACT', artifact_type: `urn:${'x'.repeat(250)}`, query: long, domain: 'padding_domain_001', mode: 'EXPLORE', limit: 20 },
+      { query: 'padding tag', limit: 20 },
+    ];
+    for (const args of cases) {
+      const pages = allPages(padded, args);
+      for (const page of pages) expectBounded(page);
+    }
+    const unknown = padded.find({ domain: 'no_such_domain' });
+    expect(unknown.installed_domains).toHaveLength(47);
+    expect(padded.find({ query: `synthetic ${long}`, limit: 20 }).portfolio_fit).toBe('ONLY_WEAK_LEXICAL_MATCHES');
   });
 });

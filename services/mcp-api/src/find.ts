@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   canonicalize,
+  InputKind,
   JacobianError,
   Mode,
   type Catalog,
@@ -24,18 +26,32 @@ export const FindArgumentsSchema = z
     domain: z.string().min(1).max(64).optional().describe('only capabilities of this domain (or with this exact tag)'),
     mode: z.enum(Mode).optional().describe('only capabilities offering this mode'),
     limit: z.number().int().min(1).max(20).optional().describe('matches per page, 1-20, default 5'),
+    input_kind: z
+      .enum(InputKind)
+      .optional()
+      .describe('only capabilities accepting this kind of input: STRUCTURED_REQUEST, FORMAL_PROPOSITION, TYPED_ARTIFACT or NATURAL_LANGUAGE_PROOF'),
+    artifact_type: z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/, 'must be the exact schema URI from a stored artifact manifest (schema_uri)')
+      .optional()
+      .describe('with input_kind TYPED_ARTIFACT: the exact schema_uri of the stored artifact, from its manifest'),
     cursor: z.string().min(1).max(512).optional().describe('next_cursor from the previous page, with the same filters'),
   })
   .strict()
   .superRefine((args, ctx) => {
     if (args.capability_id !== undefined) {
-      for (const key of ['query', 'domain', 'mode', 'limit', 'cursor'] as const) {
+      for (const key of ['query', 'domain', 'mode', 'input_kind', 'artifact_type', 'limit', 'cursor'] as const) {
         if (args[key] !== undefined) {
           ctx.addIssue({ code: 'custom', path: [key], message: `${key} cannot be combined with capability_id (inspection is exact)` });
         }
       }
-    } else if (args.view !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['view'], message: 'view applies only to inspection by capability_id' });
+    } else {
+      if (args.view !== undefined) ctx.addIssue({ code: 'custom', path: ['view'], message: 'view applies only to inspection by capability_id' });
+      if (args.artifact_type !== undefined && args.input_kind !== 'TYPED_ARTIFACT') {
+        ctx.addIssue({ code: 'custom', path: ['artifact_type'], message: 'artifact_type applies only with input_kind TYPED_ARTIFACT' });
+      }
     }
   });
 export type FindArguments = z.infer<typeof FindArgumentsSchema>;
@@ -59,11 +75,18 @@ const STOP_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'o
 const FIELD_WEIGHTS = { id: 4, tags: 3, title: 3, description: 1 } as const;
 type Field = keyof typeof FIELD_WEIGHTS;
 
+/** Per-match lexical fit: STRONG needs half the query's terms and an ID, tag or title hit. */
+export type LexicalFit = 'STRONG' | 'WEAK';
+/** The coverage (per mille of query terms) a STRONG match needs at least. */
+const STRONG_COVERAGE_MILLI = 500;
+
 interface Scored {
   entry: CatalogEntry;
   score: number;
   matched_on: Field[];
   matched_terms: string[];
+  query_coverage_milli: number;
+  lexical_fit: LexicalFit;
 }
 
 /** Each catalog entry's searchable tokens, computed once per entry object (a catalog is immutable). */
@@ -96,6 +119,8 @@ function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: str
   let total = 0;
   const matchedOn = new Set<Field>();
   const matchedTerms: string[] = [];
+  // Whether some term hit an ID, tag or title token (weight 3 or more), not only the description.
+  let namingHit = false;
   for (const term of terms) {
     let best = 0;
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
@@ -108,10 +133,19 @@ function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: str
       }
     }
     if (best > 0) matchedTerms.push(term);
+    if (best >= FIELD_WEIGHTS.title) namingHit = true;
     total += best;
   }
   const order: Field[] = ['id', 'tags', 'title', 'description'];
-  return { entry, score: total, matched_on: order.filter((f) => matchedOn.has(f)), matched_terms: matchedTerms };
+  const coverage = terms.length === 0 ? 0 : Math.floor((1000 * matchedTerms.length) / terms.length);
+  return {
+    entry,
+    score: total,
+    matched_on: order.filter((f) => matchedOn.has(f)),
+    matched_terms: matchedTerms,
+    query_coverage_milli: coverage,
+    lexical_fit: coverage >= STRONG_COVERAGE_MILLI && namingHit ? 'STRONG' : 'WEAK',
+  };
 }
 
 interface CursorState {
@@ -120,8 +154,20 @@ interface CursorState {
   f: string;
 }
 
+/**
+ * The filters a cursor is bound to, as a short digest of them: a cursor stays well inside the
+ * `cursor` argument's 512 characters whatever the length of the query or artifact type.
+ */
 function filterKey(args: FindArguments): string {
-  return canonicalize({ q: args.query ?? null, d: args.domain ?? null, m: args.mode ?? null, l: args.limit ?? 5 });
+  const key = canonicalize({
+    q: args.query ?? null,
+    d: args.domain ?? null,
+    m: args.mode ?? null,
+    k: args.input_kind ?? null,
+    t: args.artifact_type ?? null,
+    l: args.limit ?? 5,
+  });
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
 }
 
 function encodeCursor(state: CursorState): string {
@@ -144,11 +190,84 @@ function decodeCursor(cursor: string, catalogDigest: string, filters: string): n
     });
   }
   if (parsed.data.f !== filters) {
-    throw new JacobianError('INVALID_REQUEST', 'cursor: pass the same query, domain, mode and limit as the call that returned it', {
+    throw new JacobianError('INVALID_REQUEST', 'cursor: pass the same query, domain, mode, input_kind, artifact_type and limit as the call that returned it', {
       path: ['cursor'],
     });
   }
   return parsed.data.o;
+}
+
+/** What routing and relationships need to know about the whole catalog, built once per catalog. */
+interface CatalogIndex {
+  ids: ReadonlySet<string>;
+  /** Installed domains, sorted. */
+  domains: readonly string[];
+  /** Every installed domain and tag: what the `domain` argument can name. */
+  domainsAndTags: ReadonlySet<string>;
+  /** Entries accepting each input kind, in ID order. */
+  byInputKind: ReadonlyMap<string, readonly CatalogEntry[]>;
+  /** Entries accepting TYPED_ARTIFACT input of each artifact type, in ID order. */
+  byArtifactType: ReadonlyMap<string, readonly CatalogEntry[]>;
+  /** Entries producing each artifact type, in ID order. */
+  producers: ReadonlyMap<string, readonly CatalogEntry[]>;
+}
+
+const indexes = new WeakMap<Catalog, CatalogIndex>();
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else if (list[list.length - 1] !== value) list.push(value);
+}
+
+function indexOf(catalog: Catalog): CatalogIndex {
+  let index = indexes.get(catalog);
+  if (index === undefined) {
+    const domains = new Set<string>();
+    const domainsAndTags = new Set<string>();
+    const byInputKind = new Map<string, CatalogEntry[]>();
+    const byArtifactType = new Map<string, CatalogEntry[]>();
+    const producers = new Map<string, CatalogEntry[]>();
+    for (const entry of catalog.capabilities) {
+      domains.add(entry.domain);
+      domainsAndTags.add(entry.domain);
+      for (const tag of entry.tags) domainsAndTags.add(tag);
+      for (const kind of entry.input_kinds) push(byInputKind, kind, entry);
+      if (entry.input_kinds.includes('TYPED_ARTIFACT')) for (const type of entry.accepted_artifact_types) push(byArtifactType, type, entry);
+      for (const type of entry.produced_artifact_types) push(producers, type, entry);
+    }
+    index = { ids: new Set(catalog.capabilities.map((c) => c.id)), domains: [...domains].sort(), domainsAndTags, byInputKind, byArtifactType, producers };
+    indexes.set(catalog, index);
+  }
+  return index;
+}
+
+/** At most this many relationships per card or inspection; the rest are counted. */
+const RELATIONSHIPS_MAX = 8;
+
+/**
+ * Factual relationships to installed operations only: the descriptor's declared ones whose
+ * target is installed, then artifact-type compatibility with installed operations the descriptor
+ * does not already name (ACCEPTS_OUTPUT_OF: this accepts an artifact type the other produces;
+ * OUTPUT_ACCEPTED_BY: the other accepts, as TYPED_ARTIFACT, a type this produces).
+ */
+function installedRelationships(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): Record<string, unknown> {
+  const relationships: Record<string, string>[] = descriptor.relationships.filter((r) => index.ids.has(r.capability_id)).map((r) => ({ ...r }));
+  const seen = new Set([entry.id, ...relationships.map((r) => r['capability_id'] as string)]);
+  const derive = (kind: string, types: readonly string[], others: ReadonlyMap<string, readonly CatalogEntry[]>): void => {
+    const named = new Set<string>();
+    for (const type of types) {
+      for (const other of others.get(type) ?? []) {
+        if (seen.has(other.id) || named.has(other.id)) continue;
+        named.add(other.id);
+        relationships.push({ kind, capability_id: other.id, artifact_type: type });
+      }
+    }
+  };
+  if (entry.input_kinds.includes('TYPED_ARTIFACT')) derive('ACCEPTS_OUTPUT_OF', entry.accepted_artifact_types, index.producers);
+  derive('OUTPUT_ACCEPTED_BY', entry.produced_artifact_types, index.byArtifactType);
+  const omitted = relationships.length - RELATIONSHIPS_MAX;
+  return { relationships: relationships.slice(0, RELATIONSHIPS_MAX), ...(omitted > 0 ? { relationships_omitted: omitted } : {}) };
 }
 
 function boundedExample(descriptor: CapabilityDescriptor): Record<string, unknown> | null {
@@ -158,21 +277,41 @@ function boundedExample(descriptor: CapabilityDescriptor): Record<string, unknow
   return null;
 }
 
-/** Each entry's card without search signals, built once per entry object (a catalog is immutable). */
+/**
+ * Each entry's card without search signals, built once per entry object. A catalog is
+ * immutable and its entries are its own objects, so an entry also fixes the catalog the
+ * card's relationships are computed against.
+ */
 const baseCards = new WeakMap<CatalogEntry, Record<string, unknown>>();
 
 /** The compact card shown for each search or browse match. */
-function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, scored?: Scored): Record<string, unknown> {
+function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, scored?: Scored): Record<string, unknown> {
   let base = baseCards.get(entry);
   if (base === undefined) {
-    base = baseCard(entry, descriptor);
+    base = baseCard(entry, descriptor, index);
     baseCards.set(entry, base);
   }
-  return scored === undefined ? { ...base } : { ...base, matched_on: scored.matched_on, matched_terms: scored.matched_terms, relevance_score: scored.score };
+  if (scored === undefined) return { ...base };
+  return {
+    ...base,
+    matched_on: scored.matched_on,
+    matched_terms: scored.matched_terms,
+    relevance_score: scored.score,
+    query_coverage_milli: scored.query_coverage_milli,
+    lexical_fit: scored.lexical_fit,
+  };
 }
 
-function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record<string, unknown> {
+/** A card's output summary keeps each field's line within this many characters. */
+const CARD_OUTPUT_LINE_MAX = 160;
+
+function providerOf(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record<string, string> {
+  return { name: entry.provider.name, version: entry.provider.version, availability: descriptor.provider_runtime.availability };
+}
+
+function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): Record<string, unknown> {
   const example = boundedExample(descriptor);
+  const output = Object.entries(outputSummary(descriptor)).map(([name, line]) => [name, line.length <= CARD_OUTPUT_LINE_MAX ? line : `${line.slice(0, CARD_OUTPUT_LINE_MAX - 1)}…`]);
   return {
     capability_id: entry.id,
     title: entry.title,
@@ -183,11 +322,11 @@ function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record
     input_kinds: entry.input_kinds,
     accepted_artifact_types: entry.accepted_artifact_types,
     produced_artifact_types: entry.produced_artifact_types,
-    output_fields: Object.keys((descriptor.output_schema['properties'] as Record<string, unknown> | undefined) ?? {}),
-    provider: { name: entry.provider.name, version: entry.provider.version, availability: 'AVAILABLE' },
-    scope: descriptor.scope_rule,
+    output_summary: Object.fromEntries(output),
+    provider: providerOf(entry, descriptor),
+    scope_rule: descriptor.scope_rule,
     assurance_ceiling: entry.assurance_ceiling,
-    relationships: descriptor.relationships,
+    ...installedRelationships(entry, descriptor, index),
     ...(example !== null ? { example } : { input_fields: entry.input_fields }),
   };
 }
@@ -203,7 +342,7 @@ function outputSummary(descriptor: CapabilityDescriptor): Record<string, string>
   return summary;
 }
 
-function inspect(entry: CatalogEntry, descriptor: CapabilityDescriptor, view: FindView): Record<string, unknown> {
+function inspect(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, view: FindView): Record<string, unknown> {
   const summary: Record<string, unknown> = {
     capability_id: entry.id,
     version: entry.version,
@@ -219,12 +358,12 @@ function inspect(entry: CatalogEntry, descriptor: CapabilityDescriptor, view: Fi
     produced_artifact_types: entry.produced_artifact_types,
     input_fields: entry.input_fields,
     output_fields: Object.keys(outputSummary(descriptor)),
-    provider: { name: entry.provider.name, version: entry.provider.version, availability: 'AVAILABLE' },
+    provider: providerOf(entry, descriptor),
     assurance_ceiling: entry.assurance_ceiling,
     scope_rule: descriptor.scope_rule,
     limits: descriptor.limits,
     examples_available: descriptor.examples.length,
-    relationships: descriptor.relationships,
+    ...installedRelationships(entry, descriptor, index),
   };
   if (view === 'SUMMARY') return summary;
   const contract = {
@@ -244,7 +383,39 @@ function inspect(entry: CatalogEntry, descriptor: CapabilityDescriptor, view: Fi
   };
 }
 
-export interface FindResponse {
+export const PORTFOLIO_FITS = ['STRONG_CANDIDATES', 'ONLY_WEAK_LEXICAL_MATCHES', 'NO_LEXICAL_MATCHES', 'UNFILTERED'] as const;
+export type PortfolioFit = (typeof PORTFOLIO_FITS)[number];
+export const DOMAIN_FILTER_STATUSES = ['MATCHED', 'UNKNOWN_DOMAIN', 'UNFILTERED'] as const;
+export type DomainFilterStatus = (typeof DOMAIN_FILTER_STATUSES)[number];
+export const ROUTING_STATUSES = ['ROUTED', 'NO_ROUTE', 'UNCONSTRAINED'] as const;
+export type RoutingStatus = (typeof ROUTING_STATUSES)[number];
+export const RECOVERY_KINDS = ['REFORMULATE', 'REMOVE_FILTER', 'BROWSE', 'READ_CATALOG'] as const;
+export interface RecoveryPath {
+  kind: (typeof RECOVERY_KINDS)[number];
+  detail: string;
+}
+
+/** At most this many installed domains are listed for an unknown domain filter. */
+const INSTALLED_DOMAINS_MAX = 50;
+
+/**
+ * The response-level retrieval signals. Each is null, and recovery_paths empty, when the
+ * request was rejected (its diagnostics say why).
+ */
+export interface FindSignals {
+  portfolio_fit: PortfolioFit | null;
+  portfolio_fit_basis: string | null;
+  domain_filter_status: DomainFilterStatus | null;
+  domain_filter_basis: string | null;
+  /** Present (sorted, at most 50) only with UNKNOWN_DOMAIN. */
+  installed_domains: string[] | null;
+  routing_status: RoutingStatus | null;
+  routing_basis: string | null;
+  /** Unranked ways on when results are weak, empty or incompatible; empty otherwise. */
+  recovery_paths: RecoveryPath[];
+}
+
+export interface FindResponse extends FindSignals {
   catalog_digest: string;
   policy_digest: string;
   policy_profile: string;
@@ -256,13 +427,162 @@ export interface FindResponse {
   diagnostics: Diagnostic[];
 }
 
+const REJECTED_SIGNALS: FindSignals = {
+  portfolio_fit: null,
+  portfolio_fit_basis: null,
+  domain_filter_status: null,
+  domain_filter_basis: null,
+  installed_domains: null,
+  routing_status: null,
+  routing_basis: null,
+  recovery_paths: [],
+};
+
+/** The answer to a request that was rejected: no matches, no signals, the diagnostics. */
+export function rejectedFindResponse(catalog: Catalog, kind: FindResponse['kind'], diagnostics: Diagnostic[]): FindResponse {
+  return {
+    catalog_digest: catalog.digest,
+    policy_digest: catalog.policy_digest,
+    policy_profile: catalog.policy_profile,
+    kind,
+    total_matches: null,
+    matches: [],
+    capability: null,
+    next_cursor: null,
+    ...REJECTED_SIGNALS,
+    recovery_paths: [],
+    diagnostics,
+  };
+}
+
+/** Up to `max` items joined, with how many more there are. */
+function listed(items: Iterable<string>, max = 10): string {
+  const all = [...items];
+  const shown = all.slice(0, max).join(', ');
+  return all.length > max ? `${shown} (and ${all.length - max} more)` : shown;
+}
+
+/** Phrases that name natural-language proof unambiguously, as consecutive query tokens. */
+const NATURAL_LANGUAGE_PROOF_PHRASES = [['informal', 'proof'], ['proof', 'prose'], ['prose', 'proof'], ['natural', 'language', 'proof']] as const;
+
+/** The phrase of the query that names natural-language proof, if any ("proofs" counts as "proof"). */
+function naturalLanguageProofPhrase(queryTokens: readonly string[]): string | null {
+  const words = queryTokens.map((t) => (t === 'proofs' ? 'proof' : t));
+  for (const phrase of NATURAL_LANGUAGE_PROOF_PHRASES) {
+    for (let i = 0; i + phrase.length <= words.length; i++) {
+      if (phrase.every((word, j) => words[i + j] === word)) return phrase.join(' ');
+    }
+  }
+  return null;
+}
+
+interface Routing {
+  status: RoutingStatus;
+  basis: string;
+  /** The installed entries accepting the input, when the input kind constrains the results. */
+  accepting: readonly CatalogEntry[] | null;
+  /** Whether natural-language proof was named in the query rather than declared. */
+  detected: boolean;
+}
+
+function route(args: FindArguments, queryTokens: readonly string[], index: CatalogIndex): Routing {
+  const phrase = args.input_kind === undefined ? naturalLanguageProofPhrase(queryTokens) : null;
+  const kind = args.input_kind ?? (phrase !== null ? 'NATURAL_LANGUAGE_PROOF' : undefined);
+  if (kind === undefined) {
+    return { status: 'UNCONSTRAINED', basis: 'no input_kind was given and the query names no natural-language proof; input kinds do not restrict the results', accepting: null, detected: false };
+  }
+  const accepting = (args.artifact_type !== undefined ? index.byArtifactType.get(args.artifact_type) : index.byInputKind.get(kind)) ?? [];
+  const what = args.artifact_type !== undefined ? `TYPED_ARTIFACT input of type ${args.artifact_type}` : `${kind} input`;
+  const source = phrase !== null ? `the query names natural-language proof ("${phrase}")` : `input_kind ${kind}`;
+  if (accepting.length > 0) {
+    const n = accepting.length;
+    return { status: 'ROUTED', basis: `${source}: ${n} installed ${n === 1 ? 'capability accepts' : 'capabilities accept'} ${what}; results are limited to them`, accepting, detected: phrase !== null };
+  }
+  const notes = [`${source}: no installed capability accepts ${what}`];
+  if (kind === 'NATURAL_LANGUAGE_PROOF') notes.push('proof prose is not a formal artifact, and no installed provider declares that it reads it');
+  if (args.artifact_type !== undefined) notes.push(`installed capabilities accept TYPED_ARTIFACT input of these types: ${index.byArtifactType.size > 0 ? listed(index.byArtifactType.keys()) : 'none'}`);
+  notes.push('this describes the installed inputs, not the mathematics');
+  return { status: 'NO_ROUTE', basis: notes.join('; '), accepting, detected: phrase !== null };
+}
+
+interface DomainFilter {
+  status: DomainFilterStatus;
+  basis: string;
+  installed: string[] | null;
+}
+
+function domainFilter(domain: string | undefined, index: CatalogIndex): DomainFilter {
+  if (domain === undefined) return { status: 'UNFILTERED', basis: 'no domain filter was given', installed: null };
+  if (index.domainsAndTags.has(domain)) {
+    return { status: 'MATCHED', basis: `domain ${domain} names an installed ${index.domains.includes(domain) ? 'domain' : 'tag'}`, installed: null };
+  }
+  const n = index.domains.length;
+  return {
+    status: 'UNKNOWN_DOMAIN',
+    basis: `domain ${domain} names no installed domain or tag, so nothing passes it; installed_domains lists the ${n > INSTALLED_DOMAINS_MAX ? `first ${INSTALLED_DOMAINS_MAX} of ${n}` : n} installed domain(s)`,
+    installed: index.domains.slice(0, INSTALLED_DOMAINS_MAX),
+  };
+}
+
+function portfolio(
+  args: FindArguments,
+  terms: readonly string[],
+  candidates: number,
+  ranked: readonly { scored?: Scored }[],
+): { fit: PortfolioFit; basis: string } {
+  if (args.query === undefined) return { fit: 'UNFILTERED', basis: 'browse lists the capabilities that pass the filters in capability-ID order; nothing is ranked' };
+  if (terms.length === 0) return { fit: 'NO_LEXICAL_MATCHES', basis: 'the query has no terms once stop words are removed' };
+  if (candidates === 0) return { fit: 'NO_LEXICAL_MATCHES', basis: 'no installed capability passes the filters, so no query term was compared' };
+  if (ranked.length === 0) {
+    return { fit: 'NO_LEXICAL_MATCHES', basis: `none of the ${candidates} capabilities that pass the filters has a token matching a query term (${listed(terms)})` };
+  }
+  let strong = 0;
+  let best = 0;
+  for (const { scored } of ranked) {
+    if (scored?.lexical_fit === 'STRONG') strong++;
+    best = Math.max(best, scored?.query_coverage_milli ?? 0);
+  }
+  if (strong > 0) {
+    return { fit: 'STRONG_CANDIDATES', basis: `${strong} of ${ranked.length} matches are STRONG: they cover at least ${STRONG_COVERAGE_MILLI}‰ of the ${terms.length} query terms and hit an ID, tag or title token` };
+  }
+  return {
+    fit: 'ONLY_WEAK_LEXICAL_MATCHES',
+    basis: `${ranked.length} matches, none STRONG: the highest coverage is ${best}‰ of the ${terms.length} query terms; STRONG needs at least ${STRONG_COVERAGE_MILLI}‰ and an ID, tag or title hit`,
+  };
+}
+
+function recoveryPaths(args: FindArguments, terms: readonly string[], ranked: readonly { scored?: Scored }[], routing: Routing, domain: DomainFilter): RecoveryPath[] {
+  const paths: RecoveryPath[] = [];
+  if (routing.status === 'NO_ROUTE' && (routing.detected || args.input_kind === 'NATURAL_LANGUAGE_PROOF')) {
+    paths.push({ kind: 'REFORMULATE', detail: 'state the claim as a formal proposition, or as the structured input or typed artifact an installed operation accepts' });
+  } else if (args.query !== undefined) {
+    const matched = new Set(ranked.flatMap(({ scored }) => scored?.matched_terms ?? []));
+    const unmatched = terms.filter((t) => !matched.has(t));
+    paths.push({
+      kind: 'REFORMULATE',
+      detail: `describe the outcome in other words (ID, tag and title tokens weigh most)${unmatched.length > 0 ? `; these terms matched nothing: ${listed(unmatched)}` : ''}`,
+    });
+  }
+  if (args.domain !== undefined) {
+    paths.push({ kind: 'REMOVE_FILTER', detail: `call again without domain${domain.status === 'UNKNOWN_DOMAIN' ? ', or with one of installed_domains' : ''}` });
+  }
+  if (args.mode !== undefined) paths.push({ kind: 'REMOVE_FILTER', detail: 'call again without mode' });
+  if (args.artifact_type !== undefined) paths.push({ kind: 'REMOVE_FILTER', detail: 'call again without artifact_type, to see every operation accepting TYPED_ARTIFACT input' });
+  if (args.input_kind !== undefined) paths.push({ kind: 'REMOVE_FILTER', detail: 'call again without input_kind (and artifact_type)' });
+  const plainBrowse = Object.values(args).every((v) => v === undefined);
+  if (!plainBrowse) paths.push({ kind: 'BROWSE', detail: 'call math.find with no arguments to list every installed operation in capability-ID order' });
+  paths.push({ kind: 'READ_CATALOG', detail: 'read capability://catalog, the complete installed inventory' });
+  return paths;
+}
+
 /**
  * Discovery over the policy-filtered catalog. Browse is stable ID order; search ranks by a
  * deterministic lexical score (ties by ID); inspection returns one exact projection.
- * Ranking is retrieval over descriptors, not advice about what to run.
+ * Ranking and every signal are retrieval over descriptors, not advice about what to run.
  */
 export function find(args: FindArguments, sources: FindSources): FindResponse {
   const { catalog, descriptors } = sources;
+  const index = indexOf(catalog);
   const base = {
     catalog_digest: catalog.digest,
     policy_digest: catalog.policy_digest,
@@ -279,47 +599,87 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
       });
     }
     const view = args.view ?? 'SUMMARY';
-    const capability = inspect(entry, descriptor, view);
+    const capability = inspect(entry, descriptor, index, view);
     // The response travels twice (structured and as text, which keeps the input schema), so
     // half the bound is the budget; examples go first, each one named as omitted.
     const examples = Array.isArray(capability['examples']) ? [...(capability['examples'] as unknown[])] : [];
     let omitted = 0;
-    while (examples.length > 0 && Buffer.byteLength(JSON.stringify(capability)) > FIND_RESPONSE_MAX_BYTES / 2 - 512) {
+    while (examples.length > 0 && Buffer.byteLength(JSON.stringify(capability)) > FIND_RESPONSE_MAX_BYTES / 2 - 1024) {
       examples.pop();
       omitted++;
       capability['examples'] = examples;
       capability['examples_omitted'] = omitted;
     }
-    return { ...base, kind: 'INSPECT', total_matches: null, matches: [], capability, next_cursor: null };
+    return {
+      ...base,
+      kind: 'INSPECT',
+      total_matches: null,
+      matches: [],
+      capability,
+      next_cursor: null,
+      portfolio_fit: 'UNFILTERED',
+      portfolio_fit_basis: 'exact inspection of one capability; nothing is ranked',
+      domain_filter_status: 'UNFILTERED',
+      domain_filter_basis: 'no domain filter was given',
+      installed_domains: null,
+      routing_status: 'UNCONSTRAINED',
+      routing_basis: 'exact inspection; input kinds do not apply',
+      recovery_paths: [],
+    };
   }
   const limit = args.limit ?? 5;
-  let candidates = catalog.capabilities;
+  const queryTokens = args.query === undefined ? [] : tokens(args.query);
+  const routing = route(args, queryTokens, index);
+  const domain = domainFilter(args.domain, index);
+  let candidates = routing.accepting ?? catalog.capabilities;
   if (args.domain !== undefined) candidates = candidates.filter((c) => c.domain === args.domain || c.tags.includes(args.domain as string));
   if (args.mode !== undefined) candidates = candidates.filter((c) => c.modes.includes(args.mode as Mode));
+  const terms = [...new Set(queryTokens.filter((t) => !STOP_WORDS.has(t)))];
   let ranked: { entry: CatalogEntry; scored?: Scored }[];
   if (args.query === undefined) {
     ranked = candidates.map((entry) => ({ entry }));
   } else {
-    const terms = [...new Set(tokens(args.query).filter((t) => !STOP_WORDS.has(t)))];
     ranked = candidates
       .map((entry) => score(entry, descriptors.get(entry.id) as CapabilityDescriptor, terms))
       .filter((s) => s.score > 0)
       .sort((a, b) => b.score - a.score || (a.entry.id < b.entry.id ? -1 : 1))
       .map((scored) => ({ entry: scored.entry, scored }));
   }
+  const fit = portfolio(args, terms, candidates.length, ranked);
+  const incompatible = routing.status === 'NO_ROUTE' || domain.status === 'UNKNOWN_DOMAIN';
+  const weak = fit.fit === 'ONLY_WEAK_LEXICAL_MATCHES' || fit.fit === 'NO_LEXICAL_MATCHES';
   const filters = filterKey(args);
   const offset = args.cursor === undefined ? 0 : decodeCursor(args.cursor, catalog.digest, filters);
   const page = ranked.slice(offset, offset + limit);
-  const matches = page.map(({ entry, scored }) => card(entry, descriptors.get(entry.id) as CapabilityDescriptor, scored));
-  // Keep the response (and its text projection) under the size bound by paging earlier.
-  while (matches.length > 1 && Buffer.byteLength(JSON.stringify(matches)) > FIND_RESPONSE_MAX_BYTES / 2 - 1024) matches.pop();
-  const next = offset + matches.length;
-  return {
+  const matches = page.map(({ entry, scored }) => card(entry, descriptors.get(entry.id) as CapabilityDescriptor, index, scored));
+  const response: FindResponse = {
     ...base,
     kind: args.query === undefined ? 'BROWSE' : 'SEARCH',
     total_matches: ranked.length,
-    matches,
+    matches: [],
     capability: null,
-    next_cursor: next < ranked.length ? encodeCursor({ o: next, c: catalog.digest, f: filters }) : null,
+    // The longest cursor this page could carry, so the size budget below holds for the real one.
+    next_cursor: encodeCursor({ o: ranked.length, c: catalog.digest, f: filters }),
+    portfolio_fit: fit.fit,
+    portfolio_fit_basis: fit.basis,
+    domain_filter_status: domain.status,
+    domain_filter_basis: domain.basis,
+    installed_domains: domain.installed,
+    routing_status: routing.status,
+    routing_basis: routing.basis,
+    recovery_paths: weak || incompatible || ranked.length === 0 ? recoveryPaths(args, terms, ranked, routing, domain) : [],
   };
+  // Keep the response (and its text projection) under the size bound by paging earlier.
+  const budget = FIND_RESPONSE_MAX_BYTES / 2 - 512 - Buffer.byteLength(JSON.stringify(response));
+  let used = 0;
+  const sizes = matches.map((m) => Buffer.byteLength(JSON.stringify(m)) + 1);
+  for (const size of sizes) used += size;
+  while (matches.length > 1 && used > budget) {
+    matches.pop();
+    used -= sizes[matches.length] ?? 0;
+  }
+  const next = offset + matches.length;
+  response.matches = matches;
+  response.next_cursor = next < ranked.length ? encodeCursor({ o: next, c: catalog.digest, f: filters }) : null;
+  return response;
 }

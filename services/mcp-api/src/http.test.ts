@@ -122,6 +122,8 @@ describe('modern tool lane: answers exactly as the SDK does', () => {
     ['math.find inspect CONTRACT', 'math.find', { capability_id: 'test.square', view: 'CONTRACT' }],
     ['math.find with a bad limit (typed diagnostic, isError)', 'math.find', { limit: 99 }],
     ['math.find with an unknown argument', 'math.find', { color: 'red' }],
+    ['math.find naming natural-language proof (NO_ROUTE, recovery paths)', 'math.find', { query: 'check my informal proof' }],
+    ['math.find with an unknown domain (UNKNOWN_DOMAIN)', 'math.find', { query: 'square', domain: 'topology' }],
     ['math.run computing', 'math.run', { capability_id: 'test.square', mode: 'EXPLORE', payload: { n: 12 } }],
     ['math.run with a bad payload (ERROR result)', 'math.run', { capability_id: 'test.square', mode: 'EXPLORE', payload: { n: -1 } }],
     ['math.run of an unknown capability', 'math.run', { capability_id: 'test.nothing', mode: 'EXPLORE', payload: {} }],

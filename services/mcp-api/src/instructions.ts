@@ -9,15 +9,74 @@ are yours.
 - No arguments: browse the installed catalog in stable capability-ID order (\`limit\` 1-20,
   default 5; pass \`next_cursor\` back with the same filters to continue).
 - \`query\`: lexical search over capability IDs, titles, descriptions and tags, optionally
-  filtered by \`domain\` and \`mode\`. Ranking is deterministic retrieval: a term matching an ID
-  token weighs 4, a tag or title token 3, a description token 1; ties break by ID. A high rank
-  says the words match, not that the operation fits your problem or that it is the best one.
+  filtered by \`domain\`, \`mode\` and \`input_kind\`. Ranking is deterministic retrieval: a term
+  matching an ID token weighs 4, a tag or title token 3, a description token 1; ties break by ID.
+  A high rank says the words match, not that the operation fits your problem or that it is the
+  best one.
+- \`domain\`: only operations of this domain or carrying this exact tag. \`mode\`: only operations
+  offering EXPLORE or VERIFY.
+- \`input_kind\`: only operations accepting that kind of input: STRUCTURED_REQUEST (a JSON
+  payload), FORMAL_PROPOSITION, TYPED_ARTIFACT or NATURAL_LANGUAGE_PROOF. With TYPED_ARTIFACT,
+  \`artifact_type\` narrows to operations accepting that exact schema URI (the \`schema_uri\` of
+  the stored artifact's manifest); \`artifact_type\` is rejected with any other input kind.
 - \`capability_id\`: exact inspection. \`view\` SUMMARY (default) gives the outcome, modes, tags,
   provider and field summaries; CONTRACT adds the complete input schema and validated invocation
   examples; FULL adds the output schema, provider runtime and licence.
+- Unknown or ill-combined arguments are rejected with a diagnostic naming the field and the rule.
 - Every response carries the catalog digest and the operator-policy digest. The catalog
   (\`capability://catalog\`) is the inventory of what is installed and allowed right now; a
   capability whose provider is missing or unhealthy is simply absent.
+- Paging: \`total_matches\` counts every match; \`next_cursor\`, when present, continues with the
+  same arguments. A cursor is bound to the catalog digest and to the filters: it stays valid while
+  the catalog is unchanged, and a cursor from an older catalog is rejected with a diagnostic
+  saying the catalog changed (start again without it). Every response, and its text content,
+  stays under 16 KiB; pages are shortened to fit.
+
+### Operation cards (each search or browse match)
+capability_id, title, domain, modes, role, tags; input_kinds and accepted_artifact_types (what it
+takes), produced_artifact_types; output_summary (each output field's type and description);
+provider (name, version, availability); scope_rule (the exact input a run covers);
+assurance_ceiling (the most a result can claim); relationships; and either \`example\` (one
+validated invocation example within 1.5 KiB) or, when there is none, \`input_fields\` (the input
+schema's required and available top-level fields). relationships name installed operations only:
+the descriptor's declared ones (CONSUMES_OUTPUT_OF, VERIFIED_BY, VERIFIES) whose target is
+installed, then ACCEPTS_OUTPUT_OF (this accepts an artifact type the other produces) and
+OUTPUT_ACCEPTED_BY (the other accepts, as a typed artifact, a type this produces) for operations
+not already named, with \`artifact_type\`; at most 8, the rest counted in relationships_omitted.
+These are facts about types, not advice to chain the operations.
+
+### Retrieval signals
+All are computed deterministically from the descriptors and your arguments.
+They are retrieval signals, not advice: they say how your words and filters meet the installed
+descriptors, never that an operation suits your problem, and never that an operation is
+impossible or absent in principle. A rejected request carries none of them (null, and no recovery paths).
+- Terms: the distinct lower-cased query tokens (split at anything but letters and digits) minus
+  stop words. A term hits a field when it equals a token there, or (4+ letters) one is a prefix
+  of the other.
+- Per match: \`matched_on\` (fields hit), \`matched_terms\`, \`relevance_score\` (sum over terms of
+  the heaviest field hit), \`query_coverage_milli\` = floor(1000 x matched terms / terms), and
+  \`lexical_fit\`: STRONG when coverage is at least 500 and some term hits an ID, tag or title
+  token; otherwise WEAK. Order among WEAK matches is not a measure of fit.
+- \`portfolio_fit\` with \`portfolio_fit_basis\`, over all matches (not just the page):
+  STRONG_CANDIDATES (at least one STRONG match), ONLY_WEAK_LEXICAL_MATCHES (matches, none STRONG),
+  NO_LEXICAL_MATCHES (no match, no terms, or nothing passed the filters), UNFILTERED (browse and
+  inspection, where nothing is ranked).
+- \`domain_filter_status\` with \`domain_filter_basis\`: MATCHED (the domain names an installed
+  domain or tag), UNKNOWN_DOMAIN (it names nothing installed; \`installed_domains\` lists the
+  installed domains, sorted, at most 50), UNFILTERED (no domain given).
+- \`routing_status\` with \`routing_basis\`, separate from portfolio_fit: UNCONSTRAINED (no input
+  kind applies), ROUTED (some installed operation accepts the input kind, and artifact type if
+  given; results are limited to those), NO_ROUTE (none does; no matches). Natural-language proof
+  applies when declared as \`input_kind\` NATURAL_LANGUAGE_PROOF or, without an input_kind, when
+  the query contains "informal proof", "proof prose", "prose proof" or "natural language proof"
+  (or "proofs"). Proof prose is not a formal artifact: it routes only to an operation that
+  declares it accepts NATURAL_LANGUAGE_PROOF.
+- \`recovery_paths\`: present when the results are weak (ONLY_WEAK_LEXICAL_MATCHES or
+  NO_LEXICAL_MATCHES), empty, or incompatible (NO_ROUTE, UNKNOWN_DOMAIN); otherwise an empty list.
+  Each is {kind, detail}: REFORMULATE (other words, naming the terms that matched nothing; or a
+  formal statement instead of proof prose), REMOVE_FILTER (one per filter given), BROWSE (no
+  arguments), READ_CATALOG (\`capability://catalog\`). They are listed in that fixed order and are
+  unranked: none is recommended over another.
 
 ## Contracts
 Each capability has one mathematical outcome with a typed input schema. Inspect CONTRACT before

@@ -84,7 +84,10 @@ describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, vers
     expect(Object.keys(run?.inputSchema.properties ?? {}).sort()).toEqual(['budget', 'capability_id', 'mode', 'payload']);
     expect(Object.keys(run?.outputSchema?.['properties'] as object | undefined ?? {})).toEqual(expect.arrayContaining(['execution', 'assurance', 'completeness', 'scope', 'diagnostics']));
     const find = tools.find((t) => t.name === 'math.find');
-    expect(Object.keys(find?.inputSchema.properties ?? {}).sort()).toEqual(['capability_id', 'cursor', 'domain', 'limit', 'mode', 'query', 'view']);
+    expect(Object.keys(find?.inputSchema.properties ?? {}).sort()).toEqual(['artifact_type', 'capability_id', 'cursor', 'domain', 'input_kind', 'limit', 'mode', 'query', 'view']);
+    expect(Object.keys(find?.outputSchema?.['properties'] as object | undefined ?? {})).toEqual(
+      expect.arrayContaining(['portfolio_fit', 'portfolio_fit_basis', 'domain_filter_status', 'installed_domains', 'routing_status', 'routing_basis', 'recovery_paths']),
+    );
   });
 
   it('runs a capability and returns the complete result as structured content', async () => {
@@ -140,6 +143,23 @@ describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, vers
     const bad = await client.callTool({ name: 'math.find', arguments: { limit: 0 } });
     expect(bad.isError).toBe(true);
     expect((bad.structuredContent as { diagnostics: { path: unknown }[] }).diagnostics[0]?.path).toEqual(['limit']);
+    expect(bad.structuredContent).toMatchObject({ portfolio_fit: null, routing_status: null, recovery_paths: [] });
+  });
+
+  it('answers math.find with retrieval signals that pass its output schema', async () => {
+    await connect();
+    await client.listTools();
+    const strong = await client.callTool({ name: 'math.find', arguments: { query: 'square' } });
+    expect(strong.isError).toBeFalsy();
+    expect(strong.structuredContent).toMatchObject({ portfolio_fit: 'STRONG_CANDIDATES', routing_status: 'UNCONSTRAINED', domain_filter_status: 'UNFILTERED', recovery_paths: [] });
+    expect((strong.structuredContent as { matches: Record<string, unknown>[] }).matches[0]).toMatchObject({ capability_id: 'test.square', lexical_fit: 'STRONG', query_coverage_milli: 1000 });
+    const prose = await client.callTool({ name: 'math.find', arguments: { input_kind: 'NATURAL_LANGUAGE_PROOF' } });
+    expect(prose.isError).toBeFalsy();
+    expect(prose.structuredContent).toMatchObject({ routing_status: 'NO_ROUTE', total_matches: 0, domain_filter_status: 'UNFILTERED' });
+    expect((prose.structuredContent as { recovery_paths: { kind: string }[] }).recovery_paths.map((p) => p.kind)).toEqual(['REFORMULATE', 'REMOVE_FILTER', 'BROWSE', 'READ_CATALOG']);
+    const text = (prose.content as { type: string; text: string }[])[0]?.text ?? '';
+    expect(text).toContain('routing_status: NO_ROUTE');
+    expect(text).toContain('- READ_CATALOG: ');
   });
 
   it('lists the instruction and catalog resources, the artifact template and both prompts', async () => {

@@ -50,12 +50,19 @@ export function projectFind(response: FindResponse): string {
     if (inputSchema !== undefined) lines.push(`input_schema: ${JSON.stringify(inputSchema)}`);
   } else if (response.diagnostics.length === 0) {
     lines.push(`${response.kind}: ${response.matches.length} of ${response.total_matches ?? 0} match(es)`);
+    lines.push(`portfolio_fit: ${String(response.portfolio_fit)} (${String(response.portfolio_fit_basis)})`);
+    if (response.routing_status !== 'UNCONSTRAINED') lines.push(`routing_status: ${String(response.routing_status)} (${String(response.routing_basis)})`);
+    if (response.domain_filter_status !== 'UNFILTERED') {
+      const installed = response.installed_domains ? `; installed domains: ${response.installed_domains.join(', ')}` : '';
+      lines.push(`domain_filter_status: ${String(response.domain_filter_status)} (${String(response.domain_filter_basis)}${installed})`);
+    }
     for (const match of response.matches) {
       const relevance = match['relevance_score'];
-      const score = typeof relevance === 'number' ? ` score ${relevance}` : '';
+      const score = typeof relevance === 'number' ? ` score ${relevance} ${String(match['lexical_fit'])} coverage ${String(match['query_coverage_milli'])}‰` : '';
       lines.push(`- ${String(match['capability_id'])} [${(match['modes'] as string[]).join(', ')}]${score}: ${String(match['title'])}`);
     }
     if (response.next_cursor) lines.push(`next_cursor: ${response.next_cursor}`);
+    if (response.recovery_paths.length > 0) lines.push('recovery paths (unranked):', ...response.recovery_paths.map((p) => `- ${p.kind}: ${p.detail}`));
   }
   const text = lines.join('\n');
   return Buffer.byteLength(text) <= FIND_RESPONSE_MAX_BYTES / 2 ? text : `${text.slice(0, FIND_RESPONSE_MAX_BYTES / 2 - 200)}… (truncated)`;

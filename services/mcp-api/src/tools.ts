@@ -2,7 +2,7 @@ import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotoc
 import { z } from 'zod';
 import { CapabilityRequestSchema, CapabilityResultShape, type CapabilityResult } from '@jacobian/shared';
 import type { Api } from './api.js';
-import { FindArgumentsSchema } from './find.js';
+import { DOMAIN_FILTER_STATUSES, FindArgumentsSchema, PORTFOLIO_FITS, RECOVERY_KINDS, ROUTING_STATUSES } from './find.js';
 import { projectFind, projectResult } from './projection.js';
 
 type JsonObject = Record<string, unknown>;
@@ -68,6 +68,14 @@ const FindOutputSchema = z
     matches: z.array(z.record(z.string(), z.unknown())),
     capability: z.record(z.string(), z.unknown()).nullable(),
     next_cursor: z.string().nullable(),
+    portfolio_fit: z.enum(PORTFOLIO_FITS).nullable(),
+    portfolio_fit_basis: z.string().nullable(),
+    domain_filter_status: z.enum(DOMAIN_FILTER_STATUSES).nullable(),
+    domain_filter_basis: z.string().nullable(),
+    installed_domains: z.array(z.string()).nullable(),
+    routing_status: z.enum(ROUTING_STATUSES).nullable(),
+    routing_basis: z.string().nullable(),
+    recovery_paths: z.array(z.object({ kind: z.enum(RECOVERY_KINDS), detail: z.string() }).strict()),
     diagnostics: z.array(z.record(z.string(), z.unknown())),
   })
   .strict();
@@ -145,7 +153,7 @@ export const TOOLS = {
     config: {
       title: 'Find mathematical capabilities',
       description:
-        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions and tags (with optional `domain`, `mode`, `limit` 1-20, `cursor`). `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL.',
+        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions and tags (with optional `domain`, `mode`, `input_kind`, `artifact_type` (with TYPED_ARTIFACT), `limit` 1-20, `cursor`). Results carry deterministic retrieval signals (lexical_fit, portfolio_fit, domain_filter_status, routing_status, recovery_paths), not advice; jacobian://instructions defines them. `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL.',
       inputSchema: advertisedInput(FindArgumentsSchema),
       outputSchema: validatedOutput(FindOutputSchema),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { constructExplicit } from '@jacobian/runner';
+import { GRAPH_SCHEMA_URI } from '@jacobian/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTree } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
@@ -154,6 +155,36 @@ describe('jacobian end to end', () => {
           }
         }
         for (const [what, bytes] of Object.entries(sizes)) expect(bytes, what).toBeLessThan(FIND_LIMIT_BYTES);
+      });
+
+      it('math.find reports retrieval signals: a strong candidate, no lexical match with recovery paths, and NO_ROUTE for proof prose', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+        const strong = await mathFind(client(), { query: 'maximum induced tree', domain: 'graph' });
+        expect(strong.response).toMatchObject({ portfolio_fit: 'STRONG_CANDIDATES', domain_filter_status: 'MATCHED', routing_status: 'UNCONSTRAINED', recovery_paths: [] });
+        expect(strong.response.matches[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', lexical_fit: 'STRONG', query_coverage_milli: 1000 });
+        expect(strong.text).toContain('portfolio_fit: STRONG_CANDIDATES');
+
+        const none = await mathFind(client(), { query: 'quaternion holonomy' });
+        expect(none.raw.isError).not.toBe(true);
+        expect(none.response).toMatchObject({ total_matches: 0, portfolio_fit: 'NO_LEXICAL_MATCHES' });
+        expect(none.response.recovery_paths.map((p) => p.kind)).toEqual(['REFORMULATE', 'BROWSE', 'READ_CATALOG']);
+        expect(none.text).toContain('recovery paths (unranked):');
+
+        const prose = await mathFind(client(), { input_kind: 'NATURAL_LANGUAGE_PROOF', query: 'induced tree' });
+        expect(prose.raw.isError).not.toBe(true);
+        expect(prose.response).toMatchObject({ routing_status: 'NO_ROUTE', total_matches: 0, matches: [] });
+        expect(prose.response.routing_basis).toContain('NATURAL_LANGUAGE_PROOF');
+        expect(prose.response.recovery_paths[0]?.kind).toBe('REFORMULATE');
+        const named = await mathFind(client(), { query: 'check my informal proof' });
+        expect(named.response.routing_status).toBe('NO_ROUTE');
+
+        const typed = await mathFind(client(), { input_kind: 'TYPED_ARTIFACT', artifact_type: GRAPH_SCHEMA_URI });
+        expect(typed.response.routing_status).toBe('ROUTED');
+        expect(typed.response.matches.map((m) => m['capability_id'])).toContain('graph.induced_tree.maximum.compute');
+
+        const unknown = await mathFind(client(), { domain: 'no_such_domain' });
+        expect(unknown.response).toMatchObject({ domain_filter_status: 'UNKNOWN_DOMAIN', total_matches: 0 });
+        expect(unknown.response.installed_domains).toEqual(expect.arrayContaining(['graph', 'artifact']));
+        for (const call of [strong, none, prose, named, typed, unknown]) expect(call.bytes).toBeLessThan(FIND_LIMIT_BYTES);
       });
 
       it('constructs the Petersen graph, computes its maximum induced tree (7), verifies it, and serves every artifact', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {

@@ -54,6 +54,14 @@ export interface FindResponse {
   matches: Record<string, unknown>[];
   capability: Record<string, unknown> | null;
   next_cursor: string | null;
+  portfolio_fit: string | null;
+  portfolio_fit_basis: string | null;
+  domain_filter_status: string | null;
+  domain_filter_basis: string | null;
+  installed_domains: string[] | null;
+  routing_status: string | null;
+  routing_basis: string | null;
+  recovery_paths: { kind: string; detail: string }[];
   diagnostics: Diagnostic[];
 }
 
