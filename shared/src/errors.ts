@@ -32,6 +32,18 @@ export const ErrorCode = {
   VERIFICATION_RECORD_INVALID: { retryable: false, stage: 'VERIFICATION' },
   REGISTRATION_INVALID: { retryable: false, stage: 'REGISTRATION' },
   CONFIG_INVALID: { retryable: false, stage: 'CONFIGURATION' },
+  /** The reasoning log is OFF: reasoning.write, its resource and its math.run fields do not exist. */
+  REASONING_LOG_DISABLED: { retryable: false, stage: 'CONFIGURATION' },
+  /** No reasoning run has this ID (it was never opened by PLAN, or belongs to another store). */
+  REASONING_RUN_NOT_FOUND: { retryable: false, stage: 'ADMISSION' },
+  /** A reasoning entry or a math.run binding breaks the protocol's order; `data.violation` names how. */
+  REASONING_PROTOCOL_VIOLATION: { retryable: false, stage: 'ADMISSION' },
+  /** A reasoning run reached a bound (cycles or events per run). */
+  REASONING_LIMIT_EXCEEDED: { retryable: false, stage: 'ADMISSION' },
+  /** The reasoning-log store could not be read or written (I/O, Redis down, persistent write conflicts). */
+  REASONING_LOG_UNAVAILABLE: { retryable: true, stage: 'ADMISSION' },
+  /** The stored log of a run is damaged (a complete line that does not parse, a gap in sequence numbers). */
+  REASONING_LOG_CORRUPT: { retryable: false, stage: 'ADMISSION' },
   INTERNAL: { retryable: false, stage: 'EXECUTION' },
 } as const satisfies Record<string, { retryable: boolean; stage: string }>;
 

@@ -80,6 +80,8 @@ export type {
   ProviderRef,
   Scope,
 } from './contracts/result.js';
+export { PROGRESS_MESSAGE_MAX, RunProgressSchema, throttleProgress, validProgress } from './contracts/progress.js';
+export type { ProgressListener, RunProgress } from './contracts/progress.js';
 export { DEFAULT_POLICY, evaluatePolicy, OperatorPolicySchema, PolicyProfile, policyDigest } from './contracts/policy.js';
 export type { OperatorPolicy, OperatorPolicyInput, PolicyDecision } from './contracts/policy.js';
 export { buildCatalog, CatalogSchema, descriptorDigest, inputFields } from './contracts/catalog.js';
@@ -150,3 +152,50 @@ export { createBullmqRunWorker } from './queue/bullmq-run-worker.js';
 export type { BullmqRunWorker, BullmqRunWorkerOptions } from './queue/bullmq-run-worker.js';
 export { createS3ArtifactStore, verifyS3Access } from './artifacts/s3-store.js';
 export type { S3ArtifactStoreOptions, S3Credentials } from './artifacts/s3-store.js';
+
+export {
+  checkSummary,
+  CallServerState,
+  eventsToJsonl,
+  InterpretationStatus,
+  NextRequired,
+  parseReasoningEntry,
+  ProtocolViolation,
+  REASONING_ID_PATTERN,
+  REASONING_MAX_ARTIFACT_URIS,
+  REASONING_MAX_CYCLES,
+  REASONING_MAX_ENTRIES,
+  REASONING_MAX_EVENTS,
+  REASONING_MAX_VIOLATIONS,
+  REASONING_RUN_URI_PREFIX,
+  REASONING_SUMMARY_MAX_BYTES,
+  REASONING_SUMMARY_MAX_CHARS,
+  ReasoningEventSchema,
+  ReasoningIdSchema,
+  ReasoningMode,
+  ReasoningPhase,
+  reasoningRunUri,
+  ReasoningWriteInputSchema,
+  ReportComparisonSchema,
+  ReportMatch,
+} from './reasoning/log.js';
+export type {
+  AfterToolEvent,
+  CallOutcomeEvent,
+  ReasoningEntry,
+  ReasoningEvent,
+  ReasoningEventBody,
+  ReasoningEventType,
+  ReasoningWriteInput,
+  ReportComparison,
+  ReportedOutcome,
+} from './reasoning/log.js';
+export { compareReport, decideBind, decideOutcome, decideWrite, foldRun, nextStep, resultDigest } from './reasoning/state.js';
+export type { BindDecision, BindRunRequest, CallState, NextStep, RunState, WriteDecision } from './reasoning/state.js';
+export { createReasoningLog } from './reasoning/service.js';
+export type { OpenCall, ReasoningBinding, ReasoningLog, ReasoningLogOptions, RunLog, RunPosition, WriteReceipt } from './reasoning/service.js';
+export type { AppendResult, ReasoningLogStore } from './reasoning/store.js';
+export { createFileReasoningLogStore } from './reasoning/file-store.js';
+export type { FileReasoningLogStoreOptions } from './reasoning/file-store.js';
+export { createRedisReasoningLogStore } from './reasoning/redis-store.js';
+export type { RedisReasoningLogStoreOptions } from './reasoning/redis-store.js';
