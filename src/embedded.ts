@@ -37,8 +37,8 @@ export async function startEmbedded(config: JacobianConfig): Promise<EmbeddedJac
     const signingKey = await loadOrCreateSigningKey(join(config.dataDir, 'keys', 'checker-ed25519.pem'));
     const runner = await createRunner({ artifacts, executor });
     const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
-    const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal) => runner.handle(run, signal)]));
-    const queue = createEmbeddedRunQueue({ pools, checker: (run, signal) => checker.handle(run, signal), concurrency: config.concurrency });
+    const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
+    const queue = createEmbeddedRunQueue({ pools, checker: (run, signal, onProgress) => checker.handle(run, signal, onProgress), concurrency: config.concurrency });
     cleanups.unshift(() => queue.close());
     const installed = [...runner.installed, ...checker.installed];
     const trusted = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);

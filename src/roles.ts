@@ -55,9 +55,9 @@ class Cleanups {
 
 /** One log line per run this process executes: identity and outcome, never payloads. */
 function logged(log: Logger, handler: RunHandler): RunHandler {
-  return async (run, signal) => {
+  return async (run, signal, onProgress) => {
     log.info('run started', { job_id: run.job_id, capability_id: run.capability_id, mode: run.mode });
-    const result = await handler(run, signal);
+    const result = await handler(run, signal, onProgress);
     log.info('run finished', {
       job_id: run.job_id,
       capability_id: run.capability_id,
@@ -210,7 +210,7 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
       redis,
       role: 'runner',
       targets: pools.map((pool) => ({ kind: 'pool', pool })),
-      handler: (run, signal) => runner.handle(run, signal),
+      handler: (run, signal, onProgress) => runner.handle(run, signal, onProgress),
       descriptors: runner.installed.map((c) => c.descriptor),
     });
     log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id) });
@@ -234,7 +234,7 @@ export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig
       redis,
       role: 'checker',
       targets: [{ kind: 'checker' }],
-      handler: (run, signal) => checker.handle(run, signal),
+      handler: (run, signal, onProgress) => checker.handle(run, signal, onProgress),
       descriptors: checker.installed.map((c) => c.descriptor),
     });
     log.info('checker taking jobs', { key_id: signingKey.keyId, checkers: checker.identities.map((i) => i.checker_id) });

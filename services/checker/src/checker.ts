@@ -9,6 +9,7 @@ import {
   type AdmittedRun,
   type ArtifactStore,
   type CapabilityResult,
+  type ProgressListener,
   type CheckerAuthorization,
   type CheckerIdentity,
   type InstalledCapability,
@@ -41,7 +42,7 @@ export interface CheckerService {
   readonly publicKeyId: string;
   /** The authorization in force, after resolving 'bundled'. */
   readonly authorization: CheckerAuthorization;
-  handle(run: AdmittedRun, signal: AbortSignal): Promise<CapabilityResult>;
+  handle(run: AdmittedRun, signal: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
 }
 
 /** The checker role: runs independent checkers and signs the verification records they earn. */
@@ -78,7 +79,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
     identities: [...identities.values()],
     publicKeyId: options.signingKey.keyId,
     authorization,
-    async handle(run, signal) {
+    async handle(run, signal, onProgress) {
       const capability = byId.get(run.capability_id);
       if (capability === undefined) {
         return nonConclusionResult(run, {
@@ -86,7 +87,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
           diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not a checker of this service`, { path: ['capability_id'] }))],
         });
       }
-      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal);
+      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal, onProgress);
     },
   };
 }

@@ -22,6 +22,7 @@ import {
   type LoadedArtifact,
   type Mode,
   type OperatorPolicy,
+  type ProgressListener,
   type RunQueue,
 } from '@jacobian/shared';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
@@ -40,7 +41,8 @@ export interface ApiDependencies {
 export interface Api {
   catalog(): Catalog;
   find(args: unknown): FindResponse;
-  run(args: unknown, signal?: AbortSignal): Promise<CapabilityResult>;
+  /** `onProgress` hears the run's progress reports while it runs (informational). */
+  run(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
   readArtifact(uri: string, signal?: AbortSignal): Promise<LoadedArtifact>;
 }
 
@@ -126,7 +128,7 @@ export function createApi(deps: ApiDependencies): Api {
       }
     },
 
-    async run(args, signal) {
+    async run(args, signal, onProgress) {
       const parsed = CapabilityRequestSchema.safeParse(args);
       if (!parsed.success) {
         return nonConclusionResult(
@@ -189,7 +191,10 @@ export function createApi(deps: ApiDependencies): Api {
       const target = capability.descriptor.role === 'checker' ? ({ kind: 'checker' } as const) : ({ kind: 'pool', pool: capability.descriptor.pool } as const);
       let result: CapabilityResult;
       try {
-        result = await deps.queue.submit(admitted, target, signal ? { signal } : undefined);
+        result = await deps.queue.submit(admitted, target, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(onProgress === undefined ? {} : { onProgress }),
+        });
       } catch (error) {
         result = nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] });
       }

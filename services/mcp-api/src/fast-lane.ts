@@ -143,6 +143,9 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     const tool = tools.get(name);
     const args = params['arguments'];
     if (tool === undefined || !isPlainObject(args)) return undefined;
+    // A caller asking for progress gets notifications on the same call, which the SDK streams.
+    const meta = params['_meta'];
+    if (isPlainObject(meta) && meta['progressToken'] !== undefined) return undefined;
     return { id: message.id, tool, args };
   }
 

@@ -1,6 +1,6 @@
-import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { toAppError } from '@jacobian/shared';
+import { throttleProgress, toAppError, type ProgressListener } from '@jacobian/shared';
 import type { Api } from './api.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
@@ -10,6 +10,38 @@ import { SERVER_VERSION } from './version.js';
 export const SERVER_INFO = { name: 'jacobian', version: SERVER_VERSION } as const;
 
 const ARTIFACT_TEMPLATE = 'artifact://sha256/{digest}';
+
+/** Least time between two progress notifications of one call. */
+const PROGRESS_NOTIFY_INTERVAL_MS = 250;
+
+/**
+ * When the caller asked for progress (a `progressToken` in the request's `_meta`), a listener
+ * that sends each report as `notifications/progress` on the same call (at most one per
+ * PROGRESS_NOTIFY_INTERVAL_MS, `progress` strictly increasing as the protocol requires);
+ * otherwise undefined.
+ */
+function progressNotifier(ctx: ServerContext): (ProgressListener & { cancel(): void }) | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let last = Number.NEGATIVE_INFINITY;
+  return throttleProgress((report) => {
+    // Strictly increasing, as notifications/progress requires; a report that does not advance
+    // (the same count of solver calls with a new message) is shown as a small step.
+    const progress = report.progress > last ? report.progress : last + 0.001;
+    last = progress;
+    ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress,
+          ...(report.total === undefined || report.total < progress ? {} : { total: report.total }),
+          ...(report.message === undefined ? {} : { message: report.message }),
+        },
+      })
+      .catch(() => undefined);
+  }, PROGRESS_NOTIFY_INTERVAL_MS);
+}
 
 /**
  * One MCP server instance over the shared API. Stateless HTTP builds one per request and
@@ -26,7 +58,15 @@ export function createMcpServer(api: Api): McpServer {
   );
 
   server.registerTool(TOOLS.find.name, TOOLS.find.config, (args) => findToolResult(api, args));
-  server.registerTool(TOOLS.run.name, TOOLS.run.config, (args, ctx) => runToolResult(api, args, ctx.mcpReq.signal));
+  server.registerTool(TOOLS.run.name, TOOLS.run.config, async (args, ctx) => {
+    const notifier = progressNotifier(ctx);
+    try {
+      return await runToolResult(api, args, ctx.mcpReq.signal, notifier);
+    } finally {
+      // No notification after the result.
+      notifier?.cancel();
+    }
+  });
 
   server.registerResource(
     'instructions',

@@ -1,6 +1,6 @@
 import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CapabilityRequestSchema, CapabilityResultShape, type CapabilityResult } from '@jacobian/shared';
+import { CapabilityRequestSchema, CapabilityResultShape, type CapabilityResult, type ProgressListener } from '@jacobian/shared';
 import type { Api } from './api.js';
 import { DOMAIN_FILTER_STATUSES, FindArgumentsSchema, PORTFOLIO_FITS, RECOVERY_KINDS, ROUTING_STATUSES } from './find.js';
 import { projectFind, projectResult } from './projection.js';
@@ -137,8 +137,8 @@ export function findToolResult(api: Api, args: JsonObject): CallToolResult {
 }
 
 /** math.run's answer to one call: the compact text projection plus the complete CapabilityResult. */
-export async function runToolResult(api: Api, args: JsonObject, signal: AbortSignal): Promise<CallToolResult> {
-  const result: CapabilityResult = await api.run(args, signal);
+export async function runToolResult(api: Api, args: JsonObject, signal: AbortSignal, onProgress?: ProgressListener): Promise<CallToolResult> {
+  const result: CapabilityResult = await api.run(args, signal, onProgress);
   return {
     content: [{ type: 'text', text: projectResult(result) }],
     structuredContent: result as unknown as JsonObject,

@@ -11,6 +11,7 @@ import {
   type ArtifactStore,
   type CapabilityRegistration,
   type CapabilityResult,
+  type ProgressListener,
   type InstalledCapability,
   type IsolatedExecutor,
   type ProviderProbe,
@@ -64,7 +65,7 @@ export interface Runner {
   readonly installed: readonly InstalledCapability[];
   readonly unavailable: RegistrationReport['unavailable'];
   readonly pools: readonly string[];
-  handle(run: AdmittedRun, signal: AbortSignal): Promise<CapabilityResult>;
+  handle(run: AdmittedRun, signal: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
 }
 
 /** Probe providers, install the healthy capabilities of the chosen pools, and execute their runs. */
@@ -79,7 +80,7 @@ export async function createRunner(options: RunnerOptions): Promise<Runner> {
     installed,
     unavailable: report.unavailable,
     pools,
-    async handle(run, signal) {
+    async handle(run, signal, onProgress) {
       const capability = byId.get(run.capability_id);
       if (capability === undefined) {
         return nonConclusionResult(run, {
@@ -87,7 +88,7 @@ export async function createRunner(options: RunnerOptions): Promise<Runner> {
           diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not offered by this runner`, { path: ['capability_id'] }))],
         });
       }
-      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal);
+      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal, onProgress);
     },
   };
 }

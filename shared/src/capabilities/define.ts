@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProgressListener } from '../contracts/progress.js';
 import {
   CapabilityDescriptorSchema,
   type AssuranceLevel,
@@ -39,6 +40,8 @@ export interface CapabilityContext {
   readonly signal: AbortSignal;
   /** Epoch ms when the run's wall-time budget ends. */
   readonly deadline: number;
+  /** Report how far the run has come (informational; see RunProgress). Never throws. */
+  readonly progress: ProgressListener;
 }
 
 /** What a capability returns; the host adds identity, execution timing and provider. */

@@ -1,4 +1,5 @@
 import { canonicalDigest } from '../canonical-json.js';
+import type { ProgressListener } from '../contracts/progress.js';
 import {
   ASSURANCE_RANK,
   resolveBudget,
@@ -113,6 +114,7 @@ export async function executeCapability(
   run: AdmittedRun,
   deps: ExecuteDependencies,
   signal: AbortSignal,
+  onProgress?: ProgressListener,
 ): Promise<CapabilityResult> {
   const now = deps.now ?? Date.now;
   const started = now();
@@ -146,6 +148,14 @@ export async function executeCapability(
       executor: deps.executor,
       signal: combined,
       deadline: started + run.budget.wall_time_ms,
+      progress: (progress) => {
+        // Informational: a listener's failure must not become the run's.
+        try {
+          onProgress?.(progress);
+        } catch {
+          // ignored
+        }
+      },
     });
   } catch (thrown) {
     let error = toAppError(thrown);

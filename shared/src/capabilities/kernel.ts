@@ -21,7 +21,7 @@ export async function runKernel(context: CapabilityContext, kernel: KernelRef, i
       // (a solver with a per-query timeout) can stop and hand back its partial result.
       softDeadlineMarginMs: Math.min(2000, Math.max(300, Math.round(remaining * 0.2))),
     },
-    { signal: context.signal },
+    { signal: context.signal, onProgress: context.progress },
   );
   if (outcome.status === 'COMPLETED') return outcome.output;
   throw toAppError(outcome.error);

@@ -7,6 +7,7 @@
  * because a kernel stuck in a synchronous loop cannot be asked politely to stop.
  */
 import { JacobianError, toAppError, type SerializedError } from '../errors.js';
+import type { RunProgress } from '../contracts/progress.js';
 import type { KernelContext } from './process-pool.js';
 import { isParentMessage, type ChildMessage, type RunMessage } from './protocol.js';
 
@@ -63,7 +64,13 @@ async function runKernel(message: RunMessage): Promise<void> {
         `kernel module ${message.moduleUrl} has no exported function "${message.exportName}"`,
       );
     }
-    const ctx: KernelContext = Object.freeze({ deadline: message.deadline, signal: controller.signal });
+    const ctx: KernelContext = Object.freeze({
+      deadline: message.deadline,
+      signal: controller.signal,
+      progress: (progress: RunProgress) => {
+        if (current?.id === message.id) send({ type: 'progress', id: message.id, progress });
+      },
+    });
     const output: unknown = await (fn as (input: unknown, ctx: KernelContext) => unknown)(message.input, ctx);
 
     let json: string | undefined;

@@ -392,3 +392,23 @@ describe('createProcessPool: close', () => {
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
   });
 });
+
+describe('progress', () => {
+  it('hands a kernel\'s valid progress reports to the task\'s listener, in order, and drops malformed ones', async () => {
+    const executor = pool({ size: 1 });
+    const seen: unknown[] = [];
+    const outcome = await executor.run(task('context.ts', 'reportProgress', { reports: 3 }), { onProgress: (p) => seen.push(p) });
+    expect(outcome.status).toBe('COMPLETED');
+    expect(seen).toEqual([
+      { progress: 1, total: 3, message: 'step 1' },
+      { progress: 2, total: 3, message: 'step 2' },
+      { progress: 3, total: 3, message: 'step 3' },
+    ]);
+  });
+
+  it('runs a reporting kernel without a listener', async () => {
+    const executor = pool({ size: 1 });
+    const outcome = await executor.run(task('context.ts', 'reportProgress', { reports: 2 }));
+    expect(outcome).toMatchObject({ status: 'COMPLETED', output: { sent: 2 } });
+  });
+});

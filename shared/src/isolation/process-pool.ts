@@ -14,6 +14,7 @@ import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JacobianError, toAppError, type ErrorCode, type SerializedError } from '../errors.js';
+import { validProgress, type ProgressListener, type RunProgress } from '../contracts/progress.js';
 import { isChildMessage, type ChildMessage, type RunMessage } from './protocol.js';
 
 /** Where a kernel lives: a module (absolute path or `file://` URL, TS or JS) and one of its exports. */
@@ -56,6 +57,11 @@ export interface KernelContext {
   readonly deadline: number;
   /** Aborted at the soft deadline, with an EXECUTION_TIMEOUT JacobianError as its reason. */
   readonly signal: AbortSignal;
+  /**
+   * Report how far the kernel has come. Cheap but not free (one IPC message): call it when
+   * something changes (a bound improves), not in a tight loop.
+   */
+  readonly progress: (progress: RunProgress) => void;
 }
 
 /** The shape a kernel export must have. Output must be JSON-serializable. */
@@ -67,7 +73,7 @@ export interface IsolatedExecutor {
    * Run one task. Resolves once the task has finished and, if its child had to be killed,
    * once that child has exited. Rejects only when the executor is closed.
    */
-  run(task: KernelTask, options?: { signal?: AbortSignal }): Promise<KernelOutcome>;
+  run(task: KernelTask, options?: { signal?: AbortSignal; onProgress?: ProgressListener }): Promise<KernelOutcome>;
   /** Live child processes: how many exist, how many hold a task, and their pids. */
   stats(): { size: number; busy: number; idle: number; pids: number[] };
   /** Kill every child and wait for each to exit. Idempotent. Pending and running tasks resolve CANCELLED. */
@@ -94,6 +100,7 @@ const MIN_SOFT_MARGIN_MS = 50;
 interface Job {
   readonly task: KernelTask;
   readonly resolve: (outcome: KernelOutcome) => void;
+  readonly onProgress: ProgressListener | undefined;
   settled: boolean;
   worker: Worker | undefined;
   detachAbort: () => void;
@@ -244,7 +251,7 @@ class ProcessPool implements IsolatedExecutor {
     this.ensureWarm();
   }
 
-  run(task: KernelTask, options: { signal?: AbortSignal } = {}): Promise<KernelOutcome> {
+  run(task: KernelTask, options: { signal?: AbortSignal; onProgress?: ProgressListener } = {}): Promise<KernelOutcome> {
     if (this.closed) {
       return Promise.reject(new JacobianError('INTERNAL', 'process pool is closed; create a new pool to run tasks'));
     }
@@ -259,7 +266,7 @@ class ProcessPool implements IsolatedExecutor {
       });
     }
     return new Promise<KernelOutcome>((resolve) => {
-      const job: Job = { task, resolve, settled: false, worker: undefined, detachAbort: () => {} };
+      const job: Job = { task, resolve, onProgress: options.onProgress, settled: false, worker: undefined, detachAbort: () => {} };
       if (signal !== undefined) {
         const onAbort = (): void => this.abort(job);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -494,6 +501,12 @@ class ProcessPool implements IsolatedExecutor {
     // Late replies from a task we already decided to kill are ignored: the kill stands.
     if (execution === undefined || job === undefined || execution.id !== message.id) return;
     if (execution.killOutcome !== undefined || worker.dying) return;
+    if (message.type === 'progress') {
+      // A child is less trusted than our code: a malformed report is dropped.
+      const progress = validProgress(message.progress);
+      if (progress !== undefined) job.onProgress?.(progress);
+      return;
+    }
 
     for (const timer of execution.timers) clearTimeout(timer);
     // One last reading so a short task still reports its peak; never a kill at this point.

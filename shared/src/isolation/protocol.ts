@@ -52,8 +52,15 @@ export interface ErrorMessage {
   error: SerializedError;
 }
 
+/** Child → parent: the running kernel reported progress (validated by the parent). */
+export interface ProgressMessage {
+  type: 'progress';
+  id: number;
+  progress: unknown;
+}
+
 /** Every message the child may send. */
-export type ChildMessage = ReadyMessage | ResultMessage | ErrorMessage;
+export type ChildMessage = ReadyMessage | ResultMessage | ErrorMessage | ProgressMessage;
 
 /** Runtime check for messages arriving from a child, which is less trusted than our own code. */
 export function isChildMessage(value: unknown): value is ChildMessage {
@@ -66,6 +73,8 @@ export function isChildMessage(value: unknown): value is ChildMessage {
       return typeof record['id'] === 'number' && typeof record['outputJson'] === 'string';
     case 'error':
       return typeof record['id'] === 'number' && typeof record['error'] === 'object' && record['error'] !== null;
+    case 'progress':
+      return typeof record['id'] === 'number';
     default:
       return false;
   }

@@ -14,6 +14,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
+import { validProgress, type ProgressListener } from '../contracts/progress.js';
 import type { CapabilityResult } from '../contracts/result.js';
 import { JacobianError, toAppError } from '../errors.js';
 import {
@@ -88,6 +89,8 @@ interface FlightState {
   readonly queueName: string;
   /** Aborted, with a JacobianError reason, when nobody in this process waits any more. */
   readonly controller: AbortController;
+  /** Progress listeners of the callers in this process; every one hears every report. */
+  readonly progressListeners: Set<ProgressListener>;
   waiters: number;
   phase: Phase;
 }
@@ -285,6 +288,13 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     queue.on('error', report);
     events.on('error', report);
     events.on('completed', ({ jobId, returnvalue }) => dispatch(jobId, { name: 'completed', returnvalue: returnvalue as unknown }));
+    events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => {
+      const flight = flights.get(jobId);
+      // Written by a runner, read back from Redis: a malformed report is dropped.
+      const progress = flight === undefined ? undefined : validProgress(data);
+      if (flight === undefined || progress === undefined) return;
+      for (const listener of [...flight.progressListeners]) listener(progress);
+    });
     for (const name of ['failed', 'removed', 'active', 'waiting', 'delayed', 'stalled'] as const) {
       events.on(name, ({ jobId }: { jobId: string }) => dispatch(jobId, { name }));
     }
@@ -534,6 +544,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
       data: parseRunJobData({ run, target, trace: {} }),
       queueName: queueNameOf(target),
       controller: new AbortController(),
+      progressListeners: new Set(),
       waiters: 0,
       phase: 'pending',
     };
@@ -557,10 +568,15 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
       }
       const current = flight;
       current.waiters++;
-      const signal = submitOptions.signal;
+      const { signal, onProgress } = submitOptions;
+      if (onProgress !== undefined) {
+        current.progressListeners.add(onProgress);
+        void current.result.then(() => current.progressListeners.delete(onProgress));
+      }
       if (signal === undefined) return current.result;
       return new Promise<CapabilityResult>((resolve) => {
         const onAbort = (): void => {
+          if (onProgress !== undefined) current.progressListeners.delete(onProgress);
           current.waiters--;
           if (current.waiters === 0) {
             // Nobody here wants the answer: stop waiting, and let a retry start a new flight

@@ -11,6 +11,7 @@ import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
+import { throttleProgress, type RunProgress } from '../contracts/progress.js';
 import { CapabilityResultSchema, type CapabilityResult } from '../contracts/result.js';
 import { JacobianError, toAppError } from '../errors.js';
 import { createRedisClient, resolveRedisConnection, type RedisConnectionOptions } from './bullmq-run-queue.js';
@@ -59,6 +60,9 @@ export interface BullmqRunWorker {
    */
   close(options?: { graceMs?: number }): Promise<void>;
 }
+
+/** Least time between two progress writes of one job. */
+const PROGRESS_INTERVAL_MS = 250;
 
 /** Abort reasons, as strings because BullMQ's cancelJob carries a string reason. */
 const CANCELLED_BY_CALLER = 'jacobian:cancelled-by-caller';
@@ -176,14 +180,22 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
         if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
         if (jobSignal.aborted || (await cancelRequested(keys.cancelMarker(run.job_id)))) return cancelledResult(run, 'before it started');
         let result: CapabilityResult;
+        // Progress goes to the job (BullMQ publishes it as a `progress` event), at most every
+        // PROGRESS_INTERVAL_MS; a failed write is dropped, since progress is informational.
+        const progress = throttleProgress((report: RunProgress) => {
+          job.updateProgress(report).catch(() => undefined);
+        }, PROGRESS_INTERVAL_MS);
         try {
-          result = await options.handler(run, jobSignal);
+          result = await options.handler(run, jobSignal, progress);
         } catch (thrown) {
           if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
           if (jobSignal.aborted) return cancelledResult(run, 'while it ran');
           const error = toAppError(thrown);
           if (isConclusive(error)) return errorResult(run, error);
           throw new Error(encodeJobFailure(error), { cause: thrown });
+        } finally {
+          // Nothing after the answer: a late report would follow the completion event.
+          progress.cancel();
         }
         const checked = CapabilityResultSchema.safeParse(result);
         if (!checked.success) {

@@ -1,3 +1,4 @@
+import type { ProgressListener, RunProgress } from '../contracts/progress.js';
 import type { CapabilityResult } from '../contracts/result.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
@@ -19,6 +20,8 @@ interface Job {
   readonly handler: RunHandler;
   readonly controller: AbortController;
   readonly result: Promise<CapabilityResult>;
+  /** Progress listeners of the callers waiting now; every one hears every report. */
+  readonly listeners: Set<ProgressListener>;
   waiters: number;
   started: boolean;
 }
@@ -88,7 +91,9 @@ export function createEmbeddedRunQueue(options: EmbeddedRunQueueOptions): RunQue
     job.started = true;
     try {
       if (controller.signal.aborted) return cancelledResult(run);
-      return await job.handler(run, controller.signal);
+      return await job.handler(run, controller.signal, (progress: RunProgress) => {
+        for (const listener of [...job.listeners]) listener(progress);
+      });
     } catch (error) {
       const appError = toAppError(error);
       return nonConclusionResult(run, { status: 'ERROR', diagnostics: [errorDiagnostic(appError)] });
@@ -119,6 +124,7 @@ export function createEmbeddedRunQueue(options: EmbeddedRunQueueOptions): RunQue
           run,
           handler,
           controller,
+          listeners: new Set(),
           waiters: 0,
           started: false,
           result: Promise.resolve().then(async () => {
@@ -134,10 +140,16 @@ export function createEmbeddedRunQueue(options: EmbeddedRunQueueOptions): RunQue
       }
       const current = job;
       current.waiters++;
-      const signal = submitOptions.signal;
+      const { signal, onProgress } = submitOptions;
+      if (onProgress !== undefined) {
+        current.listeners.add(onProgress);
+        const forget = (): void => void current.listeners.delete(onProgress);
+        current.result.then(forget, forget);
+      }
       if (signal === undefined) return current.result;
       return new Promise<CapabilityResult>((resolve, reject) => {
         const onAbort = (): void => {
+          if (onProgress !== undefined) current.listeners.delete(onProgress);
           current.waiters--;
           // The last caller gone: nobody wants the answer, so stop computing it, and let a
           // retry of the same request start afresh rather than join the dying job.

@@ -1,11 +1,15 @@
+import type { ProgressListener } from '../contracts/progress.js';
 import type { CapabilityResult } from '../contracts/result.js';
 import type { AdmittedRun } from '../capabilities/host.js';
 
 /** Where a run goes: a producer pool by name, or the checker service. */
 export type RunTarget = { kind: 'pool'; pool: string } | { kind: 'checker' };
 
-/** Something that executes admitted runs: a runner (for its pools) or the checker service. */
-export type RunHandler = (run: AdmittedRun, signal: AbortSignal) => Promise<CapabilityResult>;
+/**
+ * Something that executes admitted runs: a runner (for its pools) or the checker service.
+ * `onProgress` receives the run's progress reports, if it makes any.
+ */
+export type RunHandler = (run: AdmittedRun, signal: AbortSignal, onProgress?: ProgressListener) => Promise<CapabilityResult>;
 
 /**
  * The run-queue port: submit an admitted run and await its result. The same job ID submitted
@@ -13,7 +17,11 @@ export type RunHandler = (run: AdmittedRun, signal: AbortSignal) => Promise<Capa
  * `signal` withdraws this caller; the work is cancelled once no caller is waiting for it.
  */
 export interface RunQueue {
-  submit(run: AdmittedRun, target: RunTarget, options?: { signal?: AbortSignal }): Promise<CapabilityResult>;
+  /**
+   * `onProgress` receives the run's progress reports while this caller waits (every caller of a
+   * shared job gets them). Reports are informational and may be dropped or coalesced.
+   */
+  submit(run: AdmittedRun, target: RunTarget, options?: { signal?: AbortSignal; onProgress?: ProgressListener }): Promise<CapabilityResult>;
   stats(): { inFlight: number; queued: number; running: number };
   close(): Promise<void>;
 }

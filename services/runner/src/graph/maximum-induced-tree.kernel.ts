@@ -23,6 +23,8 @@ export interface InducedTreeKernelContext {
   deadline: number;
   /** Cooperative cancellation; aborting stops the search and returns current bounds. */
   signal: AbortSignal;
+  /** Progress reports (the pool's KernelContext gives one); each names the current bounds. */
+  progress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 /** How the search ended. */
@@ -606,6 +608,12 @@ export async function maximumInducedTreeKernel(
     }
   };
 
+  // Progress: the gap between the bounds closes from both sides; `progress` counts solver
+  // calls made, and the message names the bounds proven so far.
+  const report = (): void => {
+    ctx.progress?.({ progress: solverCalls, message: `induced tree of ${best.length} vertices found; at most ${upper} possible` });
+  };
+  report();
   return withZ3Context('kernel', async (z3) => {
     for (;;) {
       const reason = stopReason();
@@ -615,7 +623,9 @@ export async function maximumInducedTreeKernel(
         // Too large to hand to the solver responsibly; the greedy answer and bound stand.
         return result(best, upper, 'BUDGET_EXHAUSTED', solverCalls);
       }
-      if ((await runQuery(z3, target)) === 'stopped') {
+      const outcome = await runQuery(z3, target);
+      report();
+      if (outcome === 'stopped') {
         // Z3 gave up (timeout or interrupt) or we stopped while loading: report why.
         const termination =
           stopReason() ?? (signal.aborted ? abortedTermination(signal, deadline) : 'BUDGET_EXHAUSTED');
