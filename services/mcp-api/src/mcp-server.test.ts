@@ -18,10 +18,17 @@ import { createMcpServer } from './mcp-server.js';
 import { SQUARE, squared } from './square.fixture.js';
 
 const submits: AdmittedRun[] = [];
+/** n = 777 stands for a long run: it reports progress twice, past the notifier's throttle interval, then answers. */
 const queue: RunQueue = {
-  submit: (run) => {
+  submit: async (run, _target, options) => {
     submits.push(run);
-    return Promise.resolve(squared(run));
+    if (run.payload['n'] === 777) {
+      options?.onProgress?.({ progress: 1, total: 2, message: 'half way' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      options?.onProgress?.({ progress: 2, total: 2, message: 'done' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return squared(run);
   },
   stats: () => ({ inFlight: 0, queued: 0, running: 0 }),
   close: () => Promise.resolve(),
@@ -101,6 +108,26 @@ describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, vers
     const text = (response.content as { type: string; text: string }[])[0]?.text ?? '';
     expect(text).toContain('test.square@1.0.0 [EXPLORE] execution: COMPLETED');
     expect(text).toContain('output: {"square":144}');
+  });
+
+  it('sends math.run progress as notifications/progress when the call asks for it, and none otherwise', async () => {
+    await connect();
+    await client.listTools();
+    const progress: unknown[] = [];
+    const response = await client.callTool(
+      { name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 777 } } },
+      { onprogress: (p) => progress.push(p) },
+    );
+    expect(CapabilityResultSchema.parse(response.structuredContent).output).toEqual({ square: 777 * 777 });
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: 'half way' },
+      { progress: 2, total: 2, message: 'done' },
+    ]);
+    // The same run without a progress request (answered from the fake queue again): no notifications.
+    const quiet: unknown[] = [];
+    client.setNotificationHandler('notifications/progress', (n) => void quiet.push(n));
+    await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 777 } } });
+    expect(quiet).toEqual([]);
   });
 
   it('answers an unknown top-level argument of math.run with a structured ERROR result', async () => {

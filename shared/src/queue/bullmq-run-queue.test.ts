@@ -234,6 +234,35 @@ describe('BullMQ run queue', () => {
     expect(queue.stats()).toEqual({ inFlight: 0, queued: 0, running: 0 });
   });
 
+  it('carries the runner\'s progress reports to the waiting caller through Redis, and drops malformed ones', async () => {
+    const prefix = uniquePrefix();
+    const proceed = gate();
+    await openWorker(prefix, async (run, _signal, onProgress) => {
+      onProgress?.({ progress: 1, total: 4, message: 'bounds 3..9' });
+      // Past the worker's throttle interval, so the second report is written on its own.
+      await sleep(300);
+      onProgress?.({ progress: 3, total: 4, message: 'bounds 5..6' });
+      await proceed.promise;
+      return completedResult(run);
+    });
+    const raw = inspect(prefix);
+    const queue = openQueue(prefix);
+    const run = admitted(11);
+    const seen: unknown[] = [];
+    const result = queue.submit(run, POOL, { onProgress: (p) => seen.push(p) });
+    await until('both reports to arrive', () => seen.length === 2);
+    // A report written to the job by something else, not a valid RunProgress, never reaches the caller.
+    const job = await raw.getJob(run.job_id);
+    await job?.updateProgress({ progress: 'lots' });
+    await sleep(200);
+    proceed.open();
+    expect((await result).execution.status).toBe('COMPLETED');
+    expect(seen).toEqual([
+      { progress: 1, total: 4, message: 'bounds 3..9' },
+      { progress: 3, total: 4, message: 'bounds 5..6' },
+    ]);
+  });
+
   it('computes one job once for concurrent submissions, within and across API processes', async () => {
     const prefix = uniquePrefix();
     const release = gate();

@@ -352,3 +352,36 @@ describe('createEmbeddedRunQueue: cancellation', () => {
     await queue.close();
   });
 });
+
+describe('createEmbeddedRunQueue: progress', () => {
+  it('gives every waiter of a job its progress reports, and a withdrawn waiter no more', async () => {
+    const reported = gate();
+    const finish = gate();
+    const handler: RunHandler = async (job, _signal, onProgress) => {
+      onProgress?.({ progress: 1, message: 'first' });
+      await reported.promise;
+      onProgress?.({ progress: 2, message: 'second' });
+      await finish.promise;
+      return completedResult(job);
+    };
+    const queue = queueWith(handler);
+    const job = run(7);
+    const seenA: unknown[] = [];
+    const seenB: unknown[] = [];
+    const withdraw = new AbortController();
+    const a = queue.submit(job, POOL, { onProgress: (p) => seenA.push(p) });
+    const b = queue.submit({ ...job }, POOL, { onProgress: (p) => seenB.push(p), signal: withdraw.signal });
+    await until(() => seenA.length === 1 && seenB.length === 1, 'the first report to reach both waiters');
+    withdraw.abort();
+    expect((await b).execution.status).toBe('CANCELLED');
+    reported.open();
+    await until(() => seenA.length === 2, 'the second report');
+    finish.open();
+    expect((await a).execution.status).toBe('COMPLETED');
+    expect(seenA).toEqual([
+      { progress: 1, message: 'first' },
+      { progress: 2, message: 'second' },
+    ]);
+    expect(seenB).toEqual([{ progress: 1, message: 'first' }]);
+  });
+});

@@ -7,6 +7,9 @@
  * Cancellation is tested over stdio (both eras) and over HTTP with the modern client. A legacy
  * client over stateless HTTP sends notifications/cancelled to a fresh server instance that does
  * not know the request, so only a disconnect cancels there; that combination is not tested.
+ *
+ * The budget test also asks for progress in every combination: the induced-tree kernel's bounds
+ * travel from the pool child through the queue to the client as notifications/progress.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SdkError } from '@modelcontextprotocol/client';
@@ -112,7 +115,16 @@ describe('cancellation and spent budgets stop the work', () => {
         // A distinct budget per combination: the HTTP server is shared, and a completed run is
         // remembered by request digest; each combination must run the kernel itself.
         const wallTimeMs = 1_500 + ALL_COMBINATIONS.indexOf(combination);
-        const { result, text } = await mathRun(client, { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: wallTimeMs } });
+        // The call asks for progress: the kernel's bounds arrive as notifications/progress.
+        const progress: { progress: number; message?: string }[] = [];
+        const { result, text } = await mathRun(
+          client,
+          { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: wallTimeMs } },
+          { onprogress: (p) => progress.push(p) },
+        );
+        expect(progress.length).toBeGreaterThan(0);
+        expect(progress[0]?.message).toMatch(/^induced tree of \d+ vertices found; at most \d+ possible$/);
+        for (let i = 1; i < progress.length; i++) expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress ?? Infinity);
 
         expect(['TIMEOUT', 'COMPLETED']).toContain(result.execution.status);
         expect(result.completeness.status).not.toBe('COMPLETE');
