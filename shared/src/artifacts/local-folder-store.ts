@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
+import { syncDirectory } from '../fs-durable.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
   prepareArtifact,
@@ -116,20 +117,6 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       throw error;
     }
     await syncDirectory(dir);
-  }
-
-  /** Persist the rename itself; not every platform can fsync a directory, so best effort. */
-  async function syncDirectory(dir: string): Promise<void> {
-    try {
-      const handle = await open(dir, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      // Durability of the directory entry is best effort; the data itself is already synced.
-    }
   }
 
   /** Read `file` (at most `maxBytes`), reporting an I/O failure as `unavailable` at `uriPath`. */

@@ -2,6 +2,7 @@ import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 
 import { JacobianError } from '../errors.js';
+import { syncDirectory } from '../fs-durable.js';
 import { parseStoredEvent, type ReasoningEvent } from './log.js';
 import { checkEventToAppend, isRunId, storeClosed, storeUnavailable, type AppendResult, type ReasoningLogStore } from './store.js';
 
@@ -76,20 +77,6 @@ function scan(runId: string, bytes: Buffer): Scan {
     events.push(event);
   }
   return { events, completeBytes, tornBytes: bytes.byteLength - completeBytes };
-}
-
-/** Persist a new directory entry; not every platform can fsync a directory, so best effort. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The data itself is synced; only the entry's durability is best effort.
-  }
 }
 
 /**
