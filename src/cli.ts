@@ -24,6 +24,9 @@ Environment:
   JACOBIAN_HIDE_IDS, _DOMAINS, _TAGS, _MODES   comma-separated additions to the policy
   JACOBIAN_CHECKER_AUTHORIZATION  'bundled' (default), 'none', or a JSON file {"authorized":[{"checker_id","checker_digest"}]}
   JACOBIAN_LOG_LEVEL              debug, info (default), warn, error, silent (logs go to stderr)
+  JACOBIAN_REASONING_MODE         OFF (default: no reasoning.write tool), AUDIT (record protocol breaches) or REQUIRED
+                                  (math.run must carry the current BEFORE_TOOL's IDs); the log is kept in
+                                  $JACOBIAN_DATA_DIR/reasoning (embedded) or in Redis (cluster api)
 
 Cluster roles (api, runner, checker) also read:
   REDIS_URL                       redis://host:port shared by every role (required)

@@ -20,6 +20,11 @@ describe('loadConfig', () => {
     expect(config.policy).toEqual({ profile: 'DEFAULT', hidden_ids: [], hidden_domains: [], hidden_tags: [], hidden_modes: [] });
     expect(config.authorization).toBe('bundled');
     expect(config.concurrency).toBeGreaterThanOrEqual(1);
+    expect(config.reasoningMode).toBe('OFF');
+  });
+
+  it.each(['OFF', 'AUDIT', 'REQUIRED'] as const)('reads JACOBIAN_REASONING_MODE=%s', async (mode) => {
+    expect((await loadConfig({ JACOBIAN_REASONING_MODE: mode })).reasoningMode).toBe(mode);
   });
 
   it('merges a policy file with the environment lists', async () => {
@@ -46,6 +51,8 @@ describe('loadConfig', () => {
     ['an unknown mode to hide', { JACOBIAN_HIDE_MODES: 'PROVE' }, /JACOBIAN_HIDE_\*.*hidden_modes/],
     ['a missing policy file', { JACOBIAN_POLICY_FILE: '/nonexistent/policy.json' }, /^JACOBIAN_POLICY_FILE: cannot read/],
     ['an unknown log level', { JACOBIAN_LOG_LEVEL: 'loud' }, /^JACOBIAN_LOG_LEVEL: /],
+    ['an unknown reasoning mode', { JACOBIAN_REASONING_MODE: 'ON' }, /^JACOBIAN_REASONING_MODE: must be OFF, AUDIT or REQUIRED/],
+    ['a lower-case reasoning mode', { JACOBIAN_REASONING_MODE: 'required' }, /^JACOBIAN_REASONING_MODE: /],
   ];
   for (const [name, env, message] of bad) {
     it(`fails fast on ${name}, naming the variable`, async () => {

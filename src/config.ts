@@ -7,6 +7,7 @@ import {
   CheckerAuthorizationSchema,
   JacobianError,
   OperatorPolicySchema,
+  ReasoningMode,
   type CheckerAuthorization,
   type OperatorPolicy,
 } from '@jacobian/shared';
@@ -31,6 +32,10 @@ export const EnvironmentSchema = z.object({
     .optional()
     .describe("'bundled' (default: the checkers shipped with Jacobian), 'none', or the path of a JSON authorization file"),
   JACOBIAN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional(),
+  JACOBIAN_REASONING_MODE: z
+    .enum(ReasoningMode, { error: 'must be OFF, AUDIT or REQUIRED' })
+    .optional()
+    .describe('the reasoning log: OFF (default: no reasoning.write tool), AUDIT (record protocol violations) or REQUIRED (reject unbound math.run calls)'),
   XDG_DATA_HOME: z.string().optional(),
 });
 
@@ -40,6 +45,8 @@ export interface JacobianConfig {
   policy: OperatorPolicy;
   authorization: CheckerAuthorization | 'bundled';
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** The reasoning log's mode; OFF creates nothing and registers nothing. */
+  reasoningMode: ReasoningMode;
 }
 
 async function readJsonFile(path: string, variable: string): Promise<unknown> {
@@ -105,5 +112,6 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<JacobianConfig
     policy: policy.data,
     authorization,
     logLevel: e.JACOBIAN_LOG_LEVEL ?? 'info',
+    reasoningMode: e.JACOBIAN_REASONING_MODE ?? 'OFF',
   };
 }

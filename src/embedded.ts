@@ -11,6 +11,7 @@ import { createApi, type Api } from '@jacobian/mcp-api';
 import { createRunner, type Runner } from '@jacobian/runner';
 import { createChecker, type CheckerService } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
+import { embeddedReasoningLog } from './reasoning.js';
 
 export interface EmbeddedJacobian {
   readonly api: Api;
@@ -21,7 +22,8 @@ export interface EmbeddedJacobian {
 
 /**
  * Every role in one process with embedded defaults: the in-process run queue, a local
- * artifact folder, an isolated process pool for kernels, the checker's key in the data dir.
+ * artifact folder, an isolated process pool for kernels, the checker's key in the data dir,
+ * and (when JACOBIAN_REASONING_MODE is not OFF) the reasoning log in `<data dir>/reasoning`.
  */
 export async function startEmbedded(config: JacobianConfig): Promise<EmbeddedJacobian> {
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts') });
@@ -38,11 +40,14 @@ export async function startEmbedded(config: JacobianConfig): Promise<EmbeddedJac
     const runner = await createRunner({ artifacts, executor });
     const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
+    // A file store holds nothing open until used; it is closed with the queue, below.
+    const reasoning = embeddedReasoningLog(config.reasoningMode, config.dataDir);
     const queue = createEmbeddedRunQueue({ pools, checker: (run, signal, onProgress) => checker.handle(run, signal, onProgress), concurrency: config.concurrency });
-    cleanups.unshift(() => queue.close());
+    // The log closes once the queue has drained, so runs finishing meanwhile still record their outcomes.
+    cleanups.unshift(() => queue.close().finally(() => reasoning.close()));
     const installed = [...runner.installed, ...checker.installed];
     const trusted = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
-    const api = createApi({ installed: () => installed, policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted });
+    const api = createApi({ installed: () => installed, policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted, reasoning: reasoning.log });
     return { api, runner, checker, close: closeAll };
   } catch (error) {
     await closeAll().catch(() => undefined);

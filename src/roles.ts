@@ -26,6 +26,7 @@ import { createChecker } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
 import type { ClusterEnvironment } from './cluster-config.js';
 import type { Logger } from './log.js';
+import { clusterReasoningLog } from './reasoning.js';
 
 /** A started role: close it to stop taking work, drain, and release everything in order. */
 export interface RunningRole {
@@ -117,13 +118,16 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       onChange: (digest, ids) => log.info('catalog changed', { digest, capabilities: ids.length }),
     });
     cleanups.add(() => catalog.close());
+    // Closed after the queue (cleanups run in reverse), so runs finishing meanwhile still record their outcomes.
+    const reasoning = clusterReasoningLog(config.reasoningMode, env);
+    cleanups.add(() => reasoning.close());
     const queue = createBullmqRunQueue({
       connection: { url: env.REDIS_URL },
       prefix: env.JACOBIAN_PREFIX,
       onError: (error) => log.warn('queue error', { error: error.message }),
     });
     cleanups.add(() => queue.close());
-    const api = createApi({ installed: () => catalog.current(), policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted });
+    const api = createApi({ installed: () => catalog.current(), policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted, reasoning: reasoning.log });
     const server: RunningHttpServer = await startHttpServer({
       api,
       host: http.host,
@@ -131,7 +135,7 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       onError: (error) => log.warn('mcp http error', { error: error.message }),
     });
     cleanups.add(() => server.close());
-    log.info('serving MCP over Streamable HTTP', { url: server.url, role: 'api', capabilities: catalog.current().length });
+    log.info('serving MCP over Streamable HTTP', { url: server.url, role: 'api', capabilities: catalog.current().length, reasoning_mode: config.reasoningMode });
     return `api at ${server.url}`;
   });
 }

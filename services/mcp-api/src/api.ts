@@ -10,6 +10,7 @@ import {
   nonConclusionResult,
   parseArtifactUri,
   providerRef,
+  resultDigest,
   toAppError,
   VERIFICATION_RECORD_SCHEMA_URI,
   verifyRecordSignature,
@@ -23,8 +24,14 @@ import {
   type Mode,
   type OperatorPolicy,
   type ProgressListener,
+  type ProtocolViolation,
+  type NextRequired,
+  type ReasoningBinding,
+  type ReasoningLog,
   type RunQueue,
+  type AdmittedRun,
 } from '@jacobian/shared';
+import { z } from 'zod';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
 
 export interface ApiDependencies {
@@ -35,6 +42,37 @@ export interface ApiDependencies {
   artifacts: ArtifactStore;
   /** Public keys of checker services whose signed records this API accepts, by key ID. */
   trustedCheckerKeys: ReadonlyMap<string, KeyObject>;
+  /**
+   * The reasoning log, when the operator turned it on (AUDIT or REQUIRED). Absent (or OFF):
+   * math.run takes no reasoning IDs and nothing is logged.
+   */
+  reasoning?: ReasoningLog | undefined;
+}
+
+/** What a math.run response tells the model about the reasoning log (only when it is on). */
+export interface ReasoningNote {
+  /**
+   * BOUND: the run was bound to its BEFORE_TOOL call; NOT_BOUND: AUDIT let a run that breaks the
+   * protocol through, unlogged; REJECTED: REQUIRED refused it and nothing ran; NOT_ADMITTED: the
+   * request was invalid, nothing ran, and the call it named is untouched (retry with its IDs).
+   */
+  status: 'BOUND' | 'NOT_BOUND' | 'REJECTED' | 'NOT_ADMITTED';
+  reasoning_run_id: string | null;
+  reasoning_call_id: string | null;
+  violation: ProtocolViolation | null;
+  /** BOUND: whether the server recorded the run's outcome (CALL_OUTCOME). */
+  outcome_recorded: boolean;
+  /** BOUND with a recorded outcome: the result digest the log holds; report it in AFTER_TOOL. */
+  result_digest: string | null;
+  /** The run's next required entry, when the server knows it. */
+  next_required: NextRequired | null;
+  guidance: string;
+}
+
+/** A math.run's result, and what the reasoning log made of it (null when the log is off). */
+export interface RunAnswer {
+  result: CapabilityResult;
+  reasoning: ReasoningNote | null;
 }
 
 /** The MCP surface's logic, independent of transport: discovery, admission, results, artifacts. */
@@ -43,6 +81,10 @@ export interface Api {
   find(args: unknown): FindResponse;
   /** `onProgress` hears the run's progress reports while it runs (informational). */
   run(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
+  /** {@link Api.run}, with the reasoning log's account of the call. */
+  runWithReasoning(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer>;
+  /** The reasoning log when its mode is AUDIT or REQUIRED; null when it is OFF. */
+  readonly reasoning: ReasoningLog | null;
   readArtifact(uri: string, signal?: AbortSignal): Promise<LoadedArtifact>;
 }
 
@@ -59,12 +101,36 @@ function idOf(args: unknown): string {
   return 'unknown';
 }
 
+/** math.run's reasoning fields (accepted only when the log is on); any string, so a malformed ID is an unknown run or call. */
+const ReasoningIdsSchema = z
+  .object({
+    reasoning_run_id: z.string().max(256).optional(),
+    reasoning_call_id: z.string().max(256).optional(),
+  })
+  .strict();
+/** Take the reasoning IDs out of math.run's arguments, so the request digest and job ID never depend on them. */
+function splitReasoningIds(args: unknown): { ids: Record<string, unknown>; rest: unknown } {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ids: {}, rest: args };
+  const { reasoning_run_id: runId, reasoning_call_id: callId, ...rest } = args as Record<string, unknown>;
+  const ids: Record<string, unknown> = {};
+  if (runId !== undefined) ids['reasoning_run_id'] = runId;
+  if (callId !== undefined) ids['reasoning_call_id'] = callId;
+  return { ids, rest };
+}
+
+/** A log failure that must not change the result's conclusion: a WARNING diagnostic. */
+function withLogWarning(result: CapabilityResult, error: JacobianError, what: string): CapabilityResult {
+  const diagnostic = errorDiagnostic(new JacobianError(error.code, `${what}: ${error.message}`.slice(0, 2000)));
+  return { ...result, diagnostics: [...result.diagnostics, { ...diagnostic, severity: 'WARNING' }] };
+}
+
 function modeOf(args: unknown): Mode {
   if (typeof args === 'object' && args !== null && (args as Record<string, unknown>)['mode'] === 'VERIFY') return 'VERIFY';
   return 'EXPLORE';
 }
 
 export function createApi(deps: ApiDependencies): Api {
+  const log = deps.reasoning?.mode === 'OFF' ? undefined : deps.reasoning;
   let cached: { installed: readonly AdmissibleCapability[]; catalog: Catalog; descriptors: Map<string, CapabilityDescriptor> } | undefined;
   function current(): NonNullable<typeof cached> {
     const installed = deps.installed();
@@ -114,6 +180,199 @@ export function createApi(deps: ApiDependencies): Api {
     }
   }
 
+  type Admission = { rejected: CapabilityResult } | { admitted: AdmittedRun; capability: AdmissibleCapability };
+
+  /** Validate, check policy and admit a request; nothing is submitted. */
+  function admit(args: unknown): Admission {
+    const parsed = CapabilityRequestSchema.safeParse(args);
+    if (!parsed.success) {
+      return {
+        rejected: nonConclusionResult(
+          { capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED },
+          { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(parsed.error, []) },
+        ),
+      };
+    }
+    const request = parsed.data;
+    const capability = current().installed.find((c) => c.descriptor.id === request.capability_id);
+    if (capability === undefined) {
+      return {
+        rejected: rejected(
+          args,
+          new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${request.capability_id} is not an installed capability`, {
+            path: ['capability_id'],
+            hint: 'use math.find to discover installed capability IDs',
+          }),
+        ),
+      };
+    }
+    const decision = evaluatePolicy(deps.policy, capability.descriptor);
+    if (!decision.visible) {
+      return { rejected: rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `capability_id: ${request.capability_id} is not available: ${decision.reason}`, { path: ['capability_id'] })) };
+    }
+    if (!capability.descriptor.modes.includes(request.mode)) {
+      return {
+        rejected: rejected(
+          args,
+          new JacobianError('MODE_NOT_SUPPORTED', `mode: ${request.capability_id} supports ${capability.descriptor.modes.join(', ')} only, not ${request.mode}`, {
+            path: ['mode'],
+            hint: request.mode === 'VERIFY' ? 'look for a checker capability related to it (VERIFIED_BY) with math.find' : undefined,
+          }),
+          capability,
+        ),
+      };
+    }
+    if (!decision.modes.includes(request.mode)) {
+      return {
+        rejected: rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `mode: ${request.mode} of ${request.capability_id} is hidden by operator policy`, { path: ['mode'] }), capability),
+      };
+    }
+    const payload = capability.input.safeParse(request.payload);
+    if (!payload.success) {
+      return {
+        rejected: nonConclusionResult(
+          { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
+          {
+            status: 'ERROR',
+            diagnostics: zodIssuesToDiagnostics(payload.error, ['payload']),
+            capabilityVersion: capability.descriptor.version,
+            provider: providerRef(capability),
+          },
+        ),
+      };
+    }
+    try {
+      return { admitted: admitRequest(request), capability };
+    } catch (error) {
+      // The digest covers {capability_id, mode, payload, budget}, so the error's path
+      // already starts at the request's own field (e.g. ['payload', 'x', 1]).
+      return { rejected: rejected(args, toAppError(error), capability) };
+    }
+  }
+
+  /** Submit an admitted run and check what comes back (the result contract, a VERIFIED record). */
+  async function execute(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
+    const target = capability.descriptor.role === 'checker' ? ({ kind: 'checker' } as const) : ({ kind: 'pool', pool: capability.descriptor.pool } as const);
+    let result: CapabilityResult;
+    try {
+      result = await deps.queue.submit(admitted, target, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+    } catch (error) {
+      result = nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] });
+    }
+    const valid = CapabilityResultSchema.safeParse(result);
+    if (!valid.success) {
+      return nonConclusionResult(admitted, {
+        status: 'ERROR',
+        diagnostics: [errorDiagnostic(new JacobianError('INTERNAL', `the run returned a result that breaks the result contract: ${valid.error.issues[0]?.message ?? ''}`))],
+      });
+    }
+    if (valid.data.assurance.level === 'VERIFIED') {
+      try {
+        await confirmVerification(valid.data, capability, signal);
+      } catch (error) {
+        return nonConclusionResult(admitted, {
+          status: 'ERROR',
+          capabilityVersion: capability.descriptor.version,
+          provider: providerRef(capability),
+          diagnostics: [errorDiagnostic(toAppError(error))],
+        });
+      }
+    }
+    return valid.data;
+  }
+
+  /**
+   * math.run. With the reasoning log on, the reasoning IDs are taken out before admission (the
+   * request digest and job ID never depend on them), the admitted run is bound to its
+   * BEFORE_TOOL call before anything is submitted (REQUIRED: a breach is an ERROR result and
+   * nothing runs), and the bound run's outcome is recorded before answering.
+   */
+  async function runWithReasoning(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
+    if (log === undefined) {
+      const admission = admit(args);
+      if ('rejected' in admission) return { result: admission.rejected, reasoning: null };
+      return { result: await execute(admission.admitted, admission.capability, signal, onProgress), reasoning: null };
+    }
+    const split = splitReasoningIds(args);
+    const ids = ReasoningIdsSchema.safeParse(split.ids);
+    if (!ids.success) {
+      const result = nonConclusionResult({ capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED }, { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(ids.error, []) });
+      return { result, reasoning: null };
+    }
+    const runId = ids.data.reasoning_run_id ?? null;
+    const callId = ids.data.reasoning_call_id ?? null;
+    const note = (fields: Partial<ReasoningNote> & Pick<ReasoningNote, 'status' | 'guidance'>): ReasoningNote => ({
+      reasoning_run_id: runId,
+      reasoning_call_id: callId,
+      violation: null,
+      outcome_recorded: false,
+      result_digest: null,
+      next_required: null,
+      ...fields,
+    });
+    const admission = admit(split.rest);
+    if ('rejected' in admission) {
+      const named = runId !== null || callId !== null;
+      return {
+        result: admission.rejected,
+        reasoning: named ? note({ status: 'NOT_ADMITTED', guidance: 'Nothing ran and nothing was bound: correct the request and call math.run again with the same reasoning IDs.' }) : null,
+      };
+    }
+    const { admitted, capability } = admission;
+    let binding: ReasoningBinding | undefined;
+    let bindFailure: JacobianError | undefined;
+    try {
+      binding = await log.bindRun({ ...ids.data, capability_id: admitted.capability_id, mode: admitted.mode, request_digest: admitted.request_digest });
+    } catch (error) {
+      bindFailure = toAppError(error);
+      if (log.mode === 'REQUIRED') {
+        const data = bindFailure.data ?? {};
+        const violation = typeof data['violation'] === 'string' ? (data['violation'] as ProtocolViolation) : null;
+        const next = typeof data['next_required'] === 'string' ? (data['next_required'] as NextRequired) : null;
+        return {
+          result: rejected(args, bindFailure, capability),
+          reasoning: note({ status: 'REJECTED', violation, next_required: next, guidance: bindFailure.hint ?? bindFailure.message }),
+        };
+      }
+    }
+    let result = await execute(admitted, capability, signal, onProgress);
+    if (binding === undefined) {
+      // AUDIT, and the log itself failed: the run went ahead unlogged, and says so.
+      const failure = bindFailure as JacobianError;
+      return { result: withLogWarning(result, failure, 'the reasoning log could not bind this run'), reasoning: note({ status: 'NOT_BOUND', guidance: failure.message }) };
+    }
+    if (binding.status === 'NOT_BOUND') {
+      const recorded = binding.recorded ? ' Recorded as a PROTOCOL_VIOLATION.' : '';
+      return { result, reasoning: note({ status: 'NOT_BOUND', violation: binding.violation, guidance: `${binding.message}.${recorded}` }) };
+    }
+    try {
+      const position = await log.recordOutcome(binding, result);
+      return {
+        result,
+        reasoning: note({
+          status: 'BOUND',
+          outcome_recorded: true,
+          result_digest: resultDigest(result),
+          next_required: position?.next_required ?? null,
+          guidance: position?.guidance ?? '',
+        }),
+      };
+    } catch (error) {
+      result = withLogWarning(result, toAppError(error), 'the reasoning log could not record this run\'s outcome');
+      return {
+        result,
+        reasoning: note({
+          status: 'BOUND',
+          next_required: 'AFTER_TOOL',
+          guidance: `The server could not record the outcome of call ${binding.reasoning_call_id}; close it with AFTER_TOOL, interpretation_status RESULT_UNAVAILABLE.`,
+        }),
+      };
+    }
+  }
+
   return {
     catalog: () => current().catalog,
 
@@ -128,97 +387,11 @@ export function createApi(deps: ApiDependencies): Api {
       }
     },
 
-    async run(args, signal, onProgress) {
-      const parsed = CapabilityRequestSchema.safeParse(args);
-      if (!parsed.success) {
-        return nonConclusionResult(
-          { capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED },
-          { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(parsed.error, []) },
-        );
-      }
-      const request = parsed.data;
-      const capability = current().installed.find((c) => c.descriptor.id === request.capability_id);
-      if (capability === undefined) {
-        return rejected(
-          args,
-          new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${request.capability_id} is not an installed capability`, {
-            path: ['capability_id'],
-            hint: 'use math.find to discover installed capability IDs',
-          }),
-        );
-      }
-      const decision = evaluatePolicy(deps.policy, capability.descriptor);
-      if (!decision.visible) {
-        return rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `capability_id: ${request.capability_id} is not available: ${decision.reason}`, { path: ['capability_id'] }));
-      }
-      if (!capability.descriptor.modes.includes(request.mode)) {
-        return rejected(
-          args,
-          new JacobianError('MODE_NOT_SUPPORTED', `mode: ${request.capability_id} supports ${capability.descriptor.modes.join(', ')} only, not ${request.mode}`, {
-            path: ['mode'],
-            hint: request.mode === 'VERIFY' ? 'look for a checker capability related to it (VERIFIED_BY) with math.find' : undefined,
-          }),
-          capability,
-        );
-      }
-      if (!decision.modes.includes(request.mode)) {
-        return rejected(
-          args,
-          new JacobianError('CAPABILITY_POLICY_DENIED', `mode: ${request.mode} of ${request.capability_id} is hidden by operator policy`, { path: ['mode'] }),
-          capability,
-        );
-      }
-      const payload = capability.input.safeParse(request.payload);
-      if (!payload.success) {
-        return nonConclusionResult(
-          { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
-          {
-            status: 'ERROR',
-            diagnostics: zodIssuesToDiagnostics(payload.error, ['payload']),
-            capabilityVersion: capability.descriptor.version,
-            provider: providerRef(capability),
-          },
-        );
-      }
-      let admitted;
-      try {
-        admitted = admitRequest(request);
-      } catch (error) {
-        // The digest covers {capability_id, mode, payload, budget}, so the error's path
-        // already starts at the request's own field (e.g. ['payload', 'x', 1]).
-        return rejected(args, toAppError(error), capability);
-      }
-      const target = capability.descriptor.role === 'checker' ? ({ kind: 'checker' } as const) : ({ kind: 'pool', pool: capability.descriptor.pool } as const);
-      let result: CapabilityResult;
-      try {
-        result = await deps.queue.submit(admitted, target, {
-          ...(signal === undefined ? {} : { signal }),
-          ...(onProgress === undefined ? {} : { onProgress }),
-        });
-      } catch (error) {
-        result = nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] });
-      }
-      const valid = CapabilityResultSchema.safeParse(result);
-      if (!valid.success) {
-        return nonConclusionResult(admitted, {
-          status: 'ERROR',
-          diagnostics: [errorDiagnostic(new JacobianError('INTERNAL', `the run returned a result that breaks the result contract: ${valid.error.issues[0]?.message ?? ''}`))],
-        });
-      }
-      if (valid.data.assurance.level === 'VERIFIED') {
-        try {
-          await confirmVerification(valid.data, capability, signal);
-        } catch (error) {
-          return nonConclusionResult(admitted, {
-            status: 'ERROR',
-            capabilityVersion: capability.descriptor.version,
-            provider: providerRef(capability),
-            diagnostics: [errorDiagnostic(toAppError(error))],
-          });
-        }
-      }
-      return valid.data;
-    },
+    run: async (args, signal, onProgress) => (await runWithReasoning(args, signal, onProgress)).result,
+
+    runWithReasoning,
+
+    reasoning: log ?? null,
 
     async readArtifact(uri, signal) {
       parseArtifactUri(uri);

@@ -5,12 +5,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  createFileReasoningLogStore,
   createLocalFolderArtifactStore,
+  createReasoningLog,
   nonConclusionResult,
   OperatorPolicySchema,
   type AdmittedRun,
   type ArtifactStore,
   type CapabilityResult,
+  type ReasoningLog,
+  type ReasoningLogStore,
   type RunQueue,
 } from '@jacobian/shared';
 import { createApi, type Api } from './api.js';
@@ -100,11 +104,15 @@ afterAll(async () => {
 });
 
 /** Send the same request to both servers; return both answers and which path the lane server used. */
-async function both(body: string, headers: Record<string, string>): Promise<{ lane: Exchange; sdk: Exchange; viaLane: boolean }> {
-  const before = withLane.stats().toolLane;
-  const lane = await post(withLane.url, body, headers);
-  const viaLane = withLane.stats().toolLane > before;
-  const sdk = await post(sdkOnly.url, body, headers);
+async function both(
+  body: string,
+  headers: Record<string, string>,
+  servers: { lane: RunningHttpServer; sdk: RunningHttpServer } = { lane: withLane, sdk: sdkOnly },
+): Promise<{ lane: Exchange; sdk: Exchange; viaLane: boolean }> {
+  const before = servers.lane.stats().toolLane;
+  const lane = await post(servers.lane.url, body, headers);
+  const viaLane = servers.lane.stats().toolLane > before;
+  const sdk = await post(servers.sdk.url, body, headers);
   return { lane, sdk, viaLane };
 }
 
@@ -220,5 +228,71 @@ describe('math.find answers are remembered per catalog', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('modern tool lane with the reasoning log REQUIRED: math.run answers exactly as the SDK does', () => {
+  // Each server has its own log; both logs draw IDs from the same sequence, so the same entries
+  // written to both get the same IDs and one math.run body is bound on each.
+  const stores: ReasoningLogStore[] = [];
+  const logs: ReasoningLog[] = [];
+  const servers: RunningHttpServer[] = [];
+  let pair: { lane: RunningHttpServer; sdk: RunningHttpServer };
+
+  beforeAll(async () => {
+    for (const toolLane of [true, false]) {
+      let next = 0;
+      const logStore = createFileReasoningLogStore({ directory: path.join(root, `reasoning-${String(toolLane)}`) });
+      const log = createReasoningLog({ mode: 'REQUIRED', store: logStore, idGenerator: () => `parity-id-${String(++next).padStart(8, '0')}` });
+      const reasoningApi = createApi({ installed: () => [SQUARE], policy: OperatorPolicySchema.parse({}), queue, artifacts: store, trustedCheckerKeys: new Map(), reasoning: log });
+      stores.push(logStore);
+      logs.push(log);
+      servers.push(await startHttpServer({ api: reasoningApi, host: '127.0.0.1', port: 0, toolLane }));
+    }
+    pair = { lane: servers[0] as RunningHttpServer, sdk: servers[1] as RunningHttpServer };
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
+  /** PLAN and BEFORE_TOOL on both logs; the IDs are the same on both. */
+  async function openCallOnBoth(): Promise<{ reasoning_run_id: string; reasoning_call_id: string }> {
+    const opened = await Promise.all(
+      logs.map(async (log) => {
+        const plan = await log.write({ phase: 'PLAN', summary: 'parity' });
+        const before = await log.write({ phase: 'BEFORE_TOOL', reasoning_run_id: plan.reasoning_run_id, capability_id: 'test.square', mode: 'EXPLORE', summary: 'square' });
+        return { reasoning_run_id: plan.reasoning_run_id, reasoning_call_id: before.reasoning_call_id as string };
+      }),
+    );
+    expect(opened[0]).toEqual(opened[1]);
+    return opened[0] as { reasoning_run_id: string; reasoning_call_id: string };
+  }
+
+  const runArgs = (ids: Record<string, unknown>) => ({ capability_id: 'test.square', mode: 'EXPLORE', payload: { n: 13 }, ...ids });
+
+  it('a bound math.run, then the same call reused: same answers on both paths', async () => {
+    const ids = await openCallOnBoth();
+    const bound = await both(toolCall('math.run', runArgs(ids)), modernHeaders('math.run'), pair);
+    expect(bound.viaLane).toBe(true);
+    expectSameAnswer(bound.lane, bound.sdk);
+    const parsed = JSON.parse(bound.lane.body) as { result: { isError?: boolean; _meta: Record<string, { status: string }> } };
+    expect(parsed.result.isError).toBeUndefined();
+    expect(parsed.result._meta['jacobian/reasoning']?.status).toBe('BOUND');
+    const reused = await both(toolCall('math.run', runArgs(ids)), modernHeaders('math.run'), pair);
+    expectSameAnswer(reused.lane, reused.sdk);
+    expect((JSON.parse(reused.lane.body) as { result: { _meta: Record<string, { violation: string }> } }).result._meta['jacobian/reasoning']?.violation).toBe('REUSED');
+  });
+
+  it.each([
+    ['an unbound math.run (rejected)', {}],
+    ['a math.run naming an unknown run', { reasoning_run_id: 'q'.repeat(20), reasoning_call_id: 'q'.repeat(20) }],
+    ['a math.run with a non-string ID', { reasoning_run_id: 7 }],
+  ])('%s: same answer on both paths', async (_title, ids) => {
+    const { lane, sdk, viaLane } = await both(toolCall('math.run', runArgs(ids)), modernHeaders('math.run'), pair);
+    expect(viaLane).toBe(true);
+    expectSameAnswer(lane, sdk);
+    expect((JSON.parse(lane.body) as { result: { isError?: boolean } }).result.isError).toBe(true);
   });
 });

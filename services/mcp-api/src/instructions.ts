@@ -122,3 +122,60 @@ the bytes. Typed artifacts come from the capability that owns their type (for ex
 from graph.construct.explicit); \`artifact.put\` stores generic payloads but confers no domain
 meaning. An empty \`artifact_uris\` means the value was not retained.
 `;
+
+/** The reasoning-log section, appended when the operator turned the log on. */
+function reasoningSection(mode: 'AUDIT' | 'REQUIRED'): string {
+  const enforcement =
+    mode === 'REQUIRED'
+      ? `This server runs it in REQUIRED mode: a math.run without the current BEFORE_TOOL's IDs, or with
+IDs that are unknown, already used, for another capability or mode, or out of order, is refused
+with an ERROR result (code REASONING_PROTOCOL_VIOLATION) before anything is computed, and the
+call stays open, so a corrected math.run can still use it.`
+      : `This server runs it in AUDIT mode: the same checks, but a math.run that breaks the protocol
+still runs; the breach is recorded in the run's log as a PROTOCOL_VIOLATION event.`;
+  return `
+## Reasoning log: reasoning.write
+The operator keeps an external, append-only work log of model-authored summaries. ${enforcement}
+
+Lifecycle, one cycle at a time:
+1. \`reasoning.write\` with \`phase: "PLAN"\` and a \`summary\`: opens a run; keep its \`reasoning_run_id\`.
+2. Before each math.run: \`BEFORE_TOOL\` with \`reasoning_run_id\`, the exact \`capability_id\`, the
+   \`mode\` and a short purpose. Keep the returned \`reasoning_call_id\`.
+3. Call math.run with both \`reasoning_run_id\` and \`reasoning_call_id\` next to its usual fields.
+   The IDs change neither the request digest nor the job. After the run the server records its
+   actual execution status, assurance level, completeness status, result digest and artifact
+   URIs; the math.run text and \`_meta["jacobian/reasoning"]\` show the result digest and the
+   next required entry.
+4. \`AFTER_TOOL\` with both IDs, \`interpretation_status: "INTERPRETED"\`, a short interpretation,
+   and what the result reported: \`execution_status\`, \`assurance_level\`, \`completeness_status\`
+   (optionally \`result_digest\` and \`artifact_uris\`). The server compares each with what it
+   recorded and answers MATCH or MISMATCH per field; mismatches are recorded, not corrected.
+   If the result was lost, write \`interpretation_status: "RESULT_UNAVAILABLE"\` without those fields.
+5. \`FINAL\` with \`reasoning_run_id\` once every call is interpreted; nothing follows it.
+
+Every response names \`next_required\` (PLAN, MATH_RUN, AFTER_TOOL, BEFORE_TOOL_OR_FINAL, FINAL or
+NONE) with one sentence of guidance. Bounds: a summary is at most 512 Unicode characters and
+2048 UTF-8 bytes; a run has at most 64 cycles and a bounded number of events. Never put prompts,
+credentials, personal data, payloads or copied tool output in a summary: the log keeps only
+summaries, IDs, statuses, digests and artifact URIs, never payloads or outputs.
+
+Read a run's log as the resource \`reasoning://run/{run_id}\`: newline-delimited JSON
+(\`application/x-ndjson\`), one event per line, numbered 1, 2, 3, … It is durable and survives a
+restart of the server. The IDs are bearer identifiers: whoever holds one can read and extend the run.
+
+The log is operational and unverified. It never changes capability membership, mathematics,
+results, assurance or checker authority: only an authorized independent checker makes a result
+VERIFIED, whatever the log says.
+`;
+}
+
+const BY_MODE = {
+  OFF: INSTRUCTIONS,
+  AUDIT: INSTRUCTIONS + reasoningSection('AUDIT'),
+  REQUIRED: INSTRUCTIONS + reasoningSection('REQUIRED'),
+} as const;
+
+/** The operating model for a reasoning-log mode: OFF is exactly {@link INSTRUCTIONS}. */
+export function instructionsFor(mode: 'OFF' | 'AUDIT' | 'REQUIRED'): string {
+  return BY_MODE[mode];
+}

@@ -1,15 +1,25 @@
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { throttleProgress, toAppError, type ProgressListener } from '@jacobian/shared';
+import { throttleProgress, toAppError, type ProgressListener, type ReasoningLog } from '@jacobian/shared';
 import type { Api } from './api.js';
-import { INSTRUCTIONS } from './instructions.js';
-import { findToolResult, runToolResult, TOOLS } from './tools.js';
+import { instructionsFor } from './instructions.js';
+import { findToolResult, reasoningWriteResult, runToolResult, TOOLS } from './tools.js';
 import { SERVER_VERSION } from './version.js';
 
 /** Name and version every instance reports, in `initialize` and in each modern result's `_meta`. */
 export const SERVER_INFO = { name: 'jacobian', version: SERVER_VERSION } as const;
 
 const ARTIFACT_TEMPLATE = 'artifact://sha256/{digest}';
+const REASONING_RUN_TEMPLATE = 'reasoning://run/{run_id}';
+
+const SERVER_INSTRUCTIONS =
+  'Jacobian is a mathematical toolbox: discover installed operations with math.find, run one with math.run in EXPLORE or VERIFY mode. Results state what was computed, its scope, completeness and assurance; only an operator-authorized independent checker makes a result VERIFIED. Read jacobian://instructions for the full operating model.';
+const REASONING_INSTRUCTIONS = {
+  AUDIT:
+    ' The reasoning log is on (AUDIT): open a run with reasoning.write PLAN, write BEFORE_TOOL before each math.run and pass its reasoning_run_id and reasoning_call_id to math.run, then AFTER_TOOL, and FINAL at the end; breaches are recorded.',
+  REQUIRED:
+    ' The reasoning log is REQUIRED: open a run with reasoning.write PLAN, write BEFORE_TOOL before each math.run and pass its reasoning_run_id and reasoning_call_id to math.run (otherwise it is refused), then AFTER_TOOL, and FINAL at the end.',
+} as const;
 
 /** Least time between two progress notifications of one call. */
 const PROGRESS_NOTIFY_INTERVAL_MS = 250;
@@ -48,17 +58,18 @@ function progressNotifier(ctx: ServerContext): (ProgressListener & { cancel(): v
  * stdio one per connection, so nothing here may hold state between requests.
  */
 export function createMcpServer(api: Api): McpServer {
+  const reasoning = api.reasoning;
+  const mode = reasoning?.mode ?? 'OFF';
   const server = new McpServer(
     { ...SERVER_INFO },
     {
-      instructions:
-        'Jacobian is a mathematical toolbox: discover installed operations with math.find, run one with math.run in EXPLORE or VERIFY mode. Results state what was computed, its scope, completeness and assurance; only an operator-authorized independent checker makes a result VERIFIED. Read jacobian://instructions for the full operating model.',
+      instructions: mode === 'OFF' ? SERVER_INSTRUCTIONS : SERVER_INSTRUCTIONS + REASONING_INSTRUCTIONS[mode],
       capabilities: { tools: {}, resources: {}, prompts: {} },
     },
   );
 
   server.registerTool(TOOLS.find.name, TOOLS.find.config, (args) => findToolResult(api, args));
-  server.registerTool(TOOLS.run.name, TOOLS.run.config, async (args, ctx) => {
+  server.registerTool(TOOLS.run.name, reasoning === null ? TOOLS.run.config : TOOLS.runWithReasoning.config, async (args, ctx) => {
     const notifier = progressNotifier(ctx);
     try {
       return await runToolResult(api, args, ctx.mcpReq.signal, notifier);
@@ -72,7 +83,7 @@ export function createMcpServer(api: Api): McpServer {
     'instructions',
     'jacobian://instructions',
     { title: 'Jacobian operating model', description: 'Discovery, contracts, composition, result dimensions, verification boundaries, artifacts', mimeType: 'text/markdown' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: INSTRUCTIONS }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: instructionsFor(mode) }] }),
   );
 
   server.registerResource(
@@ -105,6 +116,8 @@ export function createMcpServer(api: Api): McpServer {
       }
     },
   );
+
+  if (reasoning !== null) registerReasoning(server, reasoning);
 
   server.registerPrompt(
     'jacobian-discover',
@@ -167,4 +180,29 @@ export function createMcpServer(api: Api): McpServer {
   );
 
   return server;
+}
+
+/** reasoning.write and the `reasoning://run/{run_id}` template (not listed); only when the log is on. */
+function registerReasoning(server: McpServer, log: ReasoningLog): void {
+  server.registerTool(TOOLS.reasoningWrite.name, TOOLS.reasoningWrite.config, (args) => reasoningWriteResult(log, args));
+  server.registerResource(
+    'reasoning-run',
+    new ResourceTemplate(REASONING_RUN_TEMPLATE, { list: undefined }),
+    {
+      title: 'Reasoning-log run',
+      description: 'The append-only reasoning log of one run, one JSON event per line (operational, unverified)',
+      mimeType: 'application/x-ndjson',
+    },
+    async (uri, variables) => {
+      const runId = variables['run_id'];
+      try {
+        const run = await log.read(Array.isArray(runId) ? runId.join('') : (runId ?? ''));
+        return { contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text: run.jsonl }] };
+      } catch (error) {
+        const appError = toAppError(error);
+        if (appError.code === 'REASONING_RUN_NOT_FOUND') throw new ResourceNotFoundError(uri.href, appError.message);
+        throw appError;
+      }
+    },
+  );
 }

@@ -1,4 +1,5 @@
-import type { CapabilityResult } from '@jacobian/shared';
+import type { CapabilityResult, JacobianError, WriteReceipt } from '@jacobian/shared';
+import type { ReasoningNote } from './api.js';
 import { FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
 
 const OUTPUT_TEXT_LIMIT = 4000;
@@ -66,4 +67,36 @@ export function projectFind(response: FindResponse): string {
   }
   const text = lines.join('\n');
   return Buffer.byteLength(text) <= FIND_RESPONSE_MAX_BYTES / 2 ? text : `${text.slice(0, FIND_RESPONSE_MAX_BYTES / 2 - 200)}… (truncated)`;
+}
+
+/** The reasoning lines appended to a math.run's text when the log is on. */
+export function projectReasoningNote(note: ReasoningNote): string {
+  const ids = `run ${note.reasoning_run_id ?? '(none)'}, call ${note.reasoning_call_id ?? '(none)'}`;
+  const lines = [`reasoning: ${note.status} (${ids})${note.violation === null ? '' : ` violation: ${note.violation}`}`];
+  if (note.status === 'BOUND') {
+    lines.push(note.outcome_recorded ? `reasoning outcome recorded; result_digest: ${note.result_digest ?? 'none'}` : 'reasoning outcome NOT recorded');
+  }
+  lines.push(`reasoning next_required: ${note.next_required ?? 'unknown'}: ${note.guidance}`);
+  return lines.join('\n');
+}
+
+/** The text content of a reasoning.write receipt; it always names the next required entry. */
+export function projectReceipt(receipt: WriteReceipt): string {
+  const lines = [`reasoning.write ${receipt.phase} recorded: run ${receipt.reasoning_run_id}, sequence ${receipt.sequence} (${receipt.resource_uri})`];
+  if (receipt.reasoning_call_id !== null) lines.push(`reasoning_call_id: ${receipt.reasoning_call_id}`);
+  if (receipt.comparison !== null) {
+    const fields = Object.entries(receipt.comparison).map(([field, verdict]) => `${field} ${verdict}`);
+    lines.push(`comparison with the recorded outcome: ${fields.join(', ')}`);
+    if (receipt.mismatched_fields.length > 0) lines.push(`MISMATCHED: ${receipt.mismatched_fields.join(', ')} differ from what the server recorded`);
+  }
+  if (receipt.violation !== null) lines.push(`protocol violation recorded: ${receipt.violation}`);
+  lines.push(`cycles: ${receipt.cycles_used} used, ${receipt.cycles_remaining} remaining${receipt.finalized ? '; run finished' : ''}`);
+  lines.push(`next_required: ${receipt.next_required} (allowed: ${receipt.allowed_next.join(', ') || 'none'}): ${receipt.guidance}`);
+  return lines.join('\n');
+}
+
+/** The text content of a refused reasoning.write. */
+export function projectReasoningError(error: JacobianError): string {
+  const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+  return `ERROR ${error.code}${error.path ? ` at ${error.path.join('.')}` : ''}: ${error.message}${error.hint ? ` (hint: ${error.hint})` : ''}${data}`;
 }

@@ -1,6 +1,6 @@
 /** A tiny installed capability (squaring an integer) and its answers, for the MCP layer's tests. */
 import { z } from 'zod';
-import { installCapability, type AdmittedRun, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { installCapability, type AdmittedRun, type CapabilityResult, type InstalledCapability, type ProviderRuntime, type RunQueue } from '@jacobian/shared';
 
 const RUNTIME: ProviderRuntime = {
   provider: 'fake-provider',
@@ -62,3 +62,17 @@ export function squared(run: AdmittedRun): CapabilityResult {
   };
 }
 
+
+/** A queue answering every run with its square, remembering each submitted run (to count what was computed). */
+export function squareQueue(): RunQueue & { readonly submits: AdmittedRun[] } {
+  const submits: AdmittedRun[] = [];
+  return {
+    submits,
+    submit: (run) => {
+      submits.push(run);
+      return Promise.resolve(squared(run));
+    },
+    stats: () => ({ inFlight: 0, queued: 0, running: 0 }),
+    close: () => Promise.resolve(),
+  };
+}

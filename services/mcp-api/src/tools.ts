@@ -1,9 +1,26 @@
 import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CapabilityRequestSchema, CapabilityResultShape, type CapabilityResult, type ProgressListener } from '@jacobian/shared';
+import {
+  CapabilityRequestSchema,
+  CapabilityResultShape,
+  errorDiagnostic,
+  Mode,
+  NextRequired,
+  ProtocolViolation,
+  ReasoningIdSchema,
+  ReasoningPhase,
+  ReasoningWriteInputSchema,
+  ReportComparisonSchema,
+  toAppError,
+  type ProgressListener,
+  type ReasoningLog,
+} from '@jacobian/shared';
 import type { Api } from './api.js';
 import { DOMAIN_FILTER_STATUSES, FindArgumentsSchema, PORTFOLIO_FITS, RECOVERY_KINDS, ROUTING_STATUSES } from './find.js';
-import { projectFind, projectResult } from './projection.js';
+import { projectFind, projectReasoningError, projectReasoningNote, projectReceipt, projectResult } from './projection.js';
+
+/** The `_meta` key of a math.run result carrying the reasoning log's account of the call (log on only). */
+export const REASONING_META_KEY = 'jacobian/reasoning';
 
 type JsonObject = Record<string, unknown>;
 
@@ -136,15 +153,76 @@ export function findToolResult(api: Api, args: JsonObject): CallToolResult {
   return answer;
 }
 
-/** math.run's answer to one call: the compact text projection plus the complete CapabilityResult. */
+/**
+ * math.run's answer to one call: the compact text projection plus the complete CapabilityResult.
+ * With the reasoning log on, the text ends with the log's account of the call (bound or not,
+ * the result digest, the next required entry), which `_meta["jacobian/reasoning"]` also carries.
+ */
 export async function runToolResult(api: Api, args: JsonObject, signal: AbortSignal, onProgress?: ProgressListener): Promise<CallToolResult> {
-  const result: CapabilityResult = await api.run(args, signal, onProgress);
+  const { result, reasoning } = await api.runWithReasoning(args, signal, onProgress);
+  const text = projectResult(result);
   return {
-    content: [{ type: 'text', text: projectResult(result) }],
+    content: [{ type: 'text', text: reasoning === null ? text : `${text}\n${projectReasoningNote(reasoning)}` }],
     structuredContent: result as unknown as JsonObject,
     ...(result.execution.status === 'ERROR' ? { isError: true } : {}),
+    ...(reasoning === null ? {} : { _meta: { [REASONING_META_KEY]: reasoning } }),
   };
 }
+
+/**
+ * reasoning.write's answer: the WriteReceipt as structured content, with a text projection
+ * naming the next required entry; a refused entry is an isError result whose structured
+ * content is one typed diagnostic (code, stage, message, path, hint, data).
+ */
+export async function reasoningWriteResult(log: ReasoningLog, args: JsonObject): Promise<CallToolResult> {
+  try {
+    const receipt = await log.write(args);
+    return { content: [{ type: 'text', text: projectReceipt(receipt) }], structuredContent: receipt as unknown as JsonObject };
+  } catch (thrown) {
+    const error = toAppError(thrown);
+    return {
+      content: [{ type: 'text', text: projectReasoningError(error) }],
+      structuredContent: { diagnostics: [{ ...errorDiagnostic(error), data: error.data ?? null }] },
+      isError: true,
+    };
+  }
+}
+
+const OpenCallSchema = z
+  .object({ reasoning_call_id: z.string(), capability_id: z.string(), mode: z.enum(Mode), bound: z.boolean(), outcome_recorded: z.boolean() })
+  .strict();
+
+/** reasoning.write's structured content (a WriteReceipt). */
+const WriteReceiptSchema = z
+  .object({
+    phase: z.enum(ReasoningPhase),
+    reasoning_run_id: z.string(),
+    reasoning_call_id: z.string().nullable(),
+    resource_uri: z.string(),
+    sequence: z.number().int(),
+    cycles_used: z.number().int(),
+    cycles_remaining: z.number().int(),
+    finalized: z.boolean(),
+    open_call: OpenCallSchema.nullable(),
+    next_required: z.enum(NextRequired),
+    allowed_next: z.array(z.enum(ReasoningPhase)),
+    guidance: z.string(),
+    comparison: ReportComparisonSchema.nullable(),
+    mismatched_fields: z.array(z.string()),
+    violation: z.enum(ProtocolViolation).nullable(),
+  })
+  .strict();
+
+/** math.run's arguments with the reasoning log on: the request plus the two IDs of the current BEFORE_TOOL. */
+const ReasoningRunArgumentsSchema = CapabilityRequestSchema.extend({
+  reasoning_run_id: ReasoningIdSchema.optional().describe('the reasoning_run_id returned by reasoning.write PLAN'),
+  reasoning_call_id: ReasoningIdSchema.optional().describe('the reasoning_call_id returned by the BEFORE_TOOL entry for this exact call'),
+});
+
+const RUN_TITLE = 'Run a mathematical capability';
+const RUN_DESCRIPTION =
+  'Run one installed capability by exact ID in EXPLORE (compute) or VERIFY (independent checker) mode, with an optional budget. Returns the complete CapabilityResult: execution status, typed output, scope, completeness, qualifiers, assurance, obligations, artifact URIs and diagnostics.';
+const RUN_ANNOTATIONS = { readOnlyHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** The two tools' registrations, shared by every MCP server instance of the process. */
 export const TOOLS = {
@@ -162,12 +240,34 @@ export const TOOLS = {
   run: {
     name: 'math.run',
     config: {
-      title: 'Run a mathematical capability',
-      description:
-        'Run one installed capability by exact ID in EXPLORE (compute) or VERIFY (independent checker) mode, with an optional budget. Returns the complete CapabilityResult: execution status, typed output, scope, completeness, qualifiers, assurance, obligations, artifact URIs and diagnostics.',
+      title: RUN_TITLE,
+      description: RUN_DESCRIPTION,
       inputSchema: advertisedInput(CapabilityRequestSchema),
       outputSchema: unvalidatedOutput(CapabilityResultShape),
-      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: RUN_ANNOTATIONS,
+    },
+  },
+  /** math.run when the reasoning log is on (AUDIT or REQUIRED): the same, plus the two reasoning IDs. */
+  runWithReasoning: {
+    name: 'math.run',
+    config: {
+      title: RUN_TITLE,
+      description: `${RUN_DESCRIPTION} The reasoning log is on: pass reasoning_run_id and reasoning_call_id from the BEFORE_TOOL entry written with reasoning.write for this call.`,
+      inputSchema: advertisedInput(ReasoningRunArgumentsSchema),
+      outputSchema: unvalidatedOutput(CapabilityResultShape),
+      annotations: RUN_ANNOTATIONS,
+    },
+  },
+  /** Registered only when the reasoning log is on. */
+  reasoningWrite: {
+    name: 'reasoning.write',
+    config: {
+      title: 'Write a reasoning-log entry',
+      description:
+        'Append one entry to the operational reasoning log: PLAN opens a run (returns reasoning_run_id); BEFORE_TOOL names the capability and mode of the next math.run (returns reasoning_call_id, which math.run must carry with the run ID); AFTER_TOOL interprets that result and reports its execution status, assurance and completeness (the server compares them with what it recorded); FINAL closes the run. Summaries are short and model-authored; never paste payloads or tool output. The log never changes mathematics, assurance or checker authority. jacobian://instructions describes the lifecycle.',
+      inputSchema: advertisedInput(ReasoningWriteInputSchema),
+      outputSchema: validatedOutput(WriteReceiptSchema),
+      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
     },
   },
 } as const;

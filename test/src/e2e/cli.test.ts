@@ -67,6 +67,7 @@ describe('jacobian --help / --version', () => {
     expect(stdout).toContain('jacobian serve');
     expect(stdout).toContain('jacobian stdio');
     expect(stdout).toContain('JACOBIAN_DATA_DIR');
+    expect(stdout).toContain('JACOBIAN_REASONING_MODE');
     // Nothing started: no log lines, no data dir, no process left.
     expect(stderr).toBe('');
     expect(existsSync(dataDir)).toBe(false);
