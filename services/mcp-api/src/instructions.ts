@@ -90,6 +90,12 @@ VERIFY (an independent checker replays stored evidence). \`budget\` bounds wall 
 (\`wall_time_ms\`), memory (\`memory_mb\`) and output size (\`max_output_bytes\`). The same request
 twice is one job: the second call gets the first call's result.
 
+Long runs report progress when the call asks for it (a \`progressToken\` in the request's
+\`_meta\`): \`notifications/progress\` on the same call, at most a few per second, with a count that
+only grows and a message saying where the run stands (a search reports the bounds it has proven
+so far). Progress is information while you wait, never a result: a run that ends early concludes
+only what its result says.
+
 ## Reading a result
 - execution.status: COMPLETED, TIMEOUT, CANCELLED or ERROR. Only COMPLETED carries a conclusion;
   a timeout, cancellation or error is never a mathematical statement.
