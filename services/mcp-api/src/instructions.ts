@@ -87,8 +87,11 @@ Numbers in payloads are integers; send large or rational numbers as strings wher
 ## Running: math.run
 \`{ capability_id, payload, mode, budget }\`. \`mode\` is EXPLORE (compute, propose, search) or
 VERIFY (an independent checker replays stored evidence). \`budget\` bounds wall time
-(\`wall_time_ms\`), memory (\`memory_mb\`) and output size (\`max_output_bytes\`). The same request
-twice is one job: the second call gets the first call's result.
+(\`wall_time_ms\`, 100 to 600000, default 30000), memory (\`memory_mb\`, 64 to 8192, default
+1024) and output size (\`max_output_bytes\`, 1024 to 16 MiB, default 4 MiB); the budget is part
+of the request. The same request twice is one job: a second call while the first runs gets the
+same result, and a COMPLETED answer is remembered for a while and returned again without
+computing. A run that ended in TIMEOUT, CANCELLED or ERROR is computed afresh when asked again.
 
 Long runs report progress when the call asks for it (a \`progressToken\` in the request's
 \`_meta\`): \`notifications/progress\` on the same call, at most a few per second, with a count that

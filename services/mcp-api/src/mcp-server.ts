@@ -137,7 +137,7 @@ export function createMcpServer(api: Api): McpServer {
               `Task: ${task}`,
               '',
               'Use Jacobian to find installed operations that may help. Steps (the choice of strategy is yours):',
-              '1. Call math.find with a short query naming the outcome you want (and `domain` or `mode` if you know them). Browse with no arguments if the search is weak.',
+              '1. Call math.find with a short query naming the outcome you want (and `domain`, `mode` or `input_kind` if you know them). Read `portfolio_fit`, `routing_status` and `recovery_paths`: weak or no lexical matches mean your words did not meet the installed descriptors, not that no operation exists; follow a recovery path (reformulate, remove a filter, browse with no arguments, read capability://catalog) rather than trusting the top-ranked weak match.',
               '2. For a promising match, call math.find with its capability_id and view CONTRACT to read the exact input schema and examples.',
               '3. Call math.run with a payload that satisfies that schema. Read execution, completeness, assurance and scope before using the output.',
               'A match is retrieval, not a recommendation: check that its contract fits the task.',
