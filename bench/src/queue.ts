@@ -205,7 +205,16 @@ async function redisBackground(probes: Probes, ms = 2000): Promise<Map<string, {
   return rate;
 }
 
-async function sequentialPhase(call: Call, count: number, probes: Probes, withS3: boolean, outcomes?: CallOutcome[]): Promise<PhaseReport> {
+/**
+ * Measure one phase: Redis, S3 and CPU before and after `drive`, which makes the calls and hands
+ * each outcome to `record`. `rps` counts every call, or only the successful ones.
+ */
+async function measuredPhase(
+  probes: Probes,
+  withS3: boolean,
+  rpsCounts: 'all' | 'successful',
+  drive: (record: (outcome: CallOutcome) => void) => Promise<void>,
+): Promise<PhaseReport> {
   const redisBefore = await redisCommandStats(probes.redis);
   const s3Before = withS3 ? await probes.s3Stats() : {};
   probes.cpu.lap();
@@ -215,30 +224,28 @@ async function sequentialPhase(call: Call, count: number, probes: Probes, withS3
   let failed = 0;
   let firstFailure: string | null = null;
   const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    const outcome = await call();
-    outcomes?.push(outcome);
+  await drive((outcome) => {
     latencies.push(outcome.ms);
     if (outcome.runtimeMs !== undefined) runtimes.push(outcome.runtimeMs);
     if (!outcome.ok) {
       failed++;
       firstFailure ??= outcome.failure ?? 'failed';
     }
-  }
+  });
   const seconds = (performance.now() - started) / 1000;
+  const requests = latencies.length;
   const cpu = probes.cpu.lap();
-  const cpuPerRequest = cpuDelta(cpuBefore, probes.cpuByProcess(), count);
+  const cpuPerRequest = cpuDelta(cpuBefore, probes.cpuByProcess(), requests);
   const redisAfter = await redisCommandStats(probes.redis);
   const s3After = withS3 ? await probes.s3Stats() : {};
-  const latency = summarize(latencies);
   const report: PhaseReport = {
-    latency,
-    rps: round(count / seconds, 1),
-    requests: count,
+    latency: summarize(latencies),
+    rps: round((rpsCounts === 'all' ? requests : requests - failed) / seconds, 1),
+    requests,
     failed,
     first_failure: firstFailure,
     seconds: round(seconds, 2),
-    redis_per_request: redisDelta(redisBefore, redisAfter, count, probes.background, seconds),
+    redis_per_request: redisDelta(redisBefore, redisAfter, requests, probes.background, seconds),
     cpu_ms_per_request: cpuPerRequest,
     cpu,
   };
@@ -246,68 +253,39 @@ async function sequentialPhase(call: Call, count: number, probes: Probes, withS3
   if (withS3) {
     report.s3_per_request = Object.fromEntries(
       Object.entries(s3After)
-        .map(([method, n]) => [method, round((n - (s3Before[method] ?? 0)) / count, 2)] as const)
+        .map(([method, n]) => [method, round((n - (s3Before[method] ?? 0)) / requests, 2)] as const)
         .filter(([, n]) => n > 0),
     );
   }
   return report;
 }
 
+/** `count` calls one after another. */
+function sequentialPhase(call: Call, count: number, probes: Probes, withS3: boolean, outcomes?: CallOutcome[]): Promise<PhaseReport> {
+  return measuredPhase(probes, withS3, 'all', async (record) => {
+    for (let i = 0; i < count; i++) {
+      const outcome = await call();
+      outcomes?.push(outcome);
+      record(outcome);
+    }
+  });
+}
+
+/** `options.concurrency` closed loops for `options.durationMs`, after a warm-up of the concurrent path. */
 async function throughputPhase(call: Call, options: QueueOptions, probes: Probes, withS3: boolean): Promise<PhaseReport> {
-  // Warm the concurrent path too.
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
       for (let i = 0; i < Math.max(1, Math.ceil(options.warmup / options.concurrency)); i++) await call();
     }),
   );
-  const redisBefore = await redisCommandStats(probes.redis);
-  const s3Before = withS3 ? await probes.s3Stats() : {};
-  probes.cpu.lap();
-  const cpuBefore = probes.cpuByProcess();
-  const latencies: number[] = [];
-  const runtimes: number[] = [];
-  let failed = 0;
-  let firstFailure: string | null = null;
-  const started = performance.now();
-  const deadline = started + options.durationMs;
-  await Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const outcome = await call();
-        latencies.push(outcome.ms);
-        if (outcome.runtimeMs !== undefined) runtimes.push(outcome.runtimeMs);
-        if (!outcome.ok) {
-          failed++;
-          firstFailure ??= outcome.failure ?? 'failed';
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = probes.cpu.lap();
-  const cpuPerRequest = cpuDelta(cpuBefore, probes.cpuByProcess(), latencies.length);
-  const redisAfter = await redisCommandStats(probes.redis);
-  const s3After = withS3 ? await probes.s3Stats() : {};
-  const report: PhaseReport = {
-    latency: summarize(latencies),
-    rps: round((latencies.length - failed) / seconds, 1),
-    requests: latencies.length,
-    failed,
-    first_failure: firstFailure,
-    seconds: round(seconds, 2),
-    redis_per_request: redisDelta(redisBefore, redisAfter, latencies.length, probes.background, seconds),
-    cpu_ms_per_request: cpuPerRequest,
-    cpu,
-  };
-  if (runtimes.length > 0) report.runner_runtime_ms = summarize(runtimes);
-  if (withS3) {
-    report.s3_per_request = Object.fromEntries(
-      Object.entries(s3After)
-        .map(([method, n]) => [method, round((n - (s3Before[method] ?? 0)) / latencies.length, 2)] as const)
-        .filter(([, n]) => n > 0),
+  return measuredPhase(probes, withS3, 'successful', async (record) => {
+    const deadline = performance.now() + options.durationMs;
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        while (performance.now() < deadline) record(await call());
+      }),
     );
-  }
-  return report;
+  });
 }
 
 /** math.run of the small capability over MCP HTTP; every call has its own payload. */
