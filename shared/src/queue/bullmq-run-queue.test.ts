@@ -20,6 +20,7 @@ import { createBullmqRunQueue, type BullmqRunQueueOptions } from './bullmq-run-q
 import { createBullmqRunWorker, type BullmqRunWorker, type BullmqRunWorkerOptions } from './bullmq-run-worker.js';
 import { decodeJobFailure, defaultRunQueueName, encodeJobFailure, parseRunJobData, RunJobDataSchema } from './job-data.js';
 import type { RunHandler, RunQueue, RunTarget } from './run-queue.js';
+import { completedRunResult } from './fixtures/results.js';
 
 const POOL: RunTarget = { kind: 'pool', pool: 'light' };
 const QUEUE_NAME = defaultRunQueueName(POOL);
@@ -31,22 +32,7 @@ function admitted(n: number, wallTimeMs = 30_000): AdmittedRun {
 }
 
 function completedResult(run: AdmittedRun, output: unknown = { n: run.payload['n'] }): CapabilityResult {
-  return {
-    capability_id: run.capability_id,
-    capability_version: '1.0.0',
-    mode: run.mode,
-    execution: { status: 'COMPLETED', runtime_ms: 1, job_id: run.job_id, request_digest: run.request_digest },
-    output,
-    scope: { kind: 'EXACT_INPUT', statement: 'the input', input_uris: [] },
-    completeness: { status: 'COMPLETE', basis: 'computed' },
-    qualifiers: ['EXACT'],
-    assurance: { level: 'COMPUTED', basis: 'computed', verification_record_uri: null, checker_id: null },
-    obligations: [],
-    relationships: [],
-    artifact_uris: [],
-    provider: null,
-    diagnostics: [],
-  };
+  return completedRunResult(run, output);
 }
 
 function nonConclusion(run: AdmittedRun, status: 'CANCELLED' | 'ERROR', code: 'EXECUTION_CANCELLED' | 'PROVIDER_FAILED'): CapabilityResult {

@@ -6,6 +6,7 @@ import type { CapabilityResult } from '../contracts/result.js';
 import { JacobianError } from '../errors.js';
 import { createEmbeddedRunQueue } from './embedded-run-queue.js';
 import type { RunHandler, RunQueue, RunTarget } from './run-queue.js';
+import { completedRunResult } from './fixtures/results.js';
 
 const POOL: RunTarget = { kind: 'pool', pool: 'light' };
 
@@ -14,22 +15,7 @@ function run(n: number, capability_id = 'test.op'): AdmittedRun {
 }
 
 function completedResult(job: AdmittedRun, value: unknown = job.payload['n']): CapabilityResult {
-  return {
-    capability_id: job.capability_id,
-    capability_version: '1.0.0',
-    mode: job.mode,
-    execution: { status: 'COMPLETED', runtime_ms: 1, job_id: job.job_id, request_digest: job.request_digest },
-    output: { value },
-    scope: { kind: 'EXACT_INPUT', statement: 'the input', input_uris: [] },
-    completeness: { status: 'COMPLETE', basis: 'computed' },
-    qualifiers: ['EXACT'],
-    assurance: { level: 'COMPUTED', basis: 'computed', verification_record_uri: null, checker_id: null },
-    obligations: [],
-    relationships: [],
-    artifact_uris: [],
-    provider: null,
-    diagnostics: [],
-  };
+  return completedRunResult(job, { value });
 }
 
 function failedResult(job: AdmittedRun, status: 'TIMEOUT' | 'CANCELLED' | 'ERROR'): CapabilityResult {
