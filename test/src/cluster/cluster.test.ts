@@ -378,18 +378,30 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
    * the call (AbortController on the modern client), and check that the withdrawal reached that
    * runner and that both runners' process trees go back to idle.
    */
-  async function abortLongRun(wallTimeMs: number): Promise<void> {
-    const graphUri = await hardGraph();
-    await settle();
+  /**
+   * Submit a COMPUTE run on `graphUri` and wait until a runner logs that it started it. The
+   * call's outcome is observed from the start, so a rejection is never reported as unhandled.
+   */
+  async function startLongRun(graphUri: string, wallTimeMs: number, signal?: AbortSignal) {
     const marks = logMarks();
-    const controller = new AbortController();
-    const call = mathRun(client, { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: wallTimeMs } }, { signal: controller.signal, timeout: CALL_TIMEOUT_MS });
+    const call = mathRun(
+      client,
+      { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: wallTimeMs } },
+      { ...(signal === undefined ? {} : { signal }), timeout: CALL_TIMEOUT_MS },
+    );
     const outcome = call.then(
       (value) => ({ settled: 'resolved' as const, value }),
       (error: unknown) => ({ settled: 'rejected' as const, error }),
     );
-
     const { runner, jobId } = await waitForRunStarted(marks, COMPUTE);
+    return { outcome, runner, jobId };
+  }
+
+  async function abortLongRun(wallTimeMs: number): Promise<void> {
+    const graphUri = await hardGraph();
+    await settle();
+    const controller = new AbortController();
+    const { outcome, runner, jobId } = await startLongRun(graphUri, wallTimeMs, controller.signal);
     // The solver is really at work in that runner's kernel child before we abort.
     await waitForBusy(runner.pid, BUSY_TICKS, { timeoutMs: 60_000 });
     await sleep(1000);
@@ -548,13 +560,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     const graphUri = await hardGraph();
     await settle();
     expect(liveRunners()).toHaveLength(2);
-    const marks = logMarks();
-    const call = mathRun(client, { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: 20_000 } }, { timeout: CALL_TIMEOUT_MS });
-    const outcome = call.then(
-      (value) => ({ settled: 'resolved' as const, value }),
-      (error: unknown) => ({ settled: 'rejected' as const, error }),
-    );
-    const { runner: holder, jobId } = await waitForRunStarted(marks, COMPUTE);
+    const { outcome, runner: holder, jobId } = await startLongRun(graphUri, 20_000);
     const other = liveRunners().find((r) => r !== holder) as RoleProcess;
     await waitForBusy(holder.pid, BUSY_TICKS, { timeoutMs: 60_000 });
 
@@ -642,13 +648,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     const graphUri = await hardGraph();
     await settle();
     expect(liveRunners()).toHaveLength(2);
-    const marks = logMarks();
-    const call = mathRun(client, { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: 15_000 } }, { timeout: CALL_TIMEOUT_MS });
-    const outcome = call.then(
-      (value) => ({ settled: 'resolved' as const, value }),
-      (error: unknown) => ({ settled: 'rejected' as const, error }),
-    );
-    const { runner: holder, jobId } = await waitForRunStarted(marks, COMPUTE);
+    const { outcome, runner: holder, jobId } = await startLongRun(graphUri, 15_000);
     const other = liveRunners().find((r) => r !== holder) as RoleProcess;
     await waitForBusy(holder.pid, BUSY_TICKS, { timeoutMs: 60_000 });
 
