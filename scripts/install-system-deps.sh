@@ -2,6 +2,9 @@
 # Installs the system packages the test suites need, if they are missing:
 #   redis-server                   the BullMQ run queue's and the cluster state's Redis
 #   radosgw ceph-mon ceph-osd      a one-node Ceph Object Gateway: a real S3 server on loopback
+#   nauty                          graph tools (geng, labelg, countg, dreadnaut): a graph provider and
+#                                  the independent truth the graph tests compare against
+#   cadical                        the SAT solver of the SAT-based providers
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
 set -euo pipefail
 
@@ -10,6 +13,8 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v radosgw >/dev/null 2>&1 || need+=(radosgw)
 command -v ceph-mon >/dev/null 2>&1 || need+=(ceph-mon)
 command -v ceph-osd >/dev/null 2>&1 || need+=(ceph-osd)
+command -v nauty-geng >/dev/null 2>&1 || need+=(nauty)
+command -v cadical >/dev/null 2>&1 || need+=(cadical)
 [ "${#need[@]}" -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then

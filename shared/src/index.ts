@@ -140,6 +140,47 @@ export {
   parseStoredGraph,
 } from './domains/graph.js';
 export type { GraphPayload, IndexedGraph, InducedTreeResultPayload } from './domains/graph.js';
+export {
+  canonicalGraph,
+  ExplicitGraphSchema,
+  GRAPH_OPERAND_SOURCE,
+  graphOperandShape,
+  MAX_GRAPH_STRING_LENGTH,
+  MAX_LABEL_LENGTH,
+  PETERSEN_EXAMPLE,
+  refineGraphOperand,
+  resolveGraphOperand,
+} from './domains/graph-operand.js';
+export type { ExplicitGraph, GraphOperand, ResolvedGraph } from './domains/graph-operand.js';
+export {
+  checkClique,
+  checkColouring,
+  checkDominatingSet,
+  checkEdgeCut,
+  checkHamiltonian,
+  checkIndependentSet,
+  checkMatching,
+  checkPath,
+  checkSeparator,
+  checkSpanningTree,
+  componentCount,
+  EdgeIndex,
+  GRAPH_WITNESS_SOURCE,
+} from './domains/graph-witness.js';
+export {
+  decodeGraph6,
+  decodeSparse6,
+  detectGraphFormat,
+  encodeGraph6,
+  encodeSparse6,
+  fromAdjacencyLists,
+  GRAPH_FORMATS_SOURCE,
+  fromAdjacencyMatrix,
+  fromEdgeList,
+  toAdjacencyLists,
+  toAdjacencyMatrix,
+  toEdgeList,
+} from './domains/graph-formats.js';
 
 export { assertRedisReachable, readLiveCapabilities, RegistrationSchema, startAdvertising } from './registry/redis-registry.js';
 export type { Advertiser, AdvertiserOptions, LiveCapabilities, Registration } from './registry/redis-registry.js';

@@ -1,4 +1,5 @@
 export { createRunner, runnerRegistrations, type Runner, type RunnerOptions } from './runner.js';
-export { canonicalGraph, constructExplicit, ConstructExplicitInput } from './graph/construct-explicit.js';
+export { constructExplicit, ConstructExplicitInput } from './graph/construct-explicit.js';
 export { maximumInducedTree, MaximumInducedTreeOutput } from './graph/maximum-induced-tree.js';
 export { artifactPut } from './artifact/put.js';
+export { GRAPH_INVARIANTS } from './graph/invariants.js';

@@ -3,6 +3,9 @@ import {
   errorDiagnostic,
   executeCapability,
   GRAPH_CONTRACT_SOURCE,
+  GRAPH_FORMATS_SOURCE,
+  GRAPH_OPERAND_SOURCE,
+  GRAPH_WITNESS_SOURCE,
   JacobianError,
   nonConclusionResult,
   registerCapabilities,
@@ -20,6 +23,7 @@ import {
 import { fileURLToPath } from 'node:url';
 import { artifactPut } from './artifact/put.js';
 import { constructExplicit } from './graph/construct-explicit.js';
+import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { probeZ3Provider } from './providers/z3.js';
 import { RUNNER_VERSION } from './version.js';
@@ -40,13 +44,33 @@ function z3Provider(executor?: IsolatedExecutor): ProviderProbe {
   return { name: 'z3-solver', probe: () => probeZ3Provider(executor === undefined ? {} : { executor }) };
 }
 
+/** Our graph code: construction and the exact invariants, with the shared graph contract they accept. */
+const GRAPH_TS_FILES = [
+  './graph/construct-explicit.ts',
+  './graph/invariant-capability.ts',
+  './graph/invariants.ts',
+  './graph/invariants.kernel.ts',
+  './graph/invariants/search.ts',
+  './graph/invariants/clique.ts',
+  './graph/invariants/colouring.ts',
+  './graph/invariants/domination.ts',
+  './graph/invariants/matching.ts',
+  './graph/invariants/connectivity.ts',
+  './graph/invariants/distance.ts',
+  './graph/invariants/counting.ts',
+];
+
 /** The producer capabilities this runner can offer, each with its provider. */
 export function runnerRegistrations(executor?: IsolatedExecutor): CapabilityRegistration[] {
+  const graphTs = typescriptProvider('jacobian-graph-ts', GRAPH_TS_FILES, ['graph-construction', 'graph-invariants'], [
+    GRAPH_CONTRACT_SOURCE,
+    GRAPH_OPERAND_SOURCE,
+    GRAPH_FORMATS_SOURCE,
+    GRAPH_WITNESS_SOURCE,
+  ]);
   return [
-    capabilityRegistration(
-      typescriptProvider('jacobian-graph-ts', ['./graph/construct-explicit.ts'], ['graph-construction'], [GRAPH_CONTRACT_SOURCE]),
-      () => constructExplicit,
-    ),
+    capabilityRegistration(graphTs, () => constructExplicit),
+    ...GRAPH_INVARIANTS.map((definition) => capabilityRegistration(graphTs, () => definition)),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
     capabilityRegistration(z3Provider(executor), (runtime) => maximumInducedTree(runtime)),
   ];

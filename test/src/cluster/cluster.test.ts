@@ -27,6 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client, ResourceNotFoundError, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readLiveCapabilities, type CapabilityResult } from '@jacobian/shared';
+import { GRAPH_INVARIANTS } from '@jacobian/runner';
 import { startCephRgw, startRedisServer, type CephRgwInstance, type RedisServer } from '@jacobian/shared/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +57,8 @@ const CONSTRUCT = 'graph.construct.explicit';
 const COMPUTE = 'graph.induced_tree.maximum.compute';
 const VERIFY = 'graph.induced_tree.maximum.verify';
 const PUT = 'artifact.put';
-const ALL_CAPABILITIES = [PUT, CONSTRUCT, COMPUTE, VERIFY].sort();
+/** What two runners (both pools) and the checker offer together. */
+const ALL_CAPABILITIES = [PUT, CONSTRUCT, COMPUTE, VERIFY, ...GRAPH_INVARIANTS.map((definition) => definition.id)].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
 
 /** Redis key prefix of this deployment, and the S3 key prefix of its artifacts. */
@@ -263,7 +265,8 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
   const liveRunners = (): RoleProcess[] => runners.filter((r) => r.exit() === undefined);
 
   function startRunner(): Promise<RoleProcess> {
-    return startRole('runner', ['runner', '--pools', 'light,heavy'], clusterEnv(), markerRoot, 'runner taking jobs').then((runner) => {
+    // Debug level: the tests follow runs by the runners' "run started" lines.
+    return startRole('runner', ['runner', '--pools', 'light,heavy'], clusterEnv({ JACOBIAN_LOG_LEVEL: 'debug' }), markerRoot, 'runner taking jobs').then((runner) => {
       markers.add(runner.marker);
       runners.push(runner);
       return runner;
@@ -442,11 +445,11 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     registry = new Redis(infra().redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     registry.on('error', () => undefined);
     client = await connect(servedUrl(theApi()));
-    // The API learns the offer from the registrations; wait until all four are there.
-    const full = await waitForCatalog('the catalog to list all four capabilities', (view) => ALL_CAPABILITIES.every((id) => view.ids.includes(id)));
+    // The API learns the offer from the registrations; wait until all of it is there.
+    const full = await waitForCatalog('the catalog to list every capability', (view) => ALL_CAPABILITIES.every((id) => view.ids.includes(id)));
     expect(full.ids).toEqual(ALL_CAPABILITIES);
     const browse = await mathFind(client, {});
-    expect(browse.response.total_matches).toBe(4);
+    expect(browse.response.total_matches).toBe(ALL_CAPABILITIES.length);
     expect(browse.response.catalog_digest).toBe(full.digest);
     fullDigest = full.digest;
     changesAtFull = catalogChanges(theApi()).length;
@@ -533,6 +536,21 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     expect(body['request_digest']).toBe(verify.result.execution.request_digest);
     // A digest the bucket does not hold is a resource miss, not an empty artifact or a hang.
     await expect(client.readResource({ uri: `artifact://sha256/${'0'.repeat(64)}` })).rejects.toBeInstanceOf(ResourceNotFoundError);
+
+    // Exact invariants of the same stored graph (read back from S3 by the runners), one per
+    // pool and execution kind: an isolated search (heavy), an isolated polynomial kernel and
+    // an in-process count (light), the last with the graph inline.
+    const invariants: [string, Record<string, unknown>, unknown][] = [
+      ['graph.chromatic_number.compute', { graph_uri: graph.graph_uri }, 3],
+      ['graph.spanning_tree_count.compute', { graph_uri: graph.graph_uri }, '2000'],
+      ['graph.girth.compute', { graph6: 'IheA@GUAo' }, 5],
+    ];
+    for (const [capability_id, payload, value] of invariants) {
+      const run = await mathRun(client, { capability_id, payload }, { timeout: CALL_TIMEOUT_MS });
+      expect(run.result.execution.status).toBe('COMPLETED');
+      expect((run.result.output as { value: unknown }).value).toBe(value);
+      expect(run.result.completeness.status).toBe('COMPLETE');
+    }
   });
 
   // 2. -----------------------------------------------------------------------------------------
@@ -641,7 +659,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     await Promise.all([startRunner(), startRunner()]);
     const back = await waitForCatalog('the producer capabilities to come back', (view) => view.digest === fullDigest);
     expect(back.ids).toEqual(ALL_CAPABILITIES);
-    expect(catalogChanges(theApi()).at(-1)?.['capabilities']).toBe(4);
+    expect(catalogChanges(theApi()).at(-1)?.['capabilities']).toBe(ALL_CAPABILITIES.length);
   });
 
   it('SIGTERM of the runner holding a run: it drains, exits 0, and the other runner finishes the job', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -177,7 +177,7 @@ describe('jacobian end to end', () => {
         const named = await mathFind(client(), { query: 'check my informal proof' });
         expect(named.response.routing_status).toBe('NO_ROUTE');
 
-        const typed = await mathFind(client(), { input_kind: 'TYPED_ARTIFACT', artifact_type: GRAPH_SCHEMA_URI });
+        const typed = await mathFind(client(), { input_kind: 'TYPED_ARTIFACT', artifact_type: GRAPH_SCHEMA_URI, query: 'maximum induced tree' });
         expect(typed.response.routing_status).toBe('ROUTED');
         expect(typed.response.matches.map((m) => m['capability_id'])).toContain('graph.induced_tree.maximum.compute');
 
@@ -338,10 +338,10 @@ describe('jacobian end to end', () => {
         });
 
         it('an unknown capability', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
-          const { result } = await rejected({ capability_id: 'graph.chromatic_number.compute', payload: {} });
+          const { result } = await rejected({ capability_id: 'graph.no_such_invariant.compute', payload: {} });
           const d = errorDiagnostic(result, 'UNKNOWN_CAPABILITY');
           expect(d.path).toEqual(['capability_id']);
-          expect(d.message).toContain('graph.chromatic_number.compute is not an installed capability');
+          expect(d.message).toContain('graph.no_such_invariant.compute is not an installed capability');
         });
 
         it('VERIFY on the EXPLORE-only graph.construct.explicit', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {

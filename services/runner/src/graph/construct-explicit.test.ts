@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphPayloadSchema, type CapabilityResult, type InstalledCapability } from '@jacobian/shared';
+import { canonicalGraph, GraphPayloadSchema, type CapabilityResult, type InstalledCapability } from '@jacobian/shared';
 import { createCapabilityHarness, type CapabilityHarness } from '../testing/fixtures.js';
-import { canonicalGraph, constructExplicit, ConstructExplicitInput } from './construct-explicit.js';
+import { constructExplicit, ConstructExplicitInput } from './construct-explicit.js';
 
 const PETERSEN = {
   order: 10,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InducedTreeResultPayloadSchema, type InstalledCapability } from '@jacobian/shared';
+import { InducedTreeResultPayloadSchema, PETERSEN_EXAMPLE, type InstalledCapability } from '@jacobian/shared';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
-import { constructExplicit, PETERSEN_EXAMPLE } from './construct-explicit.js';
+import { constructExplicit } from './construct-explicit.js';
 import { maximumInducedTree, type MaximumInducedTreeOutput } from './maximum-induced-tree.js';
 
 /** Brute force over all subsets: the largest induced tree, by a method unrelated to the solver. */

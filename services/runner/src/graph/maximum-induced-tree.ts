@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   ArtifactUriSchema,
+  canonicalGraph,
   DEFAULT_ARTIFACT_STORE_LIMITS,
+  ExplicitGraphSchema,
   prepareArtifact,
   GRAPH_SCHEMA_URI,
   GRAPH_SEMANTICS_URI,
@@ -11,12 +13,12 @@ import {
   InducedTreeResultPayloadSchema,
   JacobianError,
   parseStoredGraph,
+  PETERSEN_EXAMPLE,
   runKernel,
   type CapabilityDefinition,
   type InducedTreeResultPayload,
   type ProviderRuntime,
 } from '@jacobian/shared';
-import { canonicalGraph, ConstructExplicitInput, PETERSEN_EXAMPLE } from './construct-explicit.js';
 
 export const MaximumInducedTreeInput = z
   .object({
@@ -91,7 +93,7 @@ const PETERSEN_GRAPH_URI = prepareArtifact(
   {
     schema_uri: GRAPH_SCHEMA_URI,
     semantics_uri: GRAPH_SEMANTICS_URI,
-    payload: canonicalGraph(ConstructExplicitInput.parse(PETERSEN_EXAMPLE)),
+    payload: canonicalGraph(ExplicitGraphSchema.parse(PETERSEN_EXAMPLE)),
     parents: [],
     summary: { order: 10, size: 15 },
   },
