@@ -54,10 +54,13 @@ class Cleanups {
   }
 }
 
-/** One log line per run this process executes: identity and outcome, never payloads. */
+/**
+ * One log line per run this process executes (identity and outcome, never payloads), and one
+ * more at its start when the level is debug.
+ */
 function logged(log: Logger, handler: RunHandler): RunHandler {
   return async (run, signal, onProgress) => {
-    log.info('run started', { job_id: run.job_id, capability_id: run.capability_id, mode: run.mode });
+    log.debug('run started', { job_id: run.job_id, capability_id: run.capability_id, mode: run.mode });
     const result = await handler(run, signal, onProgress);
     log.info('run finished', {
       job_id: run.job_id,

@@ -220,6 +220,17 @@ describe('BullMQ run queue', () => {
     expect(queue.stats()).toEqual({ inFlight: 0, queued: 0, running: 0 });
   });
 
+  it('gives the caller an INTERNAL ERROR when a runner returns a result that breaks the result contract', async () => {
+    const prefix = uniquePrefix();
+    await openWorker(prefix, answering((run) => ({ ...completedResult(run), scope: null })));
+    const queue = openQueue(prefix);
+    const result = await queue.submit(admitted(8), POOL);
+    expect(result.execution.status).toBe('ERROR');
+    expect(result.output).toBeNull();
+    expect(result.diagnostics[0]).toMatchObject({ code: 'INTERNAL' });
+    expect(result.diagnostics[0]?.message).toContain('breaks the result contract');
+  });
+
   it('carries the runner\'s progress reports to the waiting caller through Redis, and drops malformed ones', async () => {
     const prefix = uniquePrefix();
     const proceed = gate();

@@ -101,7 +101,8 @@ interface Flight extends FlightState {
 
 /** What Redis holds for a job ID right now. */
 type Stored =
-  | { kind: 'missing' }
+  /** `markerCleared`: the look also removed a stale cancel marker, so adding needs no extra step. */
+  | { kind: 'missing'; markerCleared?: true }
   | { kind: 'pending'; phase: Phase }
   /** Completed with a COMPLETED result: an answer that serves any later request. */
   | { kind: 'answer'; result: CapabilityResult }
@@ -121,6 +122,25 @@ const RELEASE_WAITER = `
 local remaining = redis.call('DECR', KEYS[1])
 if remaining <= 0 then redis.call('DEL', KEYS[1]) end
 return remaining`;
+
+/**
+ * A caller's first step, in one round trip: count it as a waiter (KEYS[1], expiring after
+ * ARGV[1] ms) and look whether the job's hash (KEYS[3]) exists. When it does not, the job will
+ * be added fresh, so a cancel marker (KEYS[2]) left by an earlier, withdrawn job goes too.
+ * Returns 1 when the job exists.
+ */
+const ENTER_WAITER = `
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if redis.call('EXISTS', KEYS[3]) == 1 then return 1 end
+redis.call('DEL', KEYS[2])
+return 0`;
+
+/** The two scripts, sent by SHA after their first use (ioredis' defineCommand). */
+interface WaiterScripts {
+  jacobianEnterWaiter(waiters: string, marker: string, job: string, ttlMs: number): Promise<number>;
+  jacobianReleaseWaiter(waiters: string): Promise<number>;
+}
 
 function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
@@ -228,47 +248,45 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
   // Our own client: waiter counts, cancel markers and messages, server time, and the
   // reachability signal every waiting caller watches.
   const redis = createRedisClient(connection, { lazyConnect: false });
+  redis.defineCommand('jacobianEnterWaiter', { numberOfKeys: 3, lua: ENTER_WAITER });
+  redis.defineCommand('jacobianReleaseWaiter', { numberOfKeys: 1, lua: RELEASE_WAITER });
+  const scripts = redis as unknown as WaiterScripts;
   redis.on('error', report);
+  /*
+   * One outage signal shared by every waiting caller: it aborts with QUEUE_UNAVAILABLE once
+   * Redis has been unreachable for `unavailableAfterMs` without a break, and a fresh one takes
+   * its place for the callers that come after (who then wait a full period of their own).
+   */
+  let outage = new AbortController();
+  let outageTimer: NodeJS.Timeout | undefined;
+  const armOutage = (): void => {
+    if (outageTimer !== undefined || closed) return;
+    outageTimer = setTimeout(() => {
+      outageTimer = undefined;
+      const ended = outage;
+      outage = new AbortController();
+      ended.abort(
+        new JacobianError('QUEUE_UNAVAILABLE', `the run queue's Redis has been unreachable for ${unavailableAfterMs} ms`, {
+          hint: 'retry later; the operator should check Redis',
+        }),
+      );
+      if (redis.status !== 'ready') armOutage();
+    }, unavailableAfterMs);
+    outageTimer.unref();
+  };
+  const disarmOutage = (): void => {
+    clearTimeout(outageTimer);
+    outageTimer = undefined;
+  };
   redis.on('ready', () => {
+    disarmOutage();
     for (const listener of [...readiness]) listener(true);
   });
   redis.on('close', () => {
+    armOutage();
     for (const listener of [...readiness]) listener(false);
   });
-
-  /**
-   * A signal that aborts with QUEUE_UNAVAILABLE once Redis has been unreachable for
-   * `unavailableAfterMs` without a break, while `lifetime` lasts.
-   */
-  function outageSignal(lifetime: AbortSignal): AbortSignal {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      if (timer !== undefined) return;
-      timer = setTimeout(() => {
-        controller.abort(
-          new JacobianError('QUEUE_UNAVAILABLE', `the run queue's Redis has been unreachable for ${unavailableAfterMs} ms`, {
-            hint: 'retry later; the operator should check Redis',
-          }),
-        );
-      }, unavailableAfterMs);
-      timer.unref();
-    };
-    const disarm = (): void => {
-      clearTimeout(timer);
-      timer = undefined;
-    };
-    const onChange = (ready: boolean): void => (ready ? disarm() : arm());
-    const stop = (): void => {
-      disarm();
-      readiness.delete(onChange);
-    };
-    if (redis.status !== 'ready') arm();
-    readiness.add(onChange);
-    lifetime.addEventListener('abort', stop, { once: true });
-    controller.signal.addEventListener('abort', stop, { once: true });
-    return controller.signal;
-  }
+  if (redis.status !== 'ready') armOutage();
 
   async function openChannel(queueName: string): Promise<Channel> {
     // Read events from the server's present moment: an event that lands before the reader's
@@ -353,10 +371,10 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     }
   }
 
-  async function addJob(channel: Channel, flight: FlightState): Promise<void> {
+  async function addJob(channel: Channel, flight: FlightState, markerCleared: boolean): Promise<void> {
     const { run } = flight;
     // A fresh job must not inherit the cancel marker of an earlier, withdrawn one.
-    await redis.del(channel.keys.cancelMarker(run.job_id));
+    if (!markerCleared) await redis.del(channel.keys.cancelMarker(run.job_id));
     await channel.queue.add(run.capability_id, flight.data, {
       jobId: run.job_id,
       attempts,
@@ -371,17 +389,18 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
    * finish. Every event that could be stale or ambiguous is checked against Redis's current
    * state rather than trusted.
    */
-  async function round(channel: Channel, flight: FlightState, signal: AbortSignal): Promise<CapabilityResult | typeof GONE> {
+  /**
+   * `look` reads what Redis holds for the job; the first round's look also registers the
+   * caller as a waiter (see {@link ENTER_WAITER}).
+   */
+  async function round(
+    channel: Channel,
+    flight: FlightState,
+    signal: AbortSignal,
+    look: () => Promise<Stored>,
+  ): Promise<CapabilityResult | typeof GONE> {
     const { run } = flight;
     const jobId = run.job_id;
-    const before = await abortable(readStored(channel, run), signal);
-    if (before.kind === 'answer') return before.result;
-    if (before.kind === 'finished') {
-      // A stored non-answer (cancelled, timed out, failed) is not served: compute afresh.
-      await abortable(channel.queue.remove(jobId), signal);
-    }
-    if (before.kind === 'pending') flight.phase = before.phase;
-
     return new Promise<CapabilityResult | typeof GONE>((resolve, reject) => {
       const listeners = channel.listeners.get(jobId) ?? new Set<(event: JobEvent) => void>();
       channel.listeners.set(jobId, listeners);
@@ -461,12 +480,31 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
         onAbort();
         return;
       }
-      // Listening first, then adding, then looking: a finish at any moment is seen by one of them.
-      const adding = before.kind === 'pending' ? Promise.resolve() : addJob(channel, flight);
-      abortable(adding, signal).then(() => {
+      // Listening first, then looking, then adding: a job that finishes before the listener
+      // is in place is found finished by the look, and one that finishes after it is heard
+      // (BullMQ's events of a job follow its add). So a job this round adds, or finds
+      // pending, needs no second look.
+      const start = async (): Promise<void> => {
+        const before = await look();
+        switch (before.kind) {
+          case 'answer':
+            finish(before.result);
+            return;
+          case 'pending':
+            if (phaseChanges === 0) flight.phase = before.phase;
+            return;
+          case 'finished':
+            // A stored non-answer (cancelled, timed out, failed) is not served: compute afresh.
+            await channel.queue.remove(jobId);
+            break;
+          case 'missing':
+            break;
+        }
+        if (done) return;
+        await addJob(channel, flight, before.kind === 'missing' && before.markerCleared === true);
         if (flight.phase === 'pending') flight.phase = 'queued';
-        reconcile();
-      }, finish);
+      };
+      abortable(start(), signal).then(undefined, finish);
     });
   }
 
@@ -474,7 +512,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     const keys = channel.keys;
     const ttlMs = run.budget.wall_time_ms + resultMarginMs;
     const work = (async () => {
-      const remaining = Number(await redis.eval(RELEASE_WAITER, 1, keys.waiters(run.job_id)));
+      const remaining = Number(await scripts.jacobianReleaseWaiter(keys.waiters(run.job_id)));
       if (!cancel || remaining > 0) return;
       // The marker first: a runner that picks the job up after the message still sees it.
       await redis.multi().set(keys.cancelMarker(run.job_id), '1', 'PX', ttlMs).publish(keys.cancelChannel, run.job_id).exec();
@@ -488,7 +526,6 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
 
   async function drive(flight: FlightState): Promise<CapabilityResult> {
     const { run } = flight;
-    const lifetime = new AbortController();
     const budgetMs = run.budget.wall_time_ms + resultMarginMs;
     const deadline = new AbortController();
     const timer = setTimeout(() => {
@@ -499,18 +536,22 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
       );
     }, budgetMs);
     timer.unref();
-    const signal = AbortSignal.any([flight.controller.signal, deadline.signal, outageSignal(lifetime.signal)]);
+    const signal = AbortSignal.any([flight.controller.signal, deadline.signal, outage.signal]);
     let channel: Channel | undefined;
     let registered = false;
     let answered = false;
     try {
       channel = await abortable(channelFor(flight.queueName), signal);
-      const waitersKey = channel.keys.waiters(run.job_id);
-      await abortable(redis.multi().incr(waitersKey).pexpire(waitersKey, budgetMs).exec(), signal);
-      registered = true;
+      const entered = channel;
+      const enter = async (): Promise<Stored> => {
+        const { keys } = entered;
+        const exists = await scripts.jacobianEnterWaiter(keys.waiters(run.job_id), keys.cancelMarker(run.job_id), entered.queue.toKey(run.job_id), budgetMs);
+        registered = true;
+        return exists === 1 ? readStored(entered, run) : { kind: 'missing', markerCleared: true };
+      };
       let last: CapabilityResult | undefined;
       for (let attempt = 1; attempt <= MAX_ROUNDS; attempt++) {
-        const outcome = await round(channel, flight, signal);
+        const outcome = await round(channel, flight, signal, attempt === 1 ? enter : () => readStored(entered, run));
         if (outcome === GONE) continue;
         last = outcome;
         // A CANCELLED result while we still wait comes from another process's withdrawal that
@@ -533,7 +574,6 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
       return resultForError(run, appError);
     } finally {
       clearTimeout(timer);
-      lifetime.abort();
       if (channel !== undefined && registered) release(channel, run, !answered);
     }
   }
@@ -609,6 +649,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     close() {
       closing ??= (async () => {
         closed = true;
+        disarmOutage();
         const reason = new JacobianError('EXECUTION_CANCELLED', 'the run queue closed before the run finished; nothing was concluded');
         closeController.abort(new JacobianError('INTERNAL', 'the run queue is closed'));
         const pending = [...flights.values()];

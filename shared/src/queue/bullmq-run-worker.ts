@@ -12,7 +12,7 @@ import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
 import { throttleProgress, type RunProgress } from '../contracts/progress.js';
-import { CapabilityResultSchema, type CapabilityResult } from '../contracts/result.js';
+import type { CapabilityResult } from '../contracts/result.js';
 import { JacobianError, toAppError } from '../errors.js';
 import { createRedisClient, resolveRedisConnection, type RedisConnectionOptions } from './bullmq-run-queue.js';
 import { defaultRunQueueName, encodeJobFailure, parseRunJobData, runQueueKeys } from './job-data.js';
@@ -197,19 +197,13 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
           // Nothing after the answer: a late report would follow the completion event.
           progress.cancel();
         }
-        const checked = CapabilityResultSchema.safeParse(result);
-        if (!checked.success) {
-          const issue = checked.error.issues[0];
-          return errorResult(
-            run,
-            new JacobianError('INTERNAL', `the handler returned a result that breaks the result contract at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`),
-          );
+        // The handler's result is not parsed again here: the host checked it against the result
+        // contract as it built it, and the API parses it as it arrives from Redis.
+        if (result.execution.job_id !== run.job_id) {
+          return errorResult(run, new JacobianError('INTERNAL', `the handler answered job ${result.execution.job_id} for job ${run.job_id}`));
         }
-        if (checked.data.execution.job_id !== run.job_id) {
-          return errorResult(run, new JacobianError('INTERNAL', `the handler answered job ${checked.data.execution.job_id} for job ${run.job_id}`));
-        }
-        if (checked.data.execution.status === 'CANCELLED' && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
-        return checked.data;
+        if (result.execution.status === 'CANCELLED' && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+        return result;
       } finally {
         running--;
       }

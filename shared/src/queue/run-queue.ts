@@ -20,6 +20,8 @@ export interface RunQueue {
   /**
    * `onProgress` receives the run's progress reports while this caller waits (every caller of a
    * shared job gets them). Reports are informational and may be dropped or coalesced.
+   * Resolves with a result that satisfies the result contract (CapabilityResultSchema): an
+   * adapter whose results cross a process boundary parses each one as it arrives.
    */
   submit(run: AdmittedRun, target: RunTarget, options?: { signal?: AbortSignal; onProgress?: ProgressListener }): Promise<CapabilityResult>;
   stats(): { inFlight: number; queued: number; running: number };

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { admissibleFromDescriptor, type AdmissibleCapability } from '../capabilities/define.js';
 import { toAppError } from '../errors.js';
-import { readLiveCapabilities } from './redis-registry.js';
+import { readLiveCapabilities, type RegistrationCache } from './redis-registry.js';
 
 export interface LiveCatalogSource {
   /** The capabilities live processes offer, as of the last refresh; a new array only when the offer changed. */
@@ -29,8 +29,9 @@ export interface LiveCatalogOptions {
 export async function createLiveCatalogSource(options: LiveCatalogOptions): Promise<LiveCatalogSource> {
   let capabilities: readonly AdmissibleCapability[] = [];
   let digest = '';
+  const parsed: RegistrationCache = new Map();
   const refresh = async (): Promise<void> => {
-    const live = await readLiveCapabilities(options.redis, options.prefix);
+    const live = await readLiveCapabilities(options.redis, options.prefix, parsed);
     if (live.digest === digest) return;
     capabilities = live.descriptors.map(admissibleFromDescriptor);
     digest = live.digest;

@@ -84,7 +84,13 @@ export interface LiveCapabilities {
  * descriptors, the one with the lexicographically smallest descriptor digest is shown and the
  * ID is reported as a conflict, so the choice is deterministic across API replicas.
  */
-export async function readLiveCapabilities(redis: Redis, prefix: string): Promise<LiveCapabilities> {
+/**
+ * Parsed registrations by their stored text. A heartbeat rewrites the same text, so a reader
+ * that keeps one of these parses and digests each registration once, not on every refresh.
+ */
+export type RegistrationCache = Map<string, { registration: Registration; digests: string[] } | null>;
+
+export async function readLiveCapabilities(redis: Redis, prefix: string, cache: RegistrationCache = new Map()): Promise<LiveCapabilities> {
   const keys: string[] = [];
   let cursor = '0';
   do {
@@ -94,32 +100,41 @@ export async function readLiveCapabilities(redis: Redis, prefix: string): Promis
   } while (cursor !== '0');
   const values = keys.length === 0 ? [] : await redis.mget(...keys.sort());
   const registrations: Registration[] = [];
+  const byId = new Map<string, Map<string, CapabilityDescriptor>>();
+  const seen = new Set<string>();
   for (const value of values) {
     if (value === null) continue; // expired between SCAN and MGET
-    const parsed = RegistrationSchema.safeParse(safeJson(value));
-    if (parsed.success) registrations.push(parsed.data);
-  }
-  const byId = new Map<string, Map<string, CapabilityDescriptor>>();
-  for (const registration of registrations) {
-    for (const descriptor of registration.descriptors) {
+    seen.add(value);
+    let entry = cache.get(value);
+    if (entry === undefined) {
+      const parsed = RegistrationSchema.safeParse(safeJson(value));
+      entry = parsed.success ? { registration: parsed.data, digests: parsed.data.descriptors.map(descriptorDigest) } : null;
+      cache.set(value, entry);
+    }
+    if (entry === null) continue;
+    registrations.push(entry.registration);
+    for (const [i, descriptor] of entry.registration.descriptors.entries()) {
       const versions = byId.get(descriptor.id) ?? new Map<string, CapabilityDescriptor>();
-      versions.set(descriptorDigest(descriptor), descriptor);
+      versions.set(entry.digests[i] as string, descriptor);
       byId.set(descriptor.id, versions);
     }
   }
+  for (const value of cache.keys()) if (!seen.has(value)) cache.delete(value);
   const descriptors: CapabilityDescriptor[] = [];
+  const digestOf = new Map<CapabilityDescriptor, string>();
   const conflicts: string[] = [];
   for (const [id, versions] of [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [first] = [...versions.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     if (first === undefined) continue;
     descriptors.push(first[1]);
+    digestOf.set(first[1], first[0]);
     if (versions.size > 1) conflicts.push(id);
   }
   return {
     descriptors,
     registrations,
     conflicts,
-    digest: `sha256:${canonicalDigest(descriptors.map(descriptorDigest))}`,
+    digest: `sha256:${canonicalDigest(descriptors.map((descriptor) => digestOf.get(descriptor) as string))}`,
   };
 }
 
