@@ -12,7 +12,7 @@ import type { BenchContext } from './context.js';
 import { printFindTables, runFindBench } from './find.js';
 import type { Era } from './mcp-http.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
-import { printQueueTables, runQueueBench } from './queue.js';
+import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
 
 const HELP = `Usage: npm run bench -- [queue|find|all] [options]      (default: all)
 
@@ -23,6 +23,8 @@ find    math.find requests/s (server on core 0, load generator on core 1) vs a m
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
+  --capability C         queue: triangles (graph.triangle_count.compute, answered inline; default)
+                         or construct (graph.construct.explicit, stores an artifact: two S3 PUTs)
   --sequential N         queue: measured sequential requests per system (default 500)
   --warmup N             queue: warm-up requests before each phase (default 50)
   --duration S           queue: seconds of each throughput phase (default 10)
@@ -51,6 +53,12 @@ function positiveInt(name: string, value: string | undefined, fallback: number, 
   return n;
 }
 
+function benchCapability(value: string | undefined): BenchCapability {
+  if (value === undefined) return 'triangles';
+  if (!Object.hasOwn(BENCH_CAPABILITIES, value)) throw new Error(`--capability: ${value} is not one of ${Object.keys(BENCH_CAPABILITIES).join(', ')}`);
+  return value as BenchCapability;
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -58,6 +66,7 @@ async function main(): Promise<number> {
     options: {
       help: { type: 'boolean', short: 'h' },
       concurrency: { type: 'string' },
+      capability: { type: 'string' },
       sequential: { type: 'string' },
       warmup: { type: 'string' },
       duration: { type: 'string' },
@@ -160,6 +169,7 @@ async function main(): Promise<number> {
           warmup: positiveInt('warmup', values.warmup, 50, 0),
           durationMs: positiveInt('duration', values.duration, 10) * 1000,
           era,
+          capability: benchCapability(values.capability),
         });
         report.stopped = await teardown(context);
         process.stdout.write(`\n== queue ==\n${printQueueTables(report)}\n`);

@@ -26,6 +26,8 @@ export interface QueueOptions {
   /** Length of each throughput phase. */
   durationMs: number;
   era: Era;
+  /** Which small capability each request runs (see {@link BENCH_CAPABILITIES}). */
+  capability: BenchCapability;
 }
 
 type CpuLap = ReturnType<CpuWindow['lap']>;
@@ -102,21 +104,30 @@ async function bullmqBreakdown(redisUrl: string, prefix: string, queueName: stri
 
 export interface QueueReport {
   benchmark: 'queue';
-  options: QueueOptions & { capability: string; payload_example: unknown; worker_slots: Record<string, string> };
+  options: QueueOptions & { capability_id: string; payload_example: unknown; worker_slots: Record<string, string> };
   systems: SystemReport[];
   ratios: Record<string, number | string | boolean>;
   targets: { name: string; target: string; measured: number; met: boolean }[];
   stopped: { name: string; graceful: boolean; code: number | null; signal: string | null }[];
 }
 
-const CAPABILITY = 'graph.construct.explicit';
 const BUCKET = 'jacobian-bench';
 
 /** A tiny graph whose labels are unique to request `i` of this run: a path on three vertices. */
-function payloadFor(tag: string, i: number): { vertices: string[]; edges: [string, string][] } {
+function pathFor(tag: string, i: number): { vertices: string[]; edges: [string, string][] } {
   const v = [`${tag}-${i}-a`, `${tag}-${i}-b`, `${tag}-${i}-c`];
   return { vertices: v, edges: [[v[0] as string, v[1] as string], [v[1] as string, v[2] as string]] };
 }
+
+/**
+ * The small capabilities the benchmark can run. `triangles` answers inline and stores nothing;
+ * `construct` stores the graph as an artifact (two S3 PUTs in the cluster: payload, then manifest).
+ */
+export const BENCH_CAPABILITIES = {
+  triangles: { id: 'graph.triangle_count.compute', payload: (tag: string, i: number) => ({ graph: pathFor(tag, i) }) },
+  construct: { id: 'graph.construct.explicit', payload: pathFor },
+} as const;
+export type BenchCapability = keyof typeof BENCH_CAPABILITIES;
 
 async function redisCommandStats(redis: Redis): Promise<Map<string, { calls: number; usec: number }>> {
   const text = await redis.info('commandstats');
@@ -294,7 +305,8 @@ function mcpCall(url: URL, options: QueueOptions, tag: string): { call: Call; cl
   let counter = 0;
   const call: Call = async () => {
     const i = counter++;
-    const prepared = toolCall(options.era, i, 'math.run', { capability_id: CAPABILITY, payload: payloadFor(tag, i) });
+    const { id, payload } = BENCH_CAPABILITIES[options.capability];
+    const prepared = toolCall(options.era, i, 'math.run', { capability_id: id, payload: payload(tag, i) });
     const startWall = wallNow();
     const t0 = performance.now();
     let response;
@@ -323,14 +335,14 @@ function mcpCall(url: URL, options: QueueOptions, tag: string): { call: Call; cl
 }
 
 /** Wait until the API's catalog offers the capability (runners advertise through Redis). */
-async function waitForCapability(url: URL, era: Era, timeoutMs = 60_000): Promise<void> {
+async function waitForCapability(url: URL, era: Era, capability: string, timeoutMs = 60_000): Promise<void> {
   const client = new HttpClient(url, 1);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const outcome = parseToolCall(await client.post(toolCall(era, 1, 'math.find', { capability_id: CAPABILITY })));
+      const outcome = parseToolCall(await client.post(toolCall(era, 1, 'math.find', { capability_id: capability })));
       if (outcome.result?.structuredContent?.['capability'] != null) return;
-      if (Date.now() > deadline) throw new Error(`${url.href} did not offer ${CAPABILITY} within ${timeoutMs} ms: ${JSON.stringify(outcome).slice(0, 500)}`);
+      if (Date.now() > deadline) throw new Error(`${url.href} did not offer ${capability} within ${timeoutMs} ms: ${JSON.stringify(outcome).slice(0, 500)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {
@@ -389,8 +401,8 @@ export async function runQueueBench(context: BenchContext, options: QueueOptions
     env: jacobianEnvironment(context, 'embedded', { JACOBIAN_CONCURRENCY: String(options.concurrency) }),
   });
   if (api.url === undefined || embedded.url === undefined) throw new Error('a server did not log its URL');
-  await waitForCapability(api.url, options.era);
-  await waitForCapability(embedded.url, options.era);
+  await waitForCapability(api.url, options.era, BENCH_CAPABILITIES[options.capability].id);
+  await waitForCapability(embedded.url, options.era, BENCH_CAPABILITIES[options.capability].id);
 
   const cpu = new CpuWindow(() => (redis.pid > 0 ? [redis.pid] : []));
   const cpuByProcess = (): Record<string, number> => {
@@ -512,8 +524,8 @@ export async function runQueueBench(context: BenchContext, options: QueueOptions
     benchmark: 'queue',
     options: {
       ...options,
-      capability: CAPABILITY,
-      payload_example: payloadFor(tag, 0),
+      capability_id: BENCH_CAPABILITIES[options.capability].id,
+      payload_example: BENCH_CAPABILITIES[options.capability].payload(tag, 0),
       worker_slots: {
         embedded: `JACOBIAN_CONCURRENCY=${options.concurrency}`,
         cluster: `2 runners × JACOBIAN_CONCURRENCY=${slotsPerRunner}`,
