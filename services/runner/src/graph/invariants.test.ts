@@ -5,13 +5,13 @@ import {
   encodeSparse6,
   PETERSEN_EXAMPLE,
   type CapabilityResult,
-  type IndexedGraph,
   type InstalledCapability,
 } from '@jacobian/shared';
 import { createCapabilityHarness, type CapabilityHarness } from '../testing/fixtures.js';
 import { artifactPut } from '../artifact/put.js';
 import { constructExplicit } from './construct-explicit.js';
 import { GRAPH_INVARIANTS } from './invariants.js';
+import { mulberry32, randomGraph } from './test-graphs.js';
 
 const PETERSEN_GRAPH6 = 'IheA@GUAo';
 
@@ -30,20 +30,6 @@ const PETERSEN_VALUES: Record<string, number | string | null> = {
   'graph.radius.compute': 2,
   'graph.girth.compute': 5,
 };
-
-/** mulberry32, so the "random" graphs are the same on every run. */
-function randomGraph(order: number, p: number, seed: number): IndexedGraph {
-  let state = seed | 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const edges: [number, number][] = [];
-  for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if (random() < p) edges.push([u, v]);
-  return { order, edges };
-}
 
 function errorOf(result: CapabilityResult): { code: string; path: (string | number)[] | null; message: string } {
   const diagnostic = result.diagnostics.find((d) => d.severity === 'ERROR');
@@ -97,7 +83,7 @@ describe('exact graph invariants', () => {
   });
 
   it('graph6, sparse6, an inline labelled graph and a stored artifact give the same answer, with the caller’s labels', async () => {
-    const graph = randomGraph(14, 0.45, 7);
+    const graph = randomGraph(14, 0.45, mulberry32(7));
     const labels = Array.from({ length: graph.order }, (_, i) => `v${String(i).padStart(2, '0')}`);
     const inline = { vertices: labels, edges: graph.edges.map(([u, v]) => [labels[u], labels[v]]) };
     const stored = await harness.run(construct, { capability_id: 'graph.construct.explicit', payload: inline });
@@ -138,7 +124,7 @@ describe('exact graph invariants', () => {
   });
 
   it('a budget that ends the search gives bounds and a valid witness, PARTIAL, never a value', async () => {
-    const graph = randomGraph(120, 0.5, 11);
+    const graph = randomGraph(120, 0.5, mulberry32(11));
     const result = await run('graph.chromatic_number.compute', { graph6: encodeGraph6(graph) }, { wall_time_ms: 300 });
     const out = output(result);
     expect(result.completeness.status).toBe('PARTIAL');

@@ -9,7 +9,7 @@
  *
  * A maximum independent set is a maximum clique of the complement graph.
  */
-import type { BoundedOptimum, IndexedGraph, SearchControl } from './search.js';
+import { boundsReporter, type BoundedOptimum, type IndexedGraph, type SearchControl } from './search.js';
 
 /** Search nodes between two polls of `shouldStop` (a power of two minus one, used as a mask). */
 const POLL_MASK = 1023;
@@ -90,15 +90,8 @@ export function maximumClique(graph: IndexedGraph, control: SearchControl): Boun
   // Colour of the root branch in progress; 0 once the root is finished.
   let rootColour = n;
 
-  let reportedLower = -1;
-  let reportedUpper = -1;
-  const report = (): void => {
-    const upper = Math.max(best, rootColour);
-    if (best === reportedLower && upper === reportedUpper) return;
-    reportedLower = best;
-    reportedUpper = upper;
-    control.onBounds?.({ lower_bound: best, upper_bound: upper });
-  };
+  const reportBounds = boundsReporter(control);
+  const report = (): void => reportBounds(best, Math.max(best, rootColour));
 
   const expand = (depth: number): void => {
     nodes++;

@@ -10,7 +10,7 @@
  * a colour that would equal the best colouring found so far.
  */
 import { maximumClique } from './clique.js';
-import { adjacencyLists, type BoundedOptimum, type IndexedGraph, type SearchControl } from './search.js';
+import { adjacencyLists, boundsReporter, type BoundedOptimum, type IndexedGraph, type SearchControl } from './search.js';
 
 /** Search nodes between two polls of `shouldStop` (a power of two minus one, used as a mask). */
 const POLL_MASK = 1023;
@@ -115,14 +115,8 @@ export function chromaticNumber(graph: IndexedGraph, control: SearchControl): Bo
 
   // The lower bound stays the clique size until the search completes and proves `best`.
   let lowerBound = lower;
-  let reportedLower = -1;
-  let reportedUpper = -1;
-  const report = (): void => {
-    if (lowerBound === reportedLower && best === reportedUpper) return;
-    reportedLower = lowerBound;
-    reportedUpper = best;
-    control.onBounds?.({ lower_bound: lowerBound, upper_bound: best });
-  };
+  const reportBounds = boundsReporter(control);
+  const report = (): void => reportBounds(lowerBound, best);
   report();
 
   /** Colour the rest, given `coloured` vertices coloured with colours 0..used-1. */

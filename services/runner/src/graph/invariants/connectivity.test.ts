@@ -2,60 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { components, edgeConnectivity, isConnected, vertexConnectivity } from './connectivity.js';
 import type { IndexedGraph } from './search.js';
-
-type Edge = [number, number];
-
-/** A canonical IndexedGraph from arbitrary vertex pairs (orients, dedupes, sorts, drops loops). */
-function graphOf(order: number, pairs: Iterable<readonly [number, number]>): IndexedGraph {
-  const keys = new Set<number>();
-  for (const [a, b] of pairs) if (a !== b) keys.add(Math.min(a, b) * order + Math.max(a, b));
-  const edges = [...keys].sort((x, y) => x - y).map((k): Edge => [Math.floor(k / order), k % order]);
-  return { order, edges };
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomGraph(order: number, density: number, random: () => number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if (random() < density) pairs.push([u, v]);
-  return graphOf(order, pairs);
-}
-
-function complete(n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) pairs.push([u, v]);
-  return graphOf(n, pairs);
-}
-
-const cycle = (n: number): IndexedGraph => graphOf(n, Array.from({ length: n }, (_, i): Edge => [i, (i + 1) % n]));
-const path = (n: number): IndexedGraph => graphOf(n, Array.from({ length: Math.max(0, n - 1) }, (_, i): Edge => [i, i + 1]));
-
-function completeBipartite(m: number, n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < m; u++) for (let v = 0; v < n; v++) pairs.push([u, m + v]);
-  return graphOf(m + n, pairs);
-}
-
-function hypercube(d: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < 1 << d; u++) for (let b = 0; b < d; b++) pairs.push([u, u ^ (1 << b)]);
-  return graphOf(1 << d, pairs);
-}
-
-const PETERSEN = graphOf(10, [
-  [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
-  [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
-  [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
-]);
+import { completeBipartite, completeGraph, cycle, graphOf, hypercube, mulberry32, path, PETERSEN, randomGraph, type Edge } from '../test-graphs.js';
 
 /** Connectivity of the graph restricted to the vertices in `alive`, by a plain DFS. */
 function connectedOn(order: number, edges: Edge[], alive: (v: number) => boolean): boolean {
@@ -161,6 +108,16 @@ function expectValidEdgeWitness(graph: IndexedGraph, result: { value: number; cu
   }
 }
 
+/** Both witnesses are valid, and Whitney's inequalities κ ≤ λ ≤ δ hold. */
+function expectWhitney(graph: IndexedGraph): void {
+  const kappa = vertexConnectivity(graph);
+  const lambda = edgeConnectivity(graph);
+  expectValidVertexWitness(graph, kappa);
+  expectValidEdgeWitness(graph, lambda);
+  expect(kappa.value).toBeLessThanOrEqual(lambda.value);
+  expect(lambda.value).toBeLessThanOrEqual(minimumDegree(graph));
+}
+
 describe('components and isConnected', () => {
   it('handles orders 0 and 1', () => {
     expect(components({ order: 0, edges: [] })).toEqual([]);
@@ -216,7 +173,7 @@ describe('vertexConnectivity and edgeConnectivity: known values', () => {
 
   it('gives n - 1 for complete graphs, with no separator but a cut isolating a vertex', () => {
     for (let n = 1; n <= 12; n++) {
-      const graph = complete(n);
+      const graph = completeGraph(n);
       expect(vertexConnectivity(graph)).toEqual({ value: n - 1, separator: null });
       const lambda = edgeConnectivity(graph);
       expect(lambda.value).toBe(n === 1 ? 0 : n - 1);
@@ -267,7 +224,7 @@ describe('vertexConnectivity and edgeConnectivity: known values', () => {
 
   it('gives 2k - 2 for the cocktail-party graph K_2k minus a perfect matching', () => {
     for (let k = 2; k <= 40; k += 7) {
-      const graph = graphOf(2 * k, complete(2 * k).edges.filter(([u, v]) => !(u % 2 === 0 && v === u + 1)));
+      const graph = graphOf(2 * k, completeGraph(2 * k).edges.filter(([u, v]) => !(u % 2 === 0 && v === u + 1)));
       const kappa = vertexConnectivity(graph);
       expect(kappa.value).toBe(2 * k - 2);
       expectValidVertexWitness(graph, kappa);
@@ -279,7 +236,7 @@ describe('vertexConnectivity and edgeConnectivity: known values', () => {
     // Cliques A = {2..5} and B = {6..9}, joined only through v = 0 (adjacent to 2, 3, 6, 7) and
     // w = 1 (adjacent to 4, 5, 8, 9). Every vertex has degree 4, so v is the chosen minimum-degree
     // vertex, and {v, w} is the only separator of size 2: the pairs (v, t) alone cannot find it.
-    const cliques = [...complete(4).edges, ...complete(4).edges.map(([u, v]): Edge => [u + 4, v + 4])].map(([u, v]): Edge => [u + 2, v + 2]);
+    const cliques = [...completeGraph(4).edges, ...completeGraph(4).edges.map(([u, v]): Edge => [u + 4, v + 4])].map(([u, v]): Edge => [u + 2, v + 2]);
     const graph = graphOf(10, [...cliques, [0, 2], [0, 3], [0, 6], [0, 7], [1, 4], [1, 5], [1, 8], [1, 9]]);
     expect(vertexConnectivity(graph)).toEqual({ value: 2, separator: [0, 1] });
     expect(bruteForceVertexConnectivity(graph)).toBe(2);
@@ -288,7 +245,7 @@ describe('vertexConnectivity and edgeConnectivity: known values', () => {
 
   it('handles a minimum-degree vertex that is a cut vertex', () => {
     // Two K_6 blocks joined through vertex 12 of degree 2; 0, 6 and 12 are all cut vertices.
-    const blocks = [...complete(6).edges, ...complete(6).edges.map(([u, v]): Edge => [u + 6, v + 6])];
+    const blocks = [...completeGraph(6).edges, ...completeGraph(6).edges.map(([u, v]): Edge => [u + 6, v + 6])];
     const graph = graphOf(13, [...blocks, [12, 0], [12, 6]]);
     const kappa = vertexConnectivity(graph);
     expect(kappa.value).toBe(1);
@@ -326,13 +283,7 @@ describe('vertexConnectivity and edgeConnectivity: cross-checks', () => {
   it('satisfy Whitney: κ ≤ λ ≤ δ, with valid witnesses on graphs up to order 30', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 30 }), fc.double({ min: 0.05, max: 1, noNaN: true }), fc.integer(), (order, density, seed) => {
-        const graph = randomGraph(order, density, mulberry32(seed));
-        const kappa = vertexConnectivity(graph);
-        const lambda = edgeConnectivity(graph);
-        expectValidVertexWitness(graph, kappa);
-        expectValidEdgeWitness(graph, lambda);
-        expect(kappa.value).toBeLessThanOrEqual(lambda.value);
-        expect(lambda.value).toBeLessThanOrEqual(minimumDegree(graph));
+        expectWhitney(randomGraph(order, density, mulberry32(seed)));
       }),
       { numRuns: 300 },
     );
@@ -371,13 +322,7 @@ describe('vertexConnectivity and edgeConnectivity: cross-checks', () => {
       [0.5, 2],
       [0.03, 3],
     ] as const) {
-      const graph = randomGraph(256, density, mulberry32(seed));
-      const kappa = vertexConnectivity(graph);
-      const lambda = edgeConnectivity(graph);
-      expectValidVertexWitness(graph, kappa);
-      expectValidEdgeWitness(graph, lambda);
-      expect(kappa.value).toBeLessThanOrEqual(lambda.value);
-      expect(lambda.value).toBeLessThanOrEqual(minimumDegree(graph));
+      expectWhitney(randomGraph(256, density, mulberry32(seed)));
     }
   });
 });

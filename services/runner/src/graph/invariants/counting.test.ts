@@ -2,60 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { spanningTree, spanningTreeCount, triangleCount } from './counting.js';
 import type { IndexedGraph } from './search.js';
-
-type Edge = [number, number];
-
-/** A canonical IndexedGraph from arbitrary vertex pairs (orients, dedupes, sorts, drops loops). */
-function graphOf(order: number, pairs: Iterable<readonly [number, number]>): IndexedGraph {
-  const keys = new Set<number>();
-  for (const [a, b] of pairs) if (a !== b) keys.add(Math.min(a, b) * order + Math.max(a, b));
-  const edges = [...keys].sort((x, y) => x - y).map((k): Edge => [Math.floor(k / order), k % order]);
-  return { order, edges };
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomGraph(order: number, density: number, random: () => number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if (random() < density) pairs.push([u, v]);
-  return graphOf(order, pairs);
-}
-
-function complete(n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) pairs.push([u, v]);
-  return graphOf(n, pairs);
-}
-
-const cycle = (n: number): IndexedGraph => graphOf(n, Array.from({ length: n }, (_, i): Edge => [i, (i + 1) % n]));
-const path = (n: number): IndexedGraph => graphOf(n, Array.from({ length: Math.max(0, n - 1) }, (_, i): Edge => [i, i + 1]));
-
-function completeBipartite(m: number, n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < m; u++) for (let v = 0; v < n; v++) pairs.push([u, m + v]);
-  return graphOf(m + n, pairs);
-}
-
-function hypercube(d: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < 1 << d; u++) for (let b = 0; b < d; b++) pairs.push([u, u ^ (1 << b)]);
-  return graphOf(1 << d, pairs);
-}
-
-const PETERSEN = graphOf(10, [
-  [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
-  [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
-  [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
-]);
+import { completeBipartite, completeGraph, cycle, friendshipGraph, graphOf, hypercube, mulberry32, path, PETERSEN, randomGraph, type Edge } from '../test-graphs.js';
 
 /** Triangles by checking every vertex triple. */
 function bruteForceTriangles(graph: IndexedGraph): number {
@@ -210,8 +157,8 @@ function expectValidSpanningTree(graph: IndexedGraph, tree: [number, number][] |
 
 describe('triangleCount', () => {
   it('counts C(n, 3) in K_n, none in bipartite or triangle-free graphs', () => {
-    for (let n = 0; n <= 30; n++) expect(triangleCount(complete(n))).toBe(n < 3 ? 0 : (n * (n - 1) * (n - 2)) / 6);
-    expect(triangleCount(complete(256))).toBe(2763520);
+    for (let n = 0; n <= 30; n++) expect(triangleCount(completeGraph(n))).toBe(n < 3 ? 0 : (n * (n - 1) * (n - 2)) / 6);
+    expect(triangleCount(completeGraph(256))).toBe(2763520);
     expect(triangleCount(PETERSEN)).toBe(0);
     expect(triangleCount(hypercube(6))).toBe(0);
     expect(triangleCount(completeBipartite(7, 9))).toBe(0);
@@ -225,11 +172,7 @@ describe('triangleCount', () => {
       const wheel = graphOf(n + 1, [...cycle(n).edges, ...Array.from({ length: n }, (_, i): Edge => [i, n])]);
       expect(triangleCount(wheel)).toBe(n);
     }
-    for (let k = 1; k <= 10; k++) {
-      const pairs: Edge[] = [];
-      for (let i = 0; i < k; i++) pairs.push([0, 2 * i + 1], [0, 2 * i + 2], [2 * i + 1, 2 * i + 2]);
-      expect(triangleCount(graphOf(2 * k + 1, pairs))).toBe(k);
-    }
+    for (let k = 1; k <= 10; k++) expect(triangleCount(friendshipGraph(k))).toBe(k);
   });
 
   it('agrees with checking every triple on 400 random graphs and on G(256, 0.1)', () => {
@@ -248,13 +191,13 @@ describe('spanningTreeCount: known values', () => {
     expect(spanningTreeCount({ order: 0, edges: [] })).toBe(0n);
     expect(spanningTreeCount({ order: 1, edges: [] })).toBe(1n);
     expect(spanningTreeCount({ order: 2, edges: [] })).toBe(0n);
-    expect(spanningTreeCount(graphOf(6, [...complete(3).edges, [3, 4], [4, 5], [3, 5]]))).toBe(0n);
+    expect(spanningTreeCount(graphOf(6, [...completeGraph(3).edges, [3, 4], [4, 5], [3, 5]]))).toBe(0n);
   });
 
   it("gives Cayley's n^(n-2) for K_n, including K_10 = 100000000 and K_128", () => {
-    for (let n = 1; n <= 16; n++) expect(spanningTreeCount(complete(n))).toBe(BigInt(n) ** BigInt(Math.max(0, n - 2)));
-    expect(spanningTreeCount(complete(10))).toBe(100000000n);
-    expect(spanningTreeCount(complete(128))).toBe(128n ** 126n);
+    for (let n = 1; n <= 16; n++) expect(spanningTreeCount(completeGraph(n))).toBe(BigInt(n) ** BigInt(Math.max(0, n - 2)));
+    expect(spanningTreeCount(completeGraph(10))).toBe(100000000n);
+    expect(spanningTreeCount(completeGraph(128))).toBe(128n ** 126n);
   });
 
   it('gives 2000 for Petersen, 42467328 for Q_4, n for C_n, 1 for trees', () => {
@@ -338,7 +281,7 @@ describe('spanningTree', () => {
   });
 
   it('returns the BFS tree from vertex 0', () => {
-    expect(spanningTree(complete(4))).toEqual([[0, 1], [0, 2], [0, 3]]);
+    expect(spanningTree(completeGraph(4))).toEqual([[0, 1], [0, 2], [0, 3]]);
     expect(spanningTree(cycle(5))).toEqual([[0, 1], [0, 4], [1, 2], [3, 4]]);
     expectValidSpanningTree(PETERSEN, spanningTree(PETERSEN));
     expectValidSpanningTree(hypercube(8), spanningTree(hypercube(8)));

@@ -2,60 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { diameter, eccentricities, girth, radius } from './distance.js';
 import type { IndexedGraph } from './search.js';
-
-type Edge = [number, number];
-
-/** A canonical IndexedGraph from arbitrary vertex pairs (orients, dedupes, sorts, drops loops). */
-function graphOf(order: number, pairs: Iterable<readonly [number, number]>): IndexedGraph {
-  const keys = new Set<number>();
-  for (const [a, b] of pairs) if (a !== b) keys.add(Math.min(a, b) * order + Math.max(a, b));
-  const edges = [...keys].sort((x, y) => x - y).map((k): Edge => [Math.floor(k / order), k % order]);
-  return { order, edges };
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomGraph(order: number, density: number, random: () => number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if (random() < density) pairs.push([u, v]);
-  return graphOf(order, pairs);
-}
-
-function complete(n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) pairs.push([u, v]);
-  return graphOf(n, pairs);
-}
-
-const cycle = (n: number): IndexedGraph => graphOf(n, Array.from({ length: n }, (_, i): Edge => [i, (i + 1) % n]));
-const path = (n: number): IndexedGraph => graphOf(n, Array.from({ length: Math.max(0, n - 1) }, (_, i): Edge => [i, i + 1]));
-
-function completeBipartite(m: number, n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < m; u++) for (let v = 0; v < n; v++) pairs.push([u, m + v]);
-  return graphOf(m + n, pairs);
-}
-
-function hypercube(d: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < 1 << d; u++) for (let b = 0; b < d; b++) pairs.push([u, u ^ (1 << b)]);
-  return graphOf(1 << d, pairs);
-}
-
-const PETERSEN = graphOf(10, [
-  [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
-  [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
-  [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
-]);
+import { completeBipartite, completeGraph, cycle, graphOf, hypercube, mulberry32, path, PETERSEN, randomGraph, type Edge } from '../test-graphs.js';
 
 /** The Heawood graph: the (3, 6)-cage, girth 6, diameter 3. */
 const HEAWOOD = graphOf(14, [
@@ -203,8 +150,8 @@ describe('eccentricities, diameter, radius: known values', () => {
     for (let n = 2; n <= 20; n++) {
       expect(diameter(path(n))).toEqual({ value: n - 1, endpoints: [0, n - 1], path: [...Array(n).keys()] });
       expect(radius(path(n))).toEqual({ value: Math.floor(n / 2), centre: Math.floor((n - 1) / 2) });
-      expect(diameter(complete(n))).toEqual({ value: 1, endpoints: [0, 1], path: [0, 1] });
-      expect(radius(complete(n))).toEqual({ value: 1, centre: 0 });
+      expect(diameter(completeGraph(n))).toEqual({ value: 1, endpoints: [0, 1], path: [0, 1] });
+      expect(radius(completeGraph(n))).toEqual({ value: 1, centre: 0 });
     }
     for (let n = 3; n <= 20; n++) {
       const diam = diameter(cycle(n));
@@ -239,8 +186,8 @@ describe('girth: known values', () => {
       [hypercube(7), 4],
       [completeBipartite(2, 2), 4],
       [completeBipartite(5, 7), 4],
-      [complete(3), 3],
-      [complete(30), 3],
+      [completeGraph(3), 3],
+      [completeGraph(30), 3],
       ...[3, 4, 5, 6, 7, 8, 9, 10, 31, 100, 256].map((n): [IndexedGraph, number] => [cycle(n), n]),
     ];
     for (const [graph, expected] of cases) {

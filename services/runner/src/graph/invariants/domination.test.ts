@@ -1,62 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { minimumDominatingSet } from './domination.js';
-import { UNBOUNDED, type BoundedOptimum, type IndexedGraph, type SearchControl } from './search.js';
+import { UNBOUNDED, type BoundedOptimum, type IndexedGraph } from './search.js';
+import {
+  adjacencyMasks,
+  arbitrarySmallGraph,
+  completeBipartite,
+  completeGraph,
+  cycle,
+  emptyGraph,
+  expectBoundInvariants,
+  expectLabelInvariant,
+  expectReports,
+  expectReportsOn,
+  graphOf,
+  GROETZSCH,
+  mulberry32,
+  path,
+  PETERSEN,
+  randomGraph,
+  stopAfter,
+  stopAfterRecording,
+} from '../test-graphs.js';
 
 // ---------------------------------------------------------------------------------------------
-// Graph builders and plain checkers, written independently of the code under test.
-
-/** A graph in canonical form (u < v, sorted, no duplicates) from any list of distinct-end pairs. */
-function graphOf(order: number, pairs: Iterable<readonly [number, number]>): IndexedGraph {
-  const keys = new Set<string>();
-  const edges: [number, number][] = [];
-  for (const [a, b] of pairs) {
-    const [u, v] = a < b ? [a, b] : [b, a];
-    if (u === v || keys.has(`${u},${v}`)) continue;
-    keys.add(`${u},${v}`);
-    edges.push([u, v]);
-  }
-  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  return { order, edges };
-}
-
-/** Seeded G(n, p) (mulberry32), so every test run sees the same graphs. */
-function randomGraph(order: number, density: number, seed: number): IndexedGraph {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const edges: [number, number][] = [];
-  for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if (next() < density) edges.push([u, v]);
-  return { order, edges };
-}
-
-const PETERSEN = graphOf(10, [
-  [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
-  [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
-  [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
-]);
-
-const completeGraph = (n: number): IndexedGraph =>
-  graphOf(n, Array.from({ length: n }, (_, u) => Array.from({ length: n - u - 1 }, (_, i): [number, number] => [u, u + 1 + i])).flat());
-const emptyGraph = (n: number): IndexedGraph => ({ order: n, edges: [] });
-const cycle = (n: number): IndexedGraph => graphOf(n, Array.from({ length: n }, (_, i): [number, number] => [i, (i + 1) % n]));
-const completeBipartite = (a: number, b: number): IndexedGraph =>
-  graphOf(a + b, Array.from({ length: a }, (_, u) => Array.from({ length: b }, (_, j): [number, number] => [u, a + j])).flat());
-
-/** The Mycielskian: triangle-free stays triangle-free, chromatic number goes up by one. */
-function mycielski(graph: IndexedGraph): IndexedGraph {
-  const n = graph.order;
-  const pairs: [number, number][] = [...graph.edges];
-  for (const [u, v] of graph.edges) pairs.push([u, n + v], [v, n + u]);
-  for (let i = 0; i < n; i++) pairs.push([n + i, 2 * n]);
-  return graphOf(2 * n + 1, pairs);
-}
-const GROETZSCH = mycielski(cycle(5));
+// Graph builders and plain checkers, written independently of the code under test (shared
+// builders: ../test-graphs.ts).
 
 /** The m-by-n grid graph P_m x P_n, vertex (i, j) numbered i*n + j. */
 function grid(m: number, n: number): IndexedGraph {
@@ -69,7 +38,6 @@ function grid(m: number, n: number): IndexedGraph {
   }
   return graphOf(m * n, pairs);
 }
-const path = (n: number): IndexedGraph => graphOf(n, Array.from({ length: Math.max(n - 1, 0) }, (_, i): [number, number] => [i, i + 1]));
 
 /** Strictly ascending, in range, and every vertex is in the set or has a neighbour in it. */
 function isDominating(graph: IndexedGraph, set: readonly number[]): boolean {
@@ -89,11 +57,7 @@ function isDominating(graph: IndexedGraph, set: readonly number[]): boolean {
 /** Domination number by trying every vertex subset. */
 function bruteForce(graph: IndexedGraph): number {
   const n = graph.order;
-  const closed = Array.from({ length: n }, (_, v) => 1 << v);
-  for (const [u, v] of graph.edges) {
-    closed[u] = (closed[u] as number) | (1 << v);
-    closed[v] = (closed[v] as number) | (1 << u);
-  }
+  const closed = adjacencyMasks(graph).map((mask, v) => mask | (1 << v));
   let best = n;
   for (let mask = 0; mask < 1 << n; mask++) {
     let dominated = 0;
@@ -110,54 +74,10 @@ function bruteForce(graph: IndexedGraph): number {
 
 /** The bound invariants every result must satisfy, budgeted or not, with the witness checked. */
 function expectValid(graph: IndexedGraph, result: BoundedOptimum<number[]>): void {
-  expect(Number.isInteger(result.lower_bound) && Number.isInteger(result.upper_bound)).toBe(true);
-  expect(result.lower_bound).toBeLessThanOrEqual(result.upper_bound);
-  expect(result.exhaustive).toBe(result.lower_bound === result.upper_bound);
+  expectBoundInvariants(result);
   expect(result.witness.length).toBe(result.upper_bound);
   expect(isDominating(graph, result.witness)).toBe(true);
-  expect(result.nodes).toBeGreaterThanOrEqual(0);
 }
-
-/** A control that says stop from its (calls+1)-th poll on, counting polls. */
-function stopAfter(calls: number): SearchControl & { polls: number } {
-  const control = {
-    polls: 0,
-    shouldStop: (): boolean => ++control.polls > calls,
-  };
-  return control;
-}
-
-/** A never-stopping control that records every bounds report. */
-function recorder(): SearchControl & { reports: { lower_bound: number; upper_bound: number }[] } {
-  const reports: { lower_bound: number; upper_bound: number }[] = [];
-  return { reports, shouldStop: () => false, onBounds: (bounds) => reports.push({ ...bounds }) };
-}
-
-/** Reports only on change, lower never falls, upper never rises, and the last one is the result. */
-function expectReports(reports: readonly { lower_bound: number; upper_bound: number }[], result: BoundedOptimum<number[]>): void {
-  expect(reports.length).toBeGreaterThan(0);
-  for (let i = 0; i < reports.length; i++) {
-    const report = reports[i] as { lower_bound: number; upper_bound: number };
-    expect(report.lower_bound).toBeLessThanOrEqual(report.upper_bound);
-    if (i === 0) continue;
-    const previous = reports[i - 1] as { lower_bound: number; upper_bound: number };
-    expect(report).not.toEqual(previous);
-    expect(report.lower_bound).toBeGreaterThanOrEqual(previous.lower_bound);
-    expect(report.upper_bound).toBeLessThanOrEqual(previous.upper_bound);
-  }
-  expect(reports.at(-1)).toEqual({ lower_bound: result.lower_bound, upper_bound: result.upper_bound });
-}
-
-const smallGraph = fc
-  .tuple(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 100 }))
-  .chain(([order, density]) =>
-    fc.array(fc.integer({ min: 0, max: 99 }), { minLength: (order * (order - 1)) / 2, maxLength: (order * (order - 1)) / 2 }).map((draws) => {
-      const pairs: [number, number][] = [];
-      let k = 0;
-      for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if ((draws[k++] as number) < density) pairs.push([u, v]);
-      return graphOf(order, pairs);
-    }),
-  );
 
 
 describe('minimumDominatingSet', () => {
@@ -195,7 +115,7 @@ describe('minimumDominatingSet', () => {
 
   it('matches brute force on random graphs of order at most 10', () => {
     fc.assert(
-      fc.property(smallGraph, (graph) => {
+      fc.property(arbitrarySmallGraph, (graph) => {
         const result = minimumDominatingSet(graph, UNBOUNDED);
         expectValid(graph, result);
         expect(result.exhaustive).toBe(true);
@@ -207,7 +127,7 @@ describe('minimumDominatingSet', () => {
 
   it('matches brute force on seeded sparse random graphs of order 11 to 16', () => {
     for (let seed = 1; seed <= 24; seed++) {
-      const graph = randomGraph(11 + (seed % 6), [0.1, 0.2, 0.35][seed % 3] as number, seed);
+      const graph = randomGraph(11 + (seed % 6), [0.1, 0.2, 0.35][seed % 3] as number, mulberry32(seed));
       const result = minimumDominatingSet(graph, UNBOUNDED);
       expectValid(graph, result);
       expect(result.upper_bound).toBe(bruteForce(graph));
@@ -215,52 +135,37 @@ describe('minimumDominatingSet', () => {
   });
 
   it('does not depend on vertex labels', () => {
-    fc.assert(
-      fc.property(
-        smallGraph.chain((graph) => fc.tuple(fc.constant(graph), fc.shuffledSubarray([...Array(graph.order).keys()], { minLength: graph.order }))),
-        ([graph, permutation]) => {
-          const relabelled = graphOf(graph.order, graph.edges.map(([u, v]): [number, number] => [permutation[u] as number, permutation[v] as number]));
-          expect(minimumDominatingSet(relabelled, UNBOUNDED).upper_bound).toBe(minimumDominatingSet(graph, UNBOUNDED).upper_bound);
-        },
-      ),
-      { numRuns: 200 },
-    );
+    expectLabelInvariant((graph) => minimumDominatingSet(graph, UNBOUNDED).upper_bound);
   });
 
   it('is deterministic', () => {
-    const graph = randomGraph(60, 0.1, 9);
+    const graph = randomGraph(60, 0.1, mulberry32(9));
     expect(minimumDominatingSet(graph, UNBOUNDED)).toEqual(minimumDominatingSet(graph, UNBOUNDED));
   });
 
   it('reports bounds only when they change, monotonically, ending at the result', () => {
-    for (const graph of [randomGraph(60, 0.1, 4), PETERSEN, cycle(9), completeGraph(4)]) {
-      const control = recorder();
-      const result = minimumDominatingSet(graph, control);
-      expectReports(control.reports, result);
-    }
+    expectReportsOn([randomGraph(60, 0.1, mulberry32(4)), PETERSEN, cycle(9), completeGraph(4)], minimumDominatingSet);
   });
 
   it('stops on budget with a dominating set and bounds that bracket the optimum', () => {
-    const graph = randomGraph(80, 0.06, 22);
+    const graph = randomGraph(80, 0.06, mulberry32(22));
     const exact = minimumDominatingSet(graph, UNBOUNDED);
     expect(exact.exhaustive).toBe(true);
     expect(exact.nodes).toBeGreaterThan(20_000);
     for (const calls of [0, 1, 5, 15]) {
-      const control = stopAfter(calls);
-      const reports: { lower_bound: number; upper_bound: number }[] = [];
-      control.onBounds = (bounds) => reports.push({ ...bounds });
+      const control = stopAfterRecording(calls);
       const result = minimumDominatingSet(graph, control);
       expect(control.polls).toBe(calls + 1);
       expect(result.exhaustive).toBe(false);
       expectValid(graph, result);
       expect(result.lower_bound).toBeLessThanOrEqual(exact.upper_bound);
       expect(result.upper_bound).toBeGreaterThanOrEqual(exact.upper_bound);
-      expectReports(reports, result);
+      expectReports(control.reports, result);
     }
   });
 
   it('stops on budget on a large sparse graph', () => {
-    const graph = randomGraph(200, 0.03, 8);
+    const graph = randomGraph(200, 0.03, mulberry32(8));
     const result = minimumDominatingSet(graph, stopAfter(3));
     expect(result.exhaustive).toBe(false);
     expectValid(graph, result);

@@ -13,7 +13,7 @@
  * each charged at most 1/that; so the charges sum to at most |D|. This is never weaker than
  * ceil(undominated / (maxdeg + 1)).
  */
-import { adjacencyLists, type BoundedOptimum, type IndexedGraph, type SearchControl } from './search.js';
+import { adjacencyLists, boundsReporter, type BoundedOptimum, type IndexedGraph, type SearchControl } from './search.js';
 
 /** Search nodes between two polls of `shouldStop` (a power of two minus one, used as a mask). */
 const POLL_MASK = 1023;
@@ -103,14 +103,8 @@ export function minimumDominatingSet(graph: IndexedGraph, control: SearchControl
   }
   let lowerBound = Math.min(best, bound(0));
 
-  let reportedLower = -1;
-  let reportedUpper = -1;
-  const report = (): void => {
-    if (lowerBound === reportedLower && best === reportedUpper) return;
-    reportedLower = lowerBound;
-    reportedUpper = best;
-    control.onBounds?.({ lower_bound: lowerBound, upper_bound: best });
-  };
+  const reportBounds = boundsReporter(control);
+  const report = (): void => reportBounds(lowerBound, best);
   report();
 
   /**

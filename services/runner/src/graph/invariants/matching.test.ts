@@ -2,68 +2,20 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { maximumMatching } from './matching.js';
 import type { IndexedGraph } from './search.js';
-
-type Edge = [number, number];
-
-/** A canonical IndexedGraph from arbitrary vertex pairs (orients, dedupes, sorts, drops loops). */
-function graphOf(order: number, pairs: Iterable<readonly [number, number]>): IndexedGraph {
-  const keys = new Set<number>();
-  for (const [a, b] of pairs) if (a !== b) keys.add(Math.min(a, b) * order + Math.max(a, b));
-  const edges = [...keys].sort((x, y) => x - y).map((k): Edge => [Math.floor(k / order), k % order]);
-  return { order, edges };
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomGraph(order: number, density: number, random: () => number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < order; u++) for (let v = u + 1; v < order; v++) if (random() < density) pairs.push([u, v]);
-  return graphOf(order, pairs);
-}
-
-function complete(n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) pairs.push([u, v]);
-  return graphOf(n, pairs);
-}
-
-const cycle = (n: number): IndexedGraph => graphOf(n, Array.from({ length: n }, (_, i): Edge => [i, (i + 1) % n]));
-const path = (n: number): IndexedGraph => graphOf(n, Array.from({ length: Math.max(0, n - 1) }, (_, i): Edge => [i, i + 1]));
-
-function completeBipartite(m: number, n: number): IndexedGraph {
-  const pairs: Edge[] = [];
-  for (let u = 0; u < m; u++) for (let v = 0; v < n; v++) pairs.push([u, m + v]);
-  return graphOf(m + n, pairs);
-}
-
-const PETERSEN = graphOf(10, [
-  [0, 1], [1, 2], [2, 3], [3, 4], [4, 0],
-  [0, 5], [1, 6], [2, 7], [3, 8], [4, 9],
-  [5, 7], [7, 9], [9, 6], [6, 8], [8, 5],
-]);
-
-/** The same graph with vertex v renamed to permutation[v]. */
-function relabel(graph: IndexedGraph, permutation: number[]): IndexedGraph {
-  return graphOf(graph.order, graph.edges.map(([u, v]): Edge => [permutation[u] ?? u, permutation[v] ?? v]));
-}
-
-function shuffled(n: number, random: () => number): number[] {
-  const items = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [items[i], items[j]] = [items[j] ?? 0, items[i] ?? 0];
-  }
-  return items;
-}
+import {
+  completeBipartite,
+  completeGraph,
+  cycle,
+  friendshipGraph,
+  graphOf,
+  mulberry32,
+  path,
+  PETERSEN,
+  randomGraph,
+  randomPermutation,
+  relabel,
+  type Edge,
+} from '../test-graphs.js';
 
 /** The witness is a matching of the graph, in canonical form, of the reported size. */
 function expectValidMatching(graph: IndexedGraph, result: { size: number; edges: Edge[] }): void {
@@ -140,7 +92,7 @@ describe('maximumMatching: known values', () => {
 
   it('matches floor(n/2) edges in complete graphs, cycles and paths', () => {
     for (let n = 1; n <= 15; n++) {
-      for (const graph of [complete(n), n >= 3 ? cycle(n) : path(n), path(n)]) {
+      for (const graph of [completeGraph(n), n >= 3 ? cycle(n) : path(n), path(n)]) {
         const result = maximumMatching(graph);
         expect(result.size).toBe(Math.floor(n / 2));
         expectValidMatching(graph, result);
@@ -163,9 +115,7 @@ describe('maximumMatching: known values', () => {
 describe('maximumMatching: blossoms', () => {
   it('matches k edges in the friendship graph (k triangles sharing one vertex)', () => {
     for (let k = 1; k <= 12; k++) {
-      const pairs: Edge[] = [];
-      for (let i = 0; i < k; i++) pairs.push([0, 2 * i + 1], [0, 2 * i + 2], [2 * i + 1, 2 * i + 2]);
-      const graph = graphOf(2 * k + 1, pairs);
+      const graph = friendshipGraph(k);
       const result = maximumMatching(graph);
       expect(result.size).toBe(k);
       expectValidMatching(graph, result);
@@ -181,7 +131,7 @@ describe('maximumMatching: blossoms', () => {
         if (c + 1 < m) pairs.push([5 * c + 2, 5 * (c + 1)]);
       }
       for (let trial = 0; trial < 5; trial++) {
-        const graph = relabel(graphOf(5 * m, pairs), shuffled(5 * m, random));
+        const graph = relabel(graphOf(5 * m, pairs), randomPermutation(5 * m, random));
         const result = maximumMatching(graph);
         expect(result.size).toBe(Math.floor((5 * m) / 2));
         expectValidMatching(graph, result);
@@ -203,7 +153,7 @@ describe('maximumMatching: blossoms', () => {
     const random = mulberry32(99);
     for (const order of [10, 30, 64, 128, 256]) {
       for (let trial = 0; trial < 4; trial++) {
-        const labels = shuffled(order, random);
+        const labels = randomPermutation(order, random);
         const pairs: Edge[] = [];
         for (let i = 0; i < order; i += 2) pairs.push([labels[i] ?? 0, labels[i + 1] ?? 0]);
         // Triangles and pentagons on random vertices create nested blossoms.
@@ -262,7 +212,7 @@ describe('maximumMatching: cross-checks', () => {
         const union = graphOf(a.order + b.order, [...a.edges, ...b.edges.map(([u, v]): Edge => [u + a.order, v + a.order])]);
         const size = maximumMatching(a).size + maximumMatching(b).size;
         expect(maximumMatching(union).size).toBe(size);
-        expect(maximumMatching(relabel(union, shuffled(union.order, mulberry32(seed)))).size).toBe(size);
+        expect(maximumMatching(relabel(union, randomPermutation(union.order, mulberry32(seed)))).size).toBe(size);
       }),
       { numRuns: 200 },
     );

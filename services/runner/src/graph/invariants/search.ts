@@ -16,6 +16,21 @@ export interface SearchControl {
   onBounds?(bounds: { lower_bound: number; upper_bound: number }): void;
 }
 
+/**
+ * A function that passes bounds to `control.onBounds` only when they differ from the last
+ * ones passed, so a search can call it after every step that might have moved a bound.
+ */
+export function boundsReporter(control: SearchControl): (lower: number, upper: number) => void {
+  let lastLower = -1;
+  let lastUpper = -1;
+  return (lower, upper) => {
+    if (lower === lastLower && upper === lastUpper) return;
+    lastLower = lower;
+    lastUpper = upper;
+    control.onBounds?.({ lower_bound: lower, upper_bound: upper });
+  };
+}
+
 /** A control that never stops: for tests and for inputs small enough to need no budget. */
 export const UNBOUNDED: SearchControl = { shouldStop: () => false };
 
