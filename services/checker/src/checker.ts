@@ -18,7 +18,18 @@ import {
   type SigningKey,
 } from '@jacobian/shared';
 import { readFileSync } from 'node:fs';
-import { INDUCED_TREE_CHECKER_SOURCES, verifyInducedTree } from './graph/induced-tree-verify.js';
+import { INDUCED_TREE_CHECKER_SOURCES, verifyInducedTree, type CheckerAuthority } from './graph/induced-tree-verify.js';
+import { ISOMORPHISM_CHECKER_SOURCES, verifyIsomorphism } from './graph/isomorphism-verify.js';
+import {
+  GRAPH_WITNESS_CHECKER_SOURCES,
+  verifyClique,
+  verifyColouring,
+  verifyHamiltonianCycle,
+  verifyHamiltonianPath,
+  verifyIndependentSet,
+  verifyMatching,
+  verifySpanningTree,
+} from './graph/witness-verify.js';
 
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -53,16 +64,34 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
     if (identity === undefined) throw new JacobianError('INTERNAL', `checker identity of ${capabilityId} was not measured at registration`);
     return identity;
   };
-  const exhaustive: ProviderProbe = {
+  // One provider, this service's own TypeScript: registration probes a provider once by name,
+  // so its runtime digest covers the sources of every checker it serves.
+  const ownCode: ProviderProbe = {
     name: 'jacobian-checker-ts',
     probe: () =>
-      sourceProviderRuntime({ provider: 'jacobian-checker-ts', version: CHECKER_VERSION, files: INDUCED_TREE_CHECKER_SOURCES, features: ['exhaustive-subset-enumeration'] }),
+      sourceProviderRuntime({
+        provider: 'jacobian-checker-ts',
+        version: CHECKER_VERSION,
+        files: [...new Set([...INDUCED_TREE_CHECKER_SOURCES, ...GRAPH_WITNESS_CHECKER_SOURCES, ...ISOMORPHISM_CHECKER_SOURCES])],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check'],
+      }),
   };
+  const authority = (capabilityId: string): CheckerAuthority => ({
+    authorization: () => authorization,
+    signingKey: options.signingKey,
+    identity: identityOf(capabilityId),
+  });
   const report = await registerCapabilities(
     [
-      capabilityRegistration(exhaustive, () =>
-        verifyInducedTree({ authorization: () => authorization, signingKey: options.signingKey, identity: identityOf('graph.induced_tree.maximum.verify') }),
-      ),
+      capabilityRegistration(ownCode, () => verifyInducedTree(authority('graph.induced_tree.maximum.verify'))),
+      capabilityRegistration(ownCode, () => verifyColouring(authority('graph.colouring.verify'))),
+      capabilityRegistration(ownCode, () => verifyClique(authority('graph.clique.verify'))),
+      capabilityRegistration(ownCode, () => verifyIndependentSet(authority('graph.independent_set.verify'))),
+      capabilityRegistration(ownCode, () => verifyMatching(authority('graph.matching.verify'))),
+      capabilityRegistration(ownCode, () => verifyHamiltonianPath(authority('graph.hamiltonian_path.verify'))),
+      capabilityRegistration(ownCode, () => verifyHamiltonianCycle(authority('graph.hamiltonian_cycle.verify'))),
+      capabilityRegistration(ownCode, () => verifySpanningTree(authority('graph.spanning_tree.verify'))),
+      capabilityRegistration(ownCode, () => verifyIsomorphism(authority('graph.isomorphism.verify'))),
     ],
     options.signal,
   );

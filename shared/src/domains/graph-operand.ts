@@ -32,7 +32,8 @@ const Label = z.union([
     // same to validators that compile it without the unicode flag.
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters'),
-]);
+  // An ID puts it once under $defs in JSON Schema: a graph names the label type three times.
+]).meta({ id: 'vertex_label' });
 
 export const ExplicitGraphSchema = z
   .object({
@@ -144,6 +145,12 @@ export const graphOperandShape = {
 } as const;
 
 const OPERAND_FIELDS = ['graph', 'graph6', 'sparse6', 'graph_uri'] as const;
+
+/**
+ * A graph operand as one value, for inputs that take more than one graph (each nested under a
+ * field of its own). Its ID puts it once under $defs in JSON Schema however many fields use it.
+ */
+export const GraphOperandSchema = z.object(graphOperandShape).strict().superRefine(refineGraphOperand).meta({ id: 'graph_operand' });
 
 /** The fields of {@link graphOperandShape}, as parsed. */
 export interface GraphOperand {
