@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, providerSkipped, type Logger } from './log.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -103,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       const { host, port } = parseHttp(values.host, values.port);
       const signalled = waitForSignal();
       log.debug('starting', { command });
-      const jacobian = await startEmbedded(config);
+      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkipped(log) });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       const http = await startHttpServer({ api: jacobian.api, host, port, onError: (error) => log.warn('mcp http error', { error: error.message }) });
       log.info('serving MCP over Streamable HTTP', { url: http.url });
@@ -116,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
     case 'stdio': {
       const signalled = waitForSignal();
       log.debug('starting', { command });
-      const jacobian = await startEmbedded(config);
+      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkipped(log) });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       const server = startStdioServer(jacobian.api, (error) => log.warn('mcp stdio error', { error: error.message }));
       // The client closing stdin ends the session; so do the usual signals.

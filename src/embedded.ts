@@ -25,7 +25,10 @@ export interface EmbeddedJacobian {
  * artifact folder, an isolated process pool for kernels, the checker's key in the data dir,
  * and (when JACOBIAN_REASONING_MODE is not OFF) the reasoning log in `<data dir>/reasoning`.
  */
-export async function startEmbedded(config: JacobianConfig): Promise<EmbeddedJacobian> {
+export async function startEmbedded(
+  config: JacobianConfig,
+  options: { onProviderSkipped?: (provider: string, reason: string) => void } = {},
+): Promise<EmbeddedJacobian> {
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts') });
   const executor = createProcessPool({ size: config.concurrency });
   const cleanups: (() => Promise<void>)[] = [() => executor.close(), () => artifacts.close()];
@@ -37,7 +40,7 @@ export async function startEmbedded(config: JacobianConfig): Promise<EmbeddedJac
   };
   try {
     const signingKey = await loadOrCreateSigningKey(join(config.dataDir, 'keys', 'checker-ed25519.pem'));
-    const runner = await createRunner({ artifacts, executor });
+    const runner = await createRunner({ artifacts, executor, providers: { ...options } });
     const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
     // A file store holds nothing open until used; it is closed with the queue, below.

@@ -24,3 +24,8 @@ export function createLogger(level: Level): Logger {
     error: (m, f) => write('error', m, f),
   };
 }
+
+/** Log a preferred provider that failed its probe while a fallback serves its capabilities. */
+export function providerSkipped(log: Logger): (provider: string, reason: string) => void {
+  return (provider, reason) => log.warn('provider unavailable; a fallback provider serves its capabilities', { provider, reason });
+}

@@ -25,7 +25,7 @@ import { createRunner } from '@jacobian/runner';
 import { createChecker } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
 import type { ClusterEnvironment } from './cluster-config.js';
-import type { Logger } from './log.js';
+import { providerSkipped, type Logger } from './log.js';
 import { clusterReasoningLog } from './reasoning.js';
 
 /** A started role: close it to stop taking work, drain, and release everything in order. */
@@ -207,7 +207,7 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
     const { redis, artifacts } = await connect(env, cleanups, log);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
-    const runner = await createRunner({ artifacts, executor, pools });
+    const runner = await createRunner({ artifacts, executor, pools, providers: { onProviderSkipped: providerSkipped(log) } });
     for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
     await takeWork({
       env,
