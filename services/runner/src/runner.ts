@@ -10,6 +10,7 @@ import {
   nonConclusionResult,
   registerCapabilities,
   sourceProviderRuntime,
+  UNIVERSAL_ALGEBRA_SOURCES,
   type AdmittedRun,
   type ArtifactStore,
   type CapabilityRegistration,
@@ -22,10 +23,18 @@ import {
 } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { artifactPut } from './artifact/put.js';
+import { automorphismGroup } from './graph/automorphism-group.js';
+import { canonicalForm } from './graph/canonical-form.js';
 import { constructExplicit } from './graph/construct-explicit.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { maximumInducedTree } from './graph/maximum-induced-tree.js';
+import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
+import { transformFormat } from './graph/transform-format.js';
+import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
+import { cadicalProvider } from './providers/cadical.js';
 import { probeZ3Provider } from './providers/z3.js';
+import { countermodelSearch } from './universal-algebra/countermodel.js';
+import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { RUNNER_VERSION } from './version.js';
 
 const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -58,21 +67,64 @@ const GRAPH_TS_FILES = [
   './graph/invariants/connectivity.ts',
   './graph/invariants/distance.ts',
   './graph/invariants/counting.ts',
+  './graph/transform-format.ts',
 ];
 
-/** The producer capabilities this runner can offer, each with its provider. */
-export function runnerRegistrations(executor?: IsolatedExecutor): CapabilityRegistration[] {
-  const graphTs = typescriptProvider('jacobian-graph-ts', GRAPH_TS_FILES, ['graph-construction', 'graph-invariants'], [
-    GRAPH_CONTRACT_SOURCE,
-    GRAPH_OPERAND_SOURCE,
-    GRAPH_FORMATS_SOURCE,
-    GRAPH_WITNESS_SOURCE,
-  ]);
+/** Our graph symmetry code: the fallback that serves canonical forms and automorphism groups when nauty is absent. */
+const SYMMETRY_TS_FILES = [
+  './graph/canonical-form.ts',
+  './graph/automorphism-group.ts',
+  './graph/invariant-capability.ts',
+  './graph/symmetry.ts',
+  './graph/symmetry.kernel.ts',
+  './graph/symmetry-checks.ts',
+  './graph/invariants/automorphisms.ts',
+  './graph/invariants/search.ts',
+];
+
+/** What the runner's providers need to be told by the entry point that configures it. */
+export interface RunnerRegistrationOptions {
+  /** Where nauty is installed (default: the usual prefixes, see DEFAULT_NAUTY_DIRECTORIES). */
+  nauty?: NautyProbeOptions;
+  /**
+   * Told when a preferred provider fails its probe and a fallback serves instead (nauty missing:
+   * the graph symmetry capabilities are served by the TypeScript fallback), for the log; the
+   * registration report lists only providers whose capabilities are absent.
+   */
+  onProviderSkipped?: (provider: string, reason: string) => void;
+}
+
+/**
+ * The producer capabilities this runner can offer, each with its provider. The graph symmetry
+ * capabilities register with nauty when its probe passes and with our TypeScript fallback
+ * otherwise (firstHealthyOf); each capability's factory serves with whichever was chosen.
+ */
+export function runnerRegistrations(executor?: IsolatedExecutor, options: RunnerRegistrationOptions = {}): CapabilityRegistration[] {
+  const graphSources = [GRAPH_CONTRACT_SOURCE, GRAPH_OPERAND_SOURCE, GRAPH_FORMATS_SOURCE, GRAPH_WITNESS_SOURCE];
+  const graphTs = typescriptProvider('jacobian-graph-ts', GRAPH_TS_FILES, ['graph-construction', 'graph-invariants', 'graph-format-conversion'], graphSources);
+  const nauty = nautyProvider(options.nauty);
+  const symmetry = firstHealthyOf(
+    [nauty, typescriptProvider(SYMMETRY_TS_PROVIDER, SYMMETRY_TS_FILES, ['canonical-labelling', 'automorphism-group', 'max-order-64'], graphSources)],
+    options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
+  );
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     ...GRAPH_INVARIANTS.map((definition) => capabilityRegistration(graphTs, () => definition)),
+    capabilityRegistration(graphTs, () => transformFormat),
+    capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),
+    capabilityRegistration(symmetry, (runtime) => automorphismGroup(symmetryBackend(runtime, nauty))),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
     capabilityRegistration(z3Provider(executor), (runtime) => maximumInducedTree(runtime)),
+    capabilityRegistration(
+      typescriptProvider(
+        'jacobian-universal-algebra-ts',
+        ['./universal-algebra/evaluate-laws.ts', './universal-algebra/universal-algebra.kernel.ts'],
+        ['universal-algebra-evaluation'],
+        [...UNIVERSAL_ALGEBRA_SOURCES],
+      ),
+      () => evaluateLawsCapability,
+    ),
+    capabilityRegistration(cadicalProvider(), (runtime) => countermodelSearch(runtime)),
   ];
 }
 
@@ -82,6 +134,8 @@ export interface RunnerOptions {
   /** Pools this runner serves; capabilities of other pools are not offered. */
   pools?: readonly string[];
   registrations?: readonly CapabilityRegistration[];
+  /** Where nauty is installed, and who hears of a provider fallback; used when `registrations` is not given. */
+  providers?: RunnerRegistrationOptions;
   signal?: AbortSignal;
 }
 
@@ -94,7 +148,7 @@ export interface Runner {
 
 /** Probe providers, install the healthy capabilities of the chosen pools, and execute their runs. */
 export async function createRunner(options: RunnerOptions): Promise<Runner> {
-  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(options.executor), options.signal);
+  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(options.executor, options.providers), options.signal);
   const installed = report.installed.filter(
     (capability) => capability.descriptor.role === 'producer' && (options.pools === undefined || options.pools.includes(capability.descriptor.pool)),
   );

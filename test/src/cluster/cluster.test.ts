@@ -57,8 +57,23 @@ const CONSTRUCT = 'graph.construct.explicit';
 const COMPUTE = 'graph.induced_tree.maximum.compute';
 const VERIFY = 'graph.induced_tree.maximum.verify';
 const PUT = 'artifact.put';
-/** What two runners (both pools) and the checker offer together. */
-const ALL_CAPABILITIES = [PUT, CONSTRUCT, COMPUTE, VERIFY, ...GRAPH_INVARIANTS.map((definition) => definition.id)].sort();
+/** What the runners offer (both pools; nauty and CaDiCaL installed) and what the checker offers. */
+const RUNNER_CAPABILITIES = [
+  PUT,
+  CONSTRUCT,
+  COMPUTE,
+  ...GRAPH_INVARIANTS.map((definition) => definition.id),
+  'graph.transform.format',
+  'graph.canonical_form.compute',
+  'graph.automorphism_group.compute',
+  'universal_algebra.evaluate_laws',
+  'universal_algebra.search.countermodel',
+];
+const CHECKER_CAPABILITIES = [
+  VERIFY,
+  ...['colouring', 'clique', 'independent_set', 'matching', 'hamiltonian_path', 'hamiltonian_cycle', 'spanning_tree', 'isomorphism'].map((name) => `graph.${name}.verify`),
+];
+const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
 
 /** Redis key prefix of this deployment, and the S3 key prefix of its artifacts. */
@@ -640,11 +655,11 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     const last = survivors[0] as RoleProcess;
     await last.kill();
     const without = await waitForCatalog('the producer capabilities to leave the catalog', (view) => view.digest !== fullDigest);
-    expect(without.ids).toEqual([VERIFY]);
+    expect(without.ids).toEqual([...CHECKER_CAPABILITIES].sort());
     expect((await mathFind(client, {})).response.catalog_digest).toBe(without.digest);
     const changed = catalogChanges(theApi()).at(-1);
     // (The log's digest is the registry's offer digest, not the policy-filtered catalog digest.)
-    expect(changed?.['capabilities']).toBe(1);
+    expect(changed?.['capabilities']).toBe(CHECKER_CAPABILITIES.length);
     // A run of a capability nobody offers is refused at admission, not queued.
     const refused = await mathRun(client, { capability_id: COMPUTE, payload: { graph_uri: hardGraphUri } }, { timeout: CALL_TIMEOUT_MS });
     expect(refused.result.execution.status).toBe('ERROR');

@@ -1,0 +1,327 @@
+/**
+ * The CaDiCaL SAT solver as a provider: found on disk, identified by the sha256 of its
+ * executable, health-checked on a tiny satisfiable and a tiny unsatisfiable instance, and run
+ * on DIMACS files without a shell, with a DRAT proof in text form, bounded output, and a kill
+ * at the caller's deadline or abort.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+
+/** The provider name capabilities built on CaDiCaL register under. */
+export const CADICAL_PROVIDER = 'cadical';
+
+/**
+ * Where the probe looks when no binary is named. Library code does not read PATH (the
+ * environment is read once, in entry points); an entry point may pass PATH's folders here.
+ */
+export const DEFAULT_CADICAL_DIRECTORIES: readonly string[] = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebrew/bin'];
+
+/** What the solver offers that our capabilities rely on. */
+const CADICAL_FEATURES = ['dimacs-cnf', 'drat-text-proof', 'model-output'];
+
+/** Where to find the executable: an explicit path, or folders to search for `cadical`. */
+export interface CadicalLocation {
+  binary?: string;
+  searchDirectories?: readonly string[];
+}
+
+/**
+ * The absolute, symlink-free path of the cadical executable.
+ *
+ * @throws JacobianError PROVIDER_UNAVAILABLE when no executable is found.
+ */
+export async function findCadical(location: CadicalLocation = {}): Promise<string> {
+  const candidates = location.binary !== undefined ? [location.binary] : (location.searchDirectories ?? DEFAULT_CADICAL_DIRECTORIES).map((dir) => path.join(dir, 'cadical'));
+  for (const candidate of candidates) {
+    if (!path.isAbsolute(candidate)) continue;
+    try {
+      await access(candidate, constants.X_OK);
+      const resolved = await realpath(candidate);
+      if ((await stat(resolved)).isFile()) return resolved;
+    } catch {
+      // Not there or not executable: try the next candidate.
+    }
+  }
+  throw new JacobianError('PROVIDER_UNAVAILABLE', `no cadical executable found (looked at ${candidates.join(', ')})`, {
+    hint: 'install the cadical package (Debian: apt-get install cadical) or name the binary',
+  });
+}
+
+/** sha256 of an executable's bytes: the provider's identity (digest kind EXECUTABLE). */
+export async function executableDigest(file: string): Promise<string> {
+  return createHash('sha256').update(await readFile(file)).digest('hex');
+}
+
+/** How one solver run should go. */
+export interface CadicalRunOptions {
+  binary: string;
+  cnfPath: string;
+  /** Where to write the DRAT proof (text); null for no proof. */
+  proofPath: string | null;
+  /** Aborting kills the solver; the run then rejects with EXECUTION_CANCELLED. */
+  signal: AbortSignal;
+  /** Epoch ms at which the solver is killed and the run reports UNKNOWN (stopped by DEADLINE). */
+  stopAt: number;
+  /** Largest stdout accepted; beyond it the solver is killed and the run fails (PROVIDER_FAILED). */
+  maxStdoutBytes: number;
+  /** Largest proof file allowed; beyond it the solver is killed and the run reports UNKNOWN (stopped by PROOF_LIMIT). */
+  maxProofBytes: number;
+  /** Called once the process exists, with its pid (for supervision and tests). */
+  onSpawn?: (pid: number) => void;
+}
+
+/** What one solver run found. */
+export interface CadicalRun {
+  result: 'SATISFIABLE' | 'UNSATISFIABLE' | 'UNKNOWN';
+  /** For SATISFIABLE: `model[v]` is 1 when variable v is true, −1 when false, 0 when not printed. */
+  model: Int8Array | null;
+  exitCode: number | null;
+  /** Why we stopped the solver ourselves, if we did. */
+  stoppedBy: 'DEADLINE' | 'PROOF_LIMIT' | null;
+  runtimeMs: number;
+  pid: number | null;
+}
+
+/** Why we killed the solver ourselves. */
+type KillReason = 'CANCELLED' | 'DEADLINE' | 'PROOF_LIMIT' | 'OUTPUT_LIMIT';
+
+const STDERR_KEEP_BYTES = 4096;
+const PROOF_POLL_MS = 100;
+
+/** Parse the `v` lines of a satisfiable answer. */
+function parseModel(lines: readonly string[]): Int8Array {
+  const literals: number[] = [];
+  let max = 0;
+  for (const line of lines) {
+    if (!line.startsWith('v')) continue;
+    for (const token of line.slice(1).trim().split(/\s+/)) {
+      if (token === '') continue;
+      const literal = Number(token);
+      if (!Number.isSafeInteger(literal)) throw new JacobianError('PROVIDER_FAILED', `cadical printed a malformed model literal "${token.slice(0, 20)}"`);
+      if (literal === 0) continue;
+      literals.push(literal);
+      max = Math.max(max, Math.abs(literal));
+    }
+  }
+  const model = new Int8Array(max + 1);
+  for (const literal of literals) model[Math.abs(literal)] = literal > 0 ? 1 : -1;
+  return model;
+}
+
+/**
+ * Run cadical on a DIMACS file. The process is spawned without a shell and with an empty
+ * environment; it is killed (SIGKILL) on abort, at `stopAt`, when its stdout exceeds
+ * `maxStdoutBytes` or its proof file exceeds `maxProofBytes`. The promise settles only after
+ * the process has exited, so no solver outlives the call.
+ *
+ * @throws JacobianError EXECUTION_CANCELLED on abort; PROVIDER_FAILED when cadical cannot be
+ *   started, exits abnormally, or prints more or other than a SAT solver's answer.
+ */
+export async function runCadical(options: CadicalRunOptions): Promise<CadicalRun> {
+  const { signal } = options;
+  if (signal.aborted) throw new JacobianError('EXECUTION_CANCELLED', 'the solver run was cancelled before it started');
+  const args = ['-q', ...(options.proofPath === null ? [] : ['--no-binary']), options.cnfPath, ...(options.proofPath === null ? [] : [options.proofPath])];
+  const started = Date.now();
+  const child = spawn(options.binary, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: {}, windowsHide: true });
+  // Set from event handlers; an object so that the read after the await is not narrowed away.
+  const state: { killedFor: KillReason | null } = { killedFor: null };
+  const kill = (reason: KillReason): void => {
+    if (state.killedFor !== null) return;
+    state.killedFor = reason;
+    child.kill('SIGKILL');
+  };
+
+  const stdout: Buffer[] = [];
+  let stdoutBytes = 0;
+  const stderr: Buffer[] = [];
+  let stderrBytes = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+    if (stdoutBytes > options.maxStdoutBytes) kill('OUTPUT_LIMIT');
+    else stdout.push(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderrBytes < STDERR_KEEP_BYTES) stderr.push(chunk);
+    stderrBytes += chunk.length;
+  });
+
+  const onAbort = (): void => kill('CANCELLED');
+  signal.addEventListener('abort', onAbort, { once: true });
+  const deadlineTimer = setTimeout(() => kill('DEADLINE'), Math.max(0, options.stopAt - Date.now()));
+  deadlineTimer.unref();
+  const proofPath = options.proofPath;
+  const proofTimer =
+    proofPath === null
+      ? undefined
+      : setInterval(() => {
+          stat(proofPath).then(
+            (info) => {
+              if (info.size > options.maxProofBytes) kill('PROOF_LIMIT');
+            },
+            () => undefined,
+          );
+        }, PROOF_POLL_MS);
+  proofTimer?.unref();
+
+  let spawnError: Error | undefined;
+  const exit = await new Promise<{ code: number | null; signalName: NodeJS.Signals | null }>((resolve) => {
+    child.once('error', (error) => {
+      spawnError = error;
+      // A process that never started emits no 'close'.
+      if (child.pid === undefined) resolve({ code: null, signalName: null });
+    });
+    child.once('close', (code, signalName) => resolve({ code, signalName }));
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+  });
+  clearTimeout(deadlineTimer);
+  if (proofTimer !== undefined) clearInterval(proofTimer);
+  signal.removeEventListener('abort', onAbort);
+  const runtimeMs = Date.now() - started;
+  const base = { exitCode: exit.code, runtimeMs, pid: child.pid ?? null };
+
+  if (spawnError !== undefined && child.pid === undefined) {
+    throw new JacobianError('PROVIDER_FAILED', `cadical could not be started: ${spawnError.message}`, { cause: spawnError });
+  }
+  switch (state.killedFor) {
+    case 'CANCELLED':
+      throw new JacobianError('EXECUTION_CANCELLED', 'the solver run was cancelled; the solver was killed');
+    case 'OUTPUT_LIMIT':
+      throw new JacobianError('PROVIDER_FAILED', `cadical printed more than ${options.maxStdoutBytes} bytes; it was killed`);
+    case 'DEADLINE':
+    case 'PROOF_LIMIT':
+      return { ...base, result: 'UNKNOWN', model: null, stoppedBy: state.killedFor };
+    case null:
+      break;
+  }
+  const lines = Buffer.concat(stdout).toString('utf8').split('\n');
+  const status = lines.find((line) => line.startsWith('s '))?.trim();
+  if (status === 's SATISFIABLE' && exit.code === 10) return { ...base, result: 'SATISFIABLE', model: parseModel(lines), stoppedBy: null };
+  if (status === 's UNSATISFIABLE' && exit.code === 20) return { ...base, result: 'UNSATISFIABLE', model: null, stoppedBy: null };
+  if (status === 's UNKNOWN' && exit.code === 0) return { ...base, result: 'UNKNOWN', model: null, stoppedBy: null };
+  const detail = Buffer.concat(stderr).toString('utf8').slice(0, 500).trim();
+  throw new JacobianError(
+    'PROVIDER_FAILED',
+    `cadical ended with exit code ${String(exit.code)}${exit.signalName === null ? '' : ` (signal ${exit.signalName})`} and status line ${status === undefined ? '(none)' : JSON.stringify(status)}${detail === '' ? '' : `: ${detail}`}`,
+  );
+}
+
+/**
+ * Whether a DRAT proof in text form ends by deriving the empty clause: its last added lemma
+ * (deletion lines `d …` after it are ignored, cadical writes some) is the line `0`.
+ */
+export function endsWithEmptyClause(proof: string): boolean {
+  const added = proof
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('d'));
+  return added.at(-1) === '0';
+}
+
+/** `cadical --version`, bounded in time and output. */
+async function readVersion(binary: string, signal?: AbortSignal): Promise<string> {
+  const child = spawn(binary, ['--version'], { shell: false, stdio: ['ignore', 'pipe', 'ignore'], env: {}, ...(signal === undefined ? {} : { signal }) });
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (text.length < 256) text += chunk.toString('utf8');
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  timer.unref();
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('close', (exitCode) => resolve(exitCode));
+  });
+  clearTimeout(timer);
+  const version = text.split('\n')[0]?.trim() ?? '';
+  if (code !== 0 || version === '' || version.length > 64) {
+    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version failed (exit ${String(code)}, output ${JSON.stringify(text.slice(0, 64))})`);
+  }
+  return version;
+}
+
+const HEALTH_TIMEOUT_MS = 10_000;
+/** (x1 ∨ x2) ∧ ¬x1 ∧ (¬x2 ∨ x3): satisfiable only by x1 = false, x2 = true, x3 = true. */
+const HEALTH_SAT = { text: 'p cnf 3 3\n1 2 0\n-1 0\n-2 3 0\n', model: [-1, 2, 3] };
+/** All four clauses over two variables: unsatisfiable. */
+const HEALTH_UNSAT = 'p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n';
+
+/** Solve the two tiny instances and check the answers, the model and the proof. */
+async function healthCheck(binary: string, signal: AbortSignal): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'jacobian-cadical-probe-'));
+  try {
+    const satPath = path.join(dir, 'sat.cnf');
+    const unsatPath = path.join(dir, 'unsat.cnf');
+    const proofPath = path.join(dir, 'unsat.drat');
+    await writeFile(satPath, HEALTH_SAT.text);
+    await writeFile(unsatPath, HEALTH_UNSAT);
+    const common = { binary, signal, maxStdoutBytes: 4096, maxProofBytes: 65_536 };
+    const sat = await runCadical({ ...common, cnfPath: satPath, proofPath: null, stopAt: Date.now() + HEALTH_TIMEOUT_MS });
+    const model = sat.model;
+    if (sat.result !== 'SATISFIABLE' || model === null || HEALTH_SAT.model.some((literal) => model[Math.abs(literal)] !== Math.sign(literal))) {
+      throw new Error(`the satisfiable instance was answered ${sat.result} with model ${model === null ? 'none' : Array.from(model).join(' ')}`);
+    }
+    const unsat = await runCadical({ ...common, cnfPath: unsatPath, proofPath, stopAt: Date.now() + HEALTH_TIMEOUT_MS });
+    if (unsat.result !== 'UNSATISFIABLE') throw new Error(`the unsatisfiable instance was answered ${unsat.result}`);
+    if (!endsWithEmptyClause(await readFile(proofPath, 'utf8'))) throw new Error('the DRAT proof of the unsatisfiable instance does not end with the empty clause');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The Debian package's license file, when it is there. */
+async function licenseFiles(binary: string): Promise<string[]> {
+  const candidates = ['/usr/share/doc/cadical/copyright', path.join(path.dirname(binary), '..', 'share', 'doc', 'cadical', 'copyright')];
+  const found: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.R_OK);
+      const resolved = path.resolve(candidate);
+      if (!found.includes(resolved)) found.push(resolved);
+    } catch {
+      // Not installed alongside: the license is still MIT.
+    }
+  }
+  return found;
+}
+
+/**
+ * Describe the installed cadical and prove it works: find the executable, read its version,
+ * digest its bytes, and solve a tiny SAT and a tiny UNSAT instance correctly (model checked,
+ * proof ending with the empty clause).
+ *
+ * @throws JacobianError PROVIDER_UNAVAILABLE if it is missing or fails any of these.
+ */
+export async function probeCadical(options: CadicalLocation & { signal?: AbortSignal } = {}): Promise<ProviderRuntime> {
+  const binary = await findCadical(options);
+  const signal = options.signal ?? new AbortController().signal;
+  try {
+    const version = await readVersion(binary, options.signal);
+    const digest = await executableDigest(binary);
+    await healthCheck(binary, signal);
+    return ProviderRuntimeSchema.parse({
+      provider: CADICAL_PROVIDER,
+      availability: 'AVAILABLE',
+      version,
+      digest_kind: 'EXECUTABLE',
+      digest,
+      platform: platformTag(),
+      install_tier: 'T1',
+      license_id: 'MIT',
+      license_files: await licenseFiles(binary),
+      features: [...CADICAL_FEATURES],
+    });
+  } catch (error) {
+    const appError = toAppError(error);
+    if (appError.code === 'PROVIDER_UNAVAILABLE') throw appError;
+    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical at ${binary} failed its health check: ${appError.message}`, { cause: error });
+  }
+}
+
+/** The cadical provider for registration: probed once at start, fail closed. */
+export function cadicalProvider(location: CadicalLocation = {}): ProviderProbe {
+  return { name: CADICAL_PROVIDER, probe: (signal) => probeCadical({ ...location, ...(signal === undefined ? {} : { signal }) }) };
+}
