@@ -114,28 +114,58 @@ function prefixHit(set: ReadonlySet<string>, term: string): boolean {
   return false;
 }
 
-function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: string[]): Scored {
+const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
+
+/**
+ * How one term matches one entry, remembered per entry (queries reuse a small vocabulary, and
+ * the prefix scan over a description is most of a search's cost): the best field weight times
+ * 16 plus a bit per matched field, in FIELDS order. Bounded per entry; cleared when full.
+ */
+const termMatches = new WeakMap<CatalogEntry, Map<string, number>>();
+const MAX_REMEMBERED_TERMS = 4096;
+
+function termMatch(entry: CatalogEntry, descriptor: CapabilityDescriptor, term: string): number {
+  let remembered = termMatches.get(entry);
+  if (remembered === undefined) {
+    remembered = new Map();
+    termMatches.set(entry, remembered);
+  }
+  const known = remembered.get(term);
+  if (known !== undefined) return known;
   const fields = fieldsOf(entry, descriptor);
+  let best = 0;
+  let mask = 0;
+  for (const [bit, field] of FIELDS.entries()) {
+    const set = fields[field];
+    // A term matches a token exactly, or as a prefix of at least four letters (tree/trees).
+    if (set.has(term) || (term.length >= 4 && prefixHit(set, term))) {
+      mask |= 1 << bit;
+      best = Math.max(best, FIELD_WEIGHTS[field]);
+    }
+  }
+  if (remembered.size >= MAX_REMEMBERED_TERMS) remembered.clear();
+  const match = best * 16 + mask;
+  remembered.set(term, match);
+  return match;
+}
+
+/** An entry's fit to the query terms, or null when no term matches it (most entries, most queries). */
+function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: string[]): Scored | null {
   let total = 0;
-  const matchedOn = new Set<Field>();
+  let matchedMask = 0;
+  const matches = terms.map((term) => termMatch(entry, descriptor, term));
+  for (const match of matches) total += match >> 4;
+  if (total === 0) return null;
   const matchedTerms: string[] = [];
   // Whether some term hit an ID, tag or title token (weight 3 or more), not only the description.
   let namingHit = false;
-  for (const term of terms) {
-    let best = 0;
-    for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
-      const set = fields[field];
-      // A term matches a token exactly, or as a prefix of at least four letters (tree/trees).
-      const hit = set.has(term) || (term.length >= 4 && prefixHit(set, term));
-      if (hit) {
-        matchedOn.add(field);
-        best = Math.max(best, FIELD_WEIGHTS[field]);
-      }
-    }
-    if (best > 0) matchedTerms.push(term);
+  for (const [i, match] of matches.entries()) {
+    const best = match >> 4;
+    matchedMask |= match & 15;
+    if (best > 0) matchedTerms.push(terms[i] as string);
     if (best >= FIELD_WEIGHTS.title) namingHit = true;
-    total += best;
   }
+  const matchedOn = new Set(FIELDS.filter((_, bit) => (matchedMask & (1 << bit)) !== 0));
   const order: Field[] = ['id', 'tags', 'title', 'description'];
   const coverage = terms.length === 0 ? 0 : Math.floor((1000 * matchedTerms.length) / terms.length);
   return {
@@ -167,8 +197,11 @@ function filterKey(args: FindArguments): string {
     t: args.artifact_type ?? null,
     l: args.limit ?? 5,
   });
-  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(key).digest('base64url').slice(0, FILTER_KEY_LENGTH);
 }
+
+/** Characters of a cursor's filter digest (132 bits of SHA-256). */
+const FILTER_KEY_LENGTH = 22;
 
 function encodeCursor(state: CursorState): string {
   return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
@@ -282,24 +315,29 @@ function boundedExample(descriptor: CapabilityDescriptor): Record<string, unknow
  * immutable and its entries are its own objects, so an entry also fixes the catalog the
  * card's relationships are computed against.
  */
-const baseCards = new WeakMap<CatalogEntry, Record<string, unknown>>();
+const baseCards = new WeakMap<CatalogEntry, { card: Record<string, unknown>; bytes: number }>();
 
-/** The compact card shown for each search or browse match. */
-function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, scored?: Scored): Record<string, unknown> {
+/**
+ * The compact card shown for each search or browse match, with its size as JSON in UTF-8
+ * bytes. The size is the base card's (measured once) plus the search signals' own: `{a}` and
+ * `{b}` spread into one object serialize as `{a,b}`, one byte less than the two together.
+ */
+function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, scored?: Scored): { card: Record<string, unknown>; bytes: number } {
   let base = baseCards.get(entry);
   if (base === undefined) {
-    base = baseCard(entry, descriptor, index);
+    const built = baseCard(entry, descriptor, index);
+    base = { card: built, bytes: Buffer.byteLength(JSON.stringify(built)) };
     baseCards.set(entry, base);
   }
-  if (scored === undefined) return { ...base };
-  return {
-    ...base,
+  if (scored === undefined) return { card: { ...base.card }, bytes: base.bytes };
+  const signals = {
     matched_on: scored.matched_on,
     matched_terms: scored.matched_terms,
     relevance_score: scored.score,
     query_coverage_milli: scored.query_coverage_milli,
     lexical_fit: scored.lexical_fit,
   };
+  return { card: { ...base.card, ...signals }, bytes: base.bytes + Buffer.byteLength(JSON.stringify(signals)) - 1 };
 }
 
 /** A card's output summary keeps each field's line within this many characters. */
@@ -641,25 +679,27 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
   } else {
     ranked = candidates
       .map((entry) => score(entry, descriptors.get(entry.id) as CapabilityDescriptor, terms))
-      .filter((s) => s.score > 0)
+      .filter((s): s is Scored => s !== null)
       .sort((a, b) => b.score - a.score || (a.entry.id < b.entry.id ? -1 : 1))
       .map((scored) => ({ entry: scored.entry, scored }));
   }
   const fit = portfolio(args, terms, candidates.length, ranked);
   const incompatible = routing.status === 'NO_ROUTE' || domain.status === 'UNKNOWN_DOMAIN';
   const weak = fit.fit === 'ONLY_WEAK_LEXICAL_MATCHES' || fit.fit === 'NO_LEXICAL_MATCHES';
-  const filters = filterKey(args);
-  const offset = args.cursor === undefined ? 0 : decodeCursor(args.cursor, catalog.digest, filters);
+  // The filters' digest is needed only to read a cursor or to issue one.
+  let filters: string | undefined;
+  const filtersOf = (): string => (filters ??= filterKey(args));
+  const offset = args.cursor === undefined ? 0 : decodeCursor(args.cursor, catalog.digest, filtersOf());
   const page = ranked.slice(offset, offset + limit);
-  const matches = page.map(({ entry, scored }) => card(entry, descriptors.get(entry.id) as CapabilityDescriptor, index, scored));
   const response: FindResponse = {
     ...base,
     kind: args.query === undefined ? 'BROWSE' : 'SEARCH',
     total_matches: ranked.length,
     matches: [],
     capability: null,
-    // The longest cursor this page could carry, so the size budget below holds for the real one.
-    next_cursor: encodeCursor({ o: ranked.length, c: catalog.digest, f: filters }),
+    // The longest cursor this page could carry, so the size budget below holds for the real one
+    // (a filter digest is always FILTER_KEY_LENGTH characters).
+    next_cursor: encodeCursor({ o: ranked.length, c: catalog.digest, f: 'f'.repeat(FILTER_KEY_LENGTH) }),
     portfolio_fit: fit.fit,
     portfolio_fit_basis: fit.basis,
     domain_filter_status: domain.status,
@@ -669,17 +709,19 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
     routing_basis: routing.basis,
     recovery_paths: weak || incompatible || ranked.length === 0 ? recoveryPaths(args, terms, ranked, routing, domain) : [],
   };
-  // Keep the response (and its text projection) under the size bound by paging earlier.
+  // Keep the response (and its text projection) under the size bound by paging earlier: cards
+  // are added while they fit (at least one), each with its separating comma.
   const budget = FIND_RESPONSE_MAX_BYTES / 2 - 512 - Buffer.byteLength(JSON.stringify(response));
+  const matches: Record<string, unknown>[] = [];
   let used = 0;
-  const sizes = matches.map((m) => Buffer.byteLength(JSON.stringify(m)) + 1);
-  for (const size of sizes) used += size;
-  while (matches.length > 1 && used > budget) {
-    matches.pop();
-    used -= sizes[matches.length] ?? 0;
+  for (const { entry, scored } of page) {
+    const built = card(entry, descriptors.get(entry.id) as CapabilityDescriptor, index, scored);
+    if (matches.length > 0 && used + built.bytes + 1 > budget) break;
+    matches.push(built.card);
+    used += built.bytes + 1;
   }
   const next = offset + matches.length;
   response.matches = matches;
-  response.next_cursor = next < ranked.length ? encodeCursor({ o: next, c: catalog.digest, f: filters }) : null;
+  response.next_cursor = next < ranked.length ? encodeCursor({ o: next, c: catalog.digest, f: filtersOf() }) : null;
   return response;
 }
