@@ -26,6 +26,8 @@ import { artifactPut } from './artifact/put.js';
 import { automorphismGroup } from './graph/automorphism-group.js';
 import { canonicalForm } from './graph/canonical-form.js';
 import { constructExplicit } from './graph/construct-explicit.js';
+import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, enumerateNonisomorphic, enumerationBackend } from './graph/enumerate.js';
+import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
@@ -82,6 +84,9 @@ const SYMMETRY_TS_FILES = [
   './graph/invariants/search.ts',
 ];
 
+/** Our enumeration by canonical augmentation, the fallback when geng is absent. */
+const ENUMERATE_TS_FILES = ['./graph/enumerate.ts', './graph/enumerate.kernel.ts', './graph/invariants/automorphisms.ts', './graph/invariants/search.ts'];
+
 /** What the runner's providers need to be told by the entry point that configures it. */
 export interface RunnerRegistrationOptions {
   /** Where nauty is installed (default: the usual prefixes, see DEFAULT_NAUTY_DIRECTORIES). */
@@ -107,8 +112,14 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     [nauty, typescriptProvider(SYMMETRY_TS_PROVIDER, SYMMETRY_TS_FILES, ['canonical-labelling', 'automorphism-group', 'max-order-64'], graphSources)],
     options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
   );
+  const geng = gengProvider(options.nauty);
+  const enumeration = firstHealthyOf(
+    [geng, typescriptProvider(ENUMERATE_TS_PROVIDER, ENUMERATE_TS_FILES, [...ENUMERATE_TS_FEATURES], graphSources)],
+    options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
+  );
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
+    capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
     ...GRAPH_INVARIANTS.map((definition) => capabilityRegistration(graphTs, () => definition)),
     capabilityRegistration(graphTs, () => transformFormat),
     capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),

@@ -64,6 +64,7 @@ const RUNNER_CAPABILITIES = [
   COMPUTE,
   ...GRAPH_INVARIANTS.map((definition) => definition.id),
   'graph.transform.format',
+  'graph.enumerate.nonisomorphic',
   'graph.canonical_form.compute',
   'graph.automorphism_group.compute',
   'universal_algebra.evaluate_laws',

@@ -1,0 +1,452 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeGraph6, encodeGraph6, type CapabilityResult, type InstalledCapability, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
+import { firstHealthyOf } from '../providers/nauty.js';
+import {
+  describeClass,
+  emptyByCounting,
+  ENUMERATE_TS_PROVIDER,
+  ENUMERATION_PAGE_SCHEMA_URI,
+  EnumerationPagePayloadSchema,
+  enumerateNonisomorphic,
+  enumerationBackend,
+  filterViolation,
+  normalizeFilters,
+  TS_ENUMERATION_METHOD,
+  type EnumerateOutput,
+} from './enumerate.js';
+import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, type GengTool } from './enumerate-geng.js';
+import { enumerateGraphs, graph6OfRows, type EnumerationFilters } from './enumerate.kernel.js';
+import { mulberry32, randomGraph } from './test-graphs.js';
+
+const ID = 'graph.enumerate.nonisomorphic';
+const GENG = '/usr/bin/nauty-geng';
+const LABELG = '/usr/bin/nauty-labelg';
+const TS_RUNTIME: ProviderRuntime = { ...FAKE_RUNTIME, provider: ENUMERATE_TS_PROVIDER };
+const BIG = { wall_time_ms: 300_000 };
+
+// Published counts (OEIS), index = number of vertices.
+/** A000088: graphs on n nodes. */
+const A000088 = [1, 1, 2, 4, 11, 34, 156, 1044, 12346, 274668, 12005168];
+/** A001349: connected graphs on n nodes (the null graph counted as connected). */
+const A001349 = [1, 1, 1, 2, 6, 21, 112, 853, 11117, 261080, 11716571];
+/** A000055: trees on n nodes (index 0, the null graph, is not expressible as "connected with n − 1 edges"). */
+const A000055 = [1, 1, 1, 1, 2, 3, 6, 11, 23, 47, 106];
+/** A033995: bipartite graphs on n nodes. */
+const A033995 = [1, 1, 2, 3, 7, 13, 35, 88, 303, 1119, 5479];
+/** A006785: triangle-free graphs on n nodes. */
+const A006785 = [1, 1, 2, 3, 7, 14, 38, 107, 410, 1897, 12172];
+/**
+ * A002218 (2-connected graphs) from n = 3; OEIS counts K_2 as a block, geng -C (and this
+ * capability) does not, so n ≤ 2 give 0 here.
+ */
+const BICONNECTED = [0, 0, 0, 1, 3, 10, 56, 468, 7123];
+
+const NO_FILTERS = (n: number): EnumerationFilters => normalizeFilters({ order: n });
+
+/** geng's graphs, straight from the executable (no capability code in between). */
+function gengList(args: string[]): string[] {
+  const out = execFileSync(GENG, ['-q', ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return out === '' ? [] : out.trimEnd().split('\n');
+}
+
+/** nauty's canonical forms of graph6 graphs (order ≥ 1), sorted: equal lists mean equal sets of isomorphism classes. */
+function canonicalForms(graphs: readonly string[]): string[] {
+  if (graphs.length === 0) return [];
+  const out = execFileSync(LABELG, ['-q'], { input: `${graphs.join('\n')}\n`, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return out.trimEnd().split('\n').sort();
+}
+
+/** Run the TypeScript enumeration in this process, without a budget. */
+function tsList(n: number, filters: EnumerationFilters): string[] {
+  const found = enumerateGraphs({ order: n, filters, shard: null, list: true, max_listed: 10_000_000 }, { shouldStop: () => false });
+  expect(found.outcome).toBe('COMPLETE');
+  return found.listing === '' ? [] : found.listing.trimEnd().split('\n');
+}
+
+function output(result: CapabilityResult): EnumerateOutput {
+  expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+  expect(result.completeness.status).toBe('COMPLETE');
+  return result.output as EnumerateOutput;
+}
+
+function firstError(result: CapabilityResult): { code: string; message: string } {
+  const diagnostic = result.diagnostics.find((d) => d.severity === 'ERROR');
+  if (!diagnostic) throw new Error(`expected an ERROR diagnostic, got ${JSON.stringify(result.diagnostics)}`);
+  return diagnostic;
+}
+
+describe('graph.enumerate.nonisomorphic', () => {
+  let harness: CapabilityHarness;
+  let tool: GengTool;
+  let gengRuntime: ProviderRuntime;
+  const installed = {} as Record<'geng' | 'typescript', InstalledCapability>;
+
+  beforeAll(async () => {
+    harness = await createCapabilityHarness();
+    ({ tool, runtime: gengRuntime } = await probeGeng());
+    installed.geng = harness.install(enumerateNonisomorphic({ kind: 'geng', tool }), gengRuntime);
+    installed.typescript = harness.install(enumerateNonisomorphic({ kind: 'typescript' }), TS_RUNTIME);
+  });
+  afterAll(async () => {
+    await harness[Symbol.asyncDispose]();
+  });
+
+  function run(backend: 'geng' | 'typescript', payload: Record<string, unknown>, budget?: Record<string, number>, signal?: AbortSignal): Promise<CapabilityResult> {
+    return harness.run(installed[backend], { capability_id: ID, payload, ...(budget === undefined ? {} : { budget }) }, signal);
+  }
+  const count = async (backend: 'geng' | 'typescript', payload: Record<string, unknown>): Promise<number> =>
+    output(await run(backend, { ...payload, count_only: true }, BIG)).count;
+
+  /** Every listed graph, inline or read back from its pages (checking the page contract on the way). */
+  async function listed(found: EnumerateOutput): Promise<string[]> {
+    if (found.listing === 'INLINE') return found.graphs ?? [];
+    expect(found.listing).toBe('PAGED');
+    const graphs: string[] = [];
+    for (const [i, ref] of found.pages.entries()) {
+      const stored = await harness.artifacts.get(ref.uri);
+      expect(stored.manifest.schema_uri).toBe(ENUMERATION_PAGE_SCHEMA_URI);
+      const page = EnumerationPagePayloadSchema.parse(stored.payload);
+      expect(page).toMatchObject({ order: found.order, filters: found.filters, shard: found.shard, method: found.method, page: i, page_count: found.pages.length, total: found.count });
+      expect(page.first_index).toBe(graphs.length);
+      expect(ref).toMatchObject({ page: i, first_index: graphs.length, count: page.graphs.length });
+      graphs.push(...page.graphs);
+    }
+    return graphs;
+  }
+
+  describe.each(['geng', 'typescript'] as const)('served by %s', (backend) => {
+    const top = backend === 'geng' ? 10 : 9;
+
+    it(`counts all graphs as OEIS A000088 (n = 0..${top})`, async () => {
+      for (let n = 0; n <= top; n++) expect(await count(backend, { order: n }), `n = ${n}`).toBe(A000088[n]);
+    });
+
+    it(`counts connected graphs as OEIS A001349 (n = 0..${top})`, async () => {
+      for (let n = 0; n <= top; n++) expect(await count(backend, { order: n, connected: true }), `n = ${n}`).toBe(A001349[n]);
+    });
+
+    it('counts trees (A000055), bipartite (A033995), triangle-free (A006785) and 2-connected graphs (A002218) (n up to 10)', async () => {
+      for (let n = 1; n <= 10; n++) {
+        expect(await count(backend, { order: n, connected: true, min_edges: n - 1, max_edges: n - 1 }), `trees, n = ${n}`).toBe(A000055[n]);
+      }
+      for (let n = 0; n <= 10; n++) {
+        expect(await count(backend, { order: n, bipartite: true }), `bipartite, n = ${n}`).toBe(A033995[n]);
+        expect(await count(backend, { order: n, triangle_free: true }), `triangle-free, n = ${n}`).toBe(A006785[n]);
+      }
+      for (let n = 0; n <= 8; n++) expect(await count(backend, { order: n, biconnected: true }), `2-connected, n = ${n}`).toBe(BICONNECTED[n]);
+    });
+
+    it('lists few graphs inline: the 6 connected graphs on 4 vertices, each connected, pairwise non-isomorphic', async () => {
+      const result = await run(backend, { order: 4, connected: true });
+      const found = output(result);
+      expect(found).toMatchObject({ order: 4, count: 6, listing: 'INLINE', pages: [], shard: null, method: backend === 'geng' ? gengMethod(tool) : TS_ENUMERATION_METHOD });
+      const graphs = found.graphs ?? [];
+      expect(graphs).toHaveLength(6);
+      for (const g of graphs) expect(filterViolation(decodeGraph6(g), found.filters)).toBeNull();
+      expect(new Set(canonicalForms(graphs)).size).toBe(6);
+      expect(result.artifact_uris).toEqual([]);
+      expect(result.scope).toEqual({ kind: 'EXACT_CLAIM', statement: `${describeClass(4, found.filters)}; nothing about other orders or other filters`, input_uris: [] });
+      expect(result.scope?.statement).toContain('on exactly 4 vertices');
+      expect(result.scope?.statement).toContain('connected');
+      expect(result.qualifiers).toEqual(['EXACT', 'EXHAUSTIVE', 'DETERMINISTIC']);
+      expect(result.provider?.name).toBe(backend === 'geng' ? GENG_PROVIDER : ENUMERATE_TS_PROVIDER);
+    });
+
+    it('pages a long listing: the 12346 graphs on 8 vertices, whose lines decode to 12346 isomorphism classes', async () => {
+      const result = await run(backend, { order: 8 }, BIG);
+      const found = output(result);
+      expect(found.listing).toBe('PAGED');
+      expect(found.graphs).toBeNull();
+      expect(found.pages.map((page) => page.count)).toEqual([10_000, 2346]);
+      expect(result.artifact_uris).toEqual(found.pages.map((page) => page.uri));
+      const graphs = await listed(found);
+      expect(graphs).toHaveLength(12346);
+      for (const g of graphs) expect(decodeGraph6(g).order).toBe(8);
+      const forms = canonicalForms(graphs);
+      expect(new Set(forms).size).toBe(12346);
+      expect(forms).toEqual(canonicalForms(gengList(['8'])));
+    });
+
+    it('splits into shards that are disjoint and together make up the class; the scope names the shard', async () => {
+      const whole = await listed(output(await run(backend, { order: 7 })));
+      const parts: string[][] = [];
+      for (let index = 0; index < 3; index++) {
+        const result = await run(backend, { order: 7, shard: { index, count: 3 } });
+        const found = output(result);
+        expect(found.shard).toEqual({ index, count: 3 });
+        expect(result.scope?.statement).toContain(`only shard ${index} of 3 under ${found.method}`);
+        parts.push(await listed(found));
+      }
+      expect(parts.reduce((sum, part) => sum + part.length, 0)).toBe(1044);
+      expect(parts.every((part) => part.length > 0)).toBe(true);
+      expect(canonicalForms(parts.flat())).toEqual(canonicalForms(whole));
+      // Counting shards add up too, at an order where each shard holds thousands.
+      let total = 0;
+      for (let index = 0; index < 5; index++) total += await count(backend, { order: 8, connected: true, shard: { index, count: 5 } });
+      expect(total).toBe(A001349[8]);
+      // More shards than graphs: still disjoint and complete.
+      for (const n of [0, 1, 2, 3]) {
+        const sizes: string[] = [];
+        for (let index = 0; index < 4; index++) sizes.push(...(await listed(output(await run(backend, { order: n, shard: { index, count: 4 } })))));
+        expect(sizes.length, `n = ${n}`).toBe(A000088[n]);
+        if (n > 0) expect(new Set(canonicalForms(sizes)).size).toBe(A000088[n]);
+      }
+    });
+
+    it('concludes nothing when the wall-time budget ends first: TIMEOUT, no output, no count', async () => {
+      const result = await run(backend, { order: backend === 'geng' ? 12 : 10, count_only: true }, { wall_time_ms: 300 });
+      expect(result.execution.status).toBe('TIMEOUT');
+      expect(result.output).toBeNull();
+      expect(result.completeness.status).not.toBe('COMPLETE');
+      expect(result.artifact_uris).toEqual([]);
+      expect(firstError(result).code).toBe('EXECUTION_TIMEOUT');
+    });
+
+    it('concludes nothing when cancelled', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200).unref();
+      const result = await run(backend, { order: backend === 'geng' ? 12 : 10, count_only: true }, BIG, controller.signal);
+      expect(result.execution.status).toBe('CANCELLED');
+      expect(result.output).toBeNull();
+    });
+
+    it('refuses a listing larger than budget.max_output_bytes, and says how to get the count', async () => {
+      const result = await run(backend, { order: 9 }, { max_output_bytes: 64 * 1024, wall_time_ms: 120_000 });
+      expect(result.execution.status).toBe('ERROR');
+      expect(result.output).toBeNull();
+      const error = result.diagnostics.find((d) => d.severity === 'ERROR');
+      expect(error?.code).toBe('OUTPUT_LIMIT_EXCEEDED');
+      expect(error?.hint).toContain('count_only');
+    });
+
+    it('decides the graph with no vertices and classes that degree counting empties, without enumerating', async () => {
+      expect(output(await run(backend, { order: 0, connected: true }))).toMatchObject({ count: 1, graphs: ['?'], listing: 'INLINE' });
+      expect(output(await run(backend, { order: 0, biconnected: true }))).toMatchObject({ count: 0, graphs: [] });
+      expect(output(await run(backend, { order: 0, shard: { index: 1, count: 2 } }))).toMatchObject({ count: 0, graphs: [] });
+      // 3-regular graphs on 5 vertices would have 7.5 edges; geng refuses such bounds as "impossible".
+      const cubic = await run(backend, { order: 5, min_degree: 3, max_degree: 3 });
+      expect(output(cubic)).toMatchObject({ count: 0, graphs: [], listing: 'INLINE' });
+      expect(cubic.completeness.basis).toContain('no graph qualifies');
+      expect(output(await run(backend, { order: 2, biconnected: true, count_only: true }))).toMatchObject({ count: 0, graphs: null, listing: 'NONE' });
+    });
+  });
+
+  it('the two providers agree on the isomorphism classes for every combination of the structural filters (n = 1..7)', () => {
+    const flags = ['connected', 'biconnected', 'triangle_free', 'c4_free', 'bipartite'] as const;
+    const gengFlag = { connected: '-c', biconnected: '-C', triangle_free: '-t', c4_free: '-f', bipartite: '-b' } as const;
+    for (let n = 1; n <= 7; n++) {
+      for (let mask = 0; mask < 32; mask++) {
+        const chosen = flags.filter((_, i) => ((mask >> i) & 1) === 1);
+        const filters = { ...NO_FILTERS(n), ...Object.fromEntries(chosen.map((flag) => [flag, true])) };
+        const ours = tsList(n, filters);
+        // geng refuses -C below 3 vertices; there are no 2-connected graphs there.
+        const theirs = filters.biconnected && n < 3 ? [] : gengList([...chosen.map((flag) => gengFlag[flag]), String(n)]);
+        const label = `n = ${n}, ${chosen.join(' ') || 'no filter'}`;
+        expect(ours.length, label).toBe(theirs.length);
+        expect(canonicalForms(ours), label).toEqual(canonicalForms(theirs));
+      }
+    }
+  });
+
+  it('the two providers agree on random filter combinations with degree and edge bounds (n = 1..8)', async () => {
+    const arbitrary = fc.integer({ min: 1, max: 8 }).chain((n) =>
+      fc.record({
+        order: fc.constant(n),
+        connected: fc.boolean(),
+        biconnected: fc.integer({ min: 0, max: 4 }).map((x) => x === 0),
+        triangle_free: fc.boolean(),
+        c4_free: fc.boolean(),
+        bipartite: fc.boolean(),
+        min_degree: fc.integer({ min: 0, max: n }),
+        max_degree: fc.integer({ min: 0, max: n }),
+        min_edges: fc.integer({ min: 0, max: (n * (n - 1)) / 2 + 1 }),
+        max_edges: fc.integer({ min: 0, max: (n * (n - 1)) / 2 + 1 }),
+      }),
+    );
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (request) => {
+        const { min_degree, max_degree, min_edges, max_edges } = request;
+        const input = { ...request, min_degree: Math.min(min_degree, max_degree), max_degree: Math.max(min_degree, max_degree), min_edges: Math.min(min_edges, max_edges), max_edges: Math.max(min_edges, max_edges) };
+        const filters = normalizeFilters(input);
+        // The kernel alone, without the counting shortcut, is the reference for the shortcut too.
+        const ours = tsList(input.order, filters);
+        const empty = emptyByCounting(input.order, filters);
+        if (empty !== null) expect(ours, empty).toEqual([]);
+        const theirs = empty === null ? ((await runGeng(tool, { order: input.order, filters, shard: null, countOnly: false }, { deadline: Date.now() + 30_000, maxOutputBytes: 1 << 24 })).graphs ?? []) : [];
+        expect(ours.length, JSON.stringify(input)).toBe(theirs.length);
+        if (input.order <= 7) expect(canonicalForms(ours), JSON.stringify(input)).toEqual(canonicalForms(theirs));
+        if (ours.length > 0) nonEmpty++;
+      }),
+      { numRuns: 150, seed: 20240611 },
+    );
+    // Random bounds often leave nothing; enough of the runs must compare real lists.
+    expect(nonEmpty).toBeGreaterThan(30);
+  });
+
+  it('emptyByCounting covers every bound geng refuses as impossible (n = 1..6)', () => {
+    let refused = 0;
+    for (let n = 1; n <= 6; n++) {
+      for (const flag of ['', '-c', '-C'] as const) {
+        for (let d = 0; d <= n; d++) {
+          for (let D = 0; D < n; D++) {
+            const filters = { ...NO_FILTERS(n), connected: flag === '-c', biconnected: flag === '-C', min_degree: d, max_degree: D };
+            const args = gengArguments({ order: n, filters, shard: null, countOnly: true });
+            const geng = spawnSync(GENG, args, { encoding: 'utf8' });
+            const label = `geng ${args.join(' ')}`;
+            const empty = emptyByCounting(n, filters);
+            if (geng.status !== 0) {
+              refused++;
+              expect(geng.stderr, label).toContain('impossible');
+              expect(empty, label).not.toBeNull();
+            } else if (empty !== null) {
+              expect(parseGengCount(geng.stderr), label).toBe(0);
+            }
+          }
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(20);
+  });
+
+  it('refuses bad requests: crossed bounds, a shard index out of range, orders above the provider limit', async () => {
+    const crossed = await run('typescript', { order: 5, min_degree: 3, max_degree: 2 });
+    expect(firstError(crossed).code).toBe('INVALID_REQUEST');
+    const edges = await run('typescript', { order: 5, min_edges: 4, max_edges: 3 });
+    expect(firstError(edges).code).toBe('INVALID_REQUEST');
+    const shard = await run('geng', { order: 5, shard: { index: 3, count: 3 } });
+    expect(firstError(shard).code).toBe('INVALID_REQUEST');
+    const unknown = await run('geng', { order: 5, regular: true });
+    expect(firstError(unknown).code).toBe('INVALID_REQUEST');
+    const tooBig = await run('typescript', { order: 11, count_only: true });
+    expect(firstError(tooBig)).toMatchObject({ code: 'SIZE_LIMIT_EXCEEDED' });
+    expect(firstError(tooBig).message).toContain('at most 10');
+    expect(firstError(await run('geng', { order: 33, count_only: true })).code).toBe('INVALID_REQUEST');
+    expect(installed.typescript.descriptor.limits).toMatchObject({ max_order: 10, method: TS_ENUMERATION_METHOD });
+    expect(installed.geng.descriptor.limits).toMatchObject({ max_order: 32, method: gengMethod(tool) });
+  });
+
+  describe('a geng that lies is caught', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'jacobian-fake-geng-'));
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    async function fakeGeng(name: string, stdout: string, stderr: string): Promise<InstalledCapability> {
+      const file = join(dir, name);
+      await writeFile(file, `#!/bin/sh\nprintf '${stdout}'\nprintf '${stderr}' >&2\n`);
+      await chmod(file, 0o755);
+      return harness.install(enumerateNonisomorphic({ kind: 'geng', tool: { geng: file, version: '0.0', wordSize: 32 } }), gengRuntime);
+    }
+    const report = (count: number): string => `>A geng -d0D3 n=4 e=0-6\\n>Z ${count} graphs generated in 0.00 sec\\n`;
+
+    it('a count that disagrees with the lines written', async () => {
+      const liar = await fakeGeng('short', 'C~\\nC^\\n', report(3));
+      const result = await harness.run(liar, { capability_id: ID, payload: { order: 4 } });
+      expect(firstError(result).code).toBe('PROVIDER_FAILED');
+      expect(firstError(result).message).toContain('reported 3 graphs but wrote 2 lines');
+    });
+
+    it('a graph that breaks a filter, or is not graph6 of the order asked', async () => {
+      const triangle = await fakeGeng('triangle', 'C~\\n', report(1));
+      const result = await harness.run(triangle, { capability_id: ID, payload: { order: 4, triangle_free: true } });
+      expect(firstError(result).code).toBe('PROVIDER_FAILED');
+      expect(firstError(result).message).toContain('contains the triangle');
+      const wrongOrder = await fakeGeng('order', 'Bw\\n', report(1));
+      expect(firstError(await harness.run(wrongOrder, { capability_id: ID, payload: { order: 4 } })).message).toContain('has 3 vertices, not 4');
+      const garbage = await fakeGeng('garbage', 'hello\\n', report(1));
+      expect(firstError(await harness.run(garbage, { capability_id: ID, payload: { order: 4 } })).message).toContain('not graph6');
+    });
+
+    it('a report it cannot read', async () => {
+      const mute = await fakeGeng('mute', 'C~\\n', '');
+      expect(firstError(await harness.run(mute, { capability_id: ID, payload: { order: 4 } })).message).toContain("geng's report could not be read");
+    });
+  });
+
+  describe('provider selection', () => {
+    it('probes geng: a valid runtime naming its version, digested with the libnauty it loads', () => {
+      expect(gengRuntime).toMatchObject({ provider: GENG_PROVIDER, availability: 'AVAILABLE', digest_kind: 'COMPOSITE', install_tier: 'T1', version: tool.version });
+      expect(gengRuntime.features).toContain('res-mod-split');
+      expect(tool.geng).toMatch(/geng$/);
+    });
+
+    it('falls back to the TypeScript provider when geng is missing, and maps each runtime to its backend', async () => {
+      const missing = gengProvider({ directories: ['/nonexistent-for-jacobian-tests'] });
+      const typescript: ProviderProbe = { name: ENUMERATE_TS_PROVIDER, probe: () => Promise.resolve(TS_RUNTIME) };
+      const skipped: string[] = [];
+      const chosen = await firstHealthyOf([missing, typescript], { onSkipped: (name, reason) => skipped.push(`${name}: ${reason}`) }).probe();
+      expect(chosen.provider).toBe(ENUMERATE_TS_PROVIDER);
+      expect(skipped[0]).toContain('not installed');
+      expect(enumerationBackend(chosen, missing)).toEqual({ kind: 'typescript' });
+      const present = gengProvider();
+      const runtime = await firstHealthyOf([present, typescript]).probe();
+      expect(runtime.provider).toBe(GENG_PROVIDER);
+      expect(enumerationBackend(runtime, present)).toMatchObject({ kind: 'geng', tool: { geng: tool.geng } });
+      expect(() => enumerationBackend(runtime, missing)).toThrow(/no geng probe succeeded/);
+      expect(() => enumerationBackend(FAKE_RUNTIME, present)).toThrow(/not test-provider/);
+    });
+  });
+});
+
+describe('filterViolation (the plain recheck)', () => {
+  const graph = (n: number, edges: [number, number][]) => ({ order: n, edges });
+  const all = (n: number, extra: Partial<EnumerationFilters>): EnumerationFilters => ({ ...NO_FILTERS(n), ...extra });
+
+  it('accepts graphs in the class and rejects each kind of violation', () => {
+    const c5 = graph(5, [[0, 1], [1, 2], [2, 3], [3, 4], [0, 4]]);
+    expect(filterViolation(c5, all(5, { connected: true, biconnected: true, triangle_free: true, c4_free: true, min_degree: 2, max_degree: 2, min_edges: 5, max_edges: 5 }))).toBeNull();
+    expect(filterViolation(c5, all(5, { bipartite: true }))).toBe('is not bipartite');
+    expect(filterViolation(graph(4, [[0, 1], [1, 2], [2, 3], [0, 3]]), all(4, { c4_free: true }))).toContain('4-cycle');
+    expect(filterViolation(graph(3, [[0, 1], [1, 2], [0, 2]]), all(3, { triangle_free: true }))).toContain('triangle');
+    expect(filterViolation(graph(4, [[0, 1], [2, 3]]), all(4, { connected: true }))).toBe('is not connected');
+    expect(filterViolation(graph(3, [[0, 1], [1, 2]]), all(3, { biconnected: true }))).toContain('cut vertex');
+    expect(filterViolation(graph(2, [[0, 1]]), all(2, { biconnected: true }))).toBe('is not 2-connected');
+    expect(filterViolation(graph(3, [[0, 1]]), all(3, { min_degree: 1 }))).toContain('degree 0');
+    expect(filterViolation(graph(3, [[0, 1], [0, 2]]), all(3, { max_degree: 1 }))).toContain('degree 2');
+    expect(filterViolation(graph(3, [[0, 1]]), all(3, { min_edges: 2 }))).toContain('1 edges');
+    expect(filterViolation(graph(1, []), all(1, { connected: true }))).toBeNull();
+  });
+});
+
+describe('the TypeScript enumeration kernel', () => {
+  it('writes graph6 exactly as the shared encoder does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 30 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer(), (n, p, seed) => {
+        const g = randomGraph(n, p, mulberry32(seed));
+        const rows = new Int32Array(n);
+        for (const [u, v] of g.edges) {
+          rows[u] = rows[u]! | (1 << v);
+          rows[v] = rows[v]! | (1 << u);
+        }
+        expect(graph6OfRows(rows, n)).toBe(encodeGraph6(g));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stops when told, claiming nothing', () => {
+    const found = enumerateGraphs({ order: 8, filters: NO_FILTERS(8), shard: null, list: true, max_listed: 100_000 }, { shouldStop: () => true });
+    expect(found.outcome).toBe('STOPPED');
+    expect(found.listing).toBe('');
+  });
+
+  it('stops listing past max_listed', () => {
+    const found = enumerateGraphs({ order: 6, filters: NO_FILTERS(6), shard: null, list: true, max_listed: 100 }, { shouldStop: () => false });
+    expect(found.outcome).toBe('TOO_MANY_TO_LIST');
+    expect(found.listing).toBe('');
+  });
+
+  it('refuses filters that are not normalized', () => {
+    expect(() => enumerateGraphs({ order: 4, filters: { ...NO_FILTERS(4), max_degree: 7 }, shard: null, list: false, max_listed: 0 }, { shouldStop: () => false })).toThrow(RangeError);
+  });
+});
