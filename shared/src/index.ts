@@ -269,6 +269,14 @@ export {
   UNIVERSAL_ALGEBRA_LIMITS,
   UNIVERSAL_ALGEBRA_SOURCES,
   validateAlgebra,
+  COUNTERMODEL_RESULT_SCHEMA_URI,
+  COUNTERMODEL_RESULT_SEMANTICS_URI,
+  CountermodelClaimSchema,
+  CountermodelResultPayloadSchema,
+  ListedModelSchema,
+  MODELS_RESULT_SCHEMA_URI,
+  MODELS_RESULT_SEMANTICS_URI,
+  ModelsResultPayloadSchema,
 } from './domains/universal-algebra/index.js';
 export type {
   ApplicationTerm,
@@ -284,4 +292,8 @@ export type {
   SignatureInput,
   Term,
   VariableTerm,
+  CountermodelClaim,
+  CountermodelResultPayload,
+  ListedModel,
+  ModelsResultPayload,
 } from './domains/universal-algebra/index.js';

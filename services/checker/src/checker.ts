@@ -30,6 +30,7 @@ import {
   verifyMatching,
   verifySpanningTree,
 } from './graph/witness-verify.js';
+import { COUNTERMODEL_CHECKER_SOURCES, COUNTERMODEL_VERIFY_CAPABILITY_ID, verifyCountermodel } from './universal-algebra/countermodel-verify.js';
 
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -72,8 +73,8 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       sourceProviderRuntime({
         provider: 'jacobian-checker-ts',
         version: CHECKER_VERSION,
-        files: [...new Set([...INDUCED_TREE_CHECKER_SOURCES, ...GRAPH_WITNESS_CHECKER_SOURCES, ...ISOMORPHISM_CHECKER_SOURCES])],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check'],
+        files: [...new Set([...INDUCED_TREE_CHECKER_SOURCES, ...GRAPH_WITNESS_CHECKER_SOURCES, ...ISOMORPHISM_CHECKER_SOURCES, ...COUNTERMODEL_CHECKER_SOURCES])],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -92,6 +93,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyHamiltonianCycle(authority('graph.hamiltonian_cycle.verify'))),
       capabilityRegistration(ownCode, () => verifySpanningTree(authority('graph.spanning_tree.verify'))),
       capabilityRegistration(ownCode, () => verifyIsomorphism(authority('graph.isomorphism.verify'))),
+      capabilityRegistration(ownCode, () => verifyCountermodel(authority(COUNTERMODEL_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

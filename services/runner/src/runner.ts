@@ -36,6 +36,7 @@ import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './provide
 import { cadicalProvider } from './providers/cadical.js';
 import { probeZ3Provider } from './providers/z3.js';
 import { countermodelSearch } from './universal-algebra/countermodel.js';
+import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { RUNNER_VERSION } from './version.js';
 
@@ -136,6 +137,21 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
       () => evaluateLawsCapability,
     ),
     capabilityRegistration(cadicalProvider(), (runtime) => countermodelSearch(runtime)),
+    // Its own provider name: providers are probed once per name, each with its own file list.
+    capabilityRegistration(
+      typescriptProvider(
+        'jacobian-universal-algebra-enumeration-ts',
+        [
+          './universal-algebra/enumerate-models.ts',
+          './universal-algebra/enumerate-models.kernel.ts',
+          './universal-algebra/model-enumeration.ts',
+          './universal-algebra/evaluate-laws.ts',
+        ],
+        ['finite-model-enumeration', 'isomorphism-classes'],
+        [...UNIVERSAL_ALGEBRA_SOURCES],
+      ),
+      () => enumerateModelsCapability,
+    ),
   ];
 }
 

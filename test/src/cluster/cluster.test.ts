@@ -69,10 +69,12 @@ const RUNNER_CAPABILITIES = [
   'graph.automorphism_group.compute',
   'universal_algebra.evaluate_laws',
   'universal_algebra.search.countermodel',
+  'universal_algebra.enumerate.models',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
   ...['colouring', 'clique', 'independent_set', 'matching', 'hamiltonian_path', 'hamiltonian_cycle', 'spanning_tree', 'isomorphism'].map((name) => `graph.${name}.verify`),
+  'universal_algebra.countermodel.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

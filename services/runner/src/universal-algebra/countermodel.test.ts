@@ -5,6 +5,9 @@ import {
   admitRequest,
   CapabilityRequestSchema,
   CapabilityResultSchema,
+  COUNTERMODEL_RESULT_SCHEMA_URI,
+  COUNTERMODEL_RESULT_SEMANTICS_URI,
+  CountermodelResultPayloadSchema,
   createLocalFolderArtifactStore,
   evaluateLaws,
   executeCapability,
@@ -88,21 +91,54 @@ describe('universal_algebra.search.countermodel', () => {
     }
   });
 
-  it('finds a non-commutative semigroup of order 2', async () => {
+  it('finds a non-commutative semigroup of order 2, and stores it as a result artifact for the checker', async () => {
     const result = await search({ signature: SEMIGROUP, laws: [ASSOCIATIVITY], target: COMMUTATIVITY, order: 2 });
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
-    expect(result).toMatchObject({ execution: { status: 'COMPLETED' }, completeness: { status: 'COMPLETE' }, assurance: { level: 'COMPUTED' }, obligations: [], artifact_uris: [] });
+    expect(result).toMatchObject({ execution: { status: 'COMPLETED' }, completeness: { status: 'COMPLETE' }, assurance: { level: 'COMPUTED' }, obligations: [], diagnostics: [] });
     const output = result.output as CountermodelOutput;
     expect(output).toMatchObject({ order: 2, scope: { kind: 'ONE_FIXED_ORDER', order: 2 }, solver: { name: 'cadical', result: 'SATISFIABLE' }, evidence: null });
     expect(output.symmetry_breaking).toMatchObject({ method: 'LEAST_NUMBER', cells: ['0 * 0', '1 * 1'] });
     recheck(SEMIGROUP, [ASSOCIATIVITY], COMMUTATIVITY, output);
+
+    expect(result.artifact_uris).toEqual([output.result_uri]);
+    const stored = await harness.artifacts.get(output.result_uri as string);
+    expect(stored.manifest).toMatchObject({ schema_uri: COUNTERMODEL_RESULT_SCHEMA_URI, semantics_uri: COUNTERMODEL_RESULT_SEMANTICS_URI, parents: [] });
+    expect(CountermodelResultPayloadSchema.parse(stored.payload)).toEqual({
+      signature: { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z'] },
+      laws: [ASSOCIATIVITY],
+      target: COMMUTATIVITY,
+      order: 2,
+      tables: output.model?.tables,
+      violating_assignment: output.violating_assignment,
+      target_values: output.target_values,
+      provenance: { capability_id: COUNTERMODEL_CAPABILITY_ID, capability_version: '1.0.0', provider: 'cadical', provider_version: runtime.version, provider_digest: runtime.digest },
+    });
+  });
+
+  it('says that universal_algebra.countermodel.verify checks its results', () => {
+    expect(capability.descriptor.relationships).toEqual([{ kind: 'VERIFIED_BY', capability_id: 'universal_algebra.countermodel.verify' }]);
+    expect(capability.descriptor.produced_artifact_types).toContain(COUNTERMODEL_RESULT_SCHEMA_URI);
+  });
+
+  it('still answers WITNESS_FOUND when the result is too large for the store, and says it was not retained', async () => {
+    const tiny = createLocalFolderArtifactStore({ root: path.join(harness.root, 'tiny-store'), limits: { maxPayloadBytes: 64 } });
+    try {
+      const run = admitRequest(CapabilityRequestSchema.parse({ capability_id: COUNTERMODEL_CAPABILITY_ID, payload: { signature: SEMIGROUP, laws: [ASSOCIATIVITY], target: COMMUTATIVITY, order: 2 } }));
+      const result = await executeCapability(capability, run, { artifacts: tiny, executor: harness.executor }, new AbortController().signal);
+      expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+      expect(result.output).toMatchObject({ status: 'WITNESS_FOUND', result_uri: null });
+      expect(result.artifact_uris).toEqual([]);
+      expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED' })]);
+    } finally {
+      await tiny.close();
+    }
   });
 
   it('finds no non-abelian group of order 4, and stores the CNF and a DRAT proof that an independent RUP checker accepts', async () => {
     const result = await search({ signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, order: 4 });
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
     const output = result.output as CountermodelOutput;
-    expect(output).toMatchObject({ status: 'NO_WITNESS_FOUND', model: null, violating_assignment: null, solver: { result: 'UNSATISFIABLE' } });
+    expect(output).toMatchObject({ status: 'NO_WITNESS_FOUND', model: null, violating_assignment: null, result_uri: null, solver: { result: 'UNSATISFIABLE' } });
     expect(output.symmetry_breaking.cells).toEqual(['e', 'i(0)', 'i(1)', 'i(2)', 'i(3)']);
     expect(result.completeness.status).toBe('COMPLETE');
     expect(result.obligations.map((o) => [o.id, o.status])).toEqual([
@@ -175,7 +211,7 @@ describe('universal_algebra.search.countermodel', () => {
     const result = await search({ signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, order: 9, symmetry_breaking: 'NONE' }, 6000);
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
     expect(result).toMatchObject({ execution: { status: 'COMPLETED' }, completeness: { status: 'UNKNOWN' }, assurance: { level: 'HEURISTIC' }, artifact_uris: [] });
-    expect(result.output).toMatchObject({ status: 'INDETERMINATE', model: null, evidence: null, solver: { result: 'UNKNOWN', stopped_by: 'DEADLINE' } });
+    expect(result.output).toMatchObject({ status: 'INDETERMINATE', model: null, result_uri: null, evidence: null, solver: { result: 'UNKNOWN', stopped_by: 'DEADLINE' } });
     expect(result.diagnostics[0]).toMatchObject({ severity: 'WARNING', code: 'BUDGET_EXHAUSTED' });
     expect(cadicalChildren()).toEqual([]);
   });

@@ -4,7 +4,9 @@
  *
  * The question is encoded to CNF (cnf-encoding.ts) in an isolated kernel and solved by CaDiCaL.
  * A model is decoded into tables and rechecked exhaustively by the plain evaluator before it is
- * returned, so a witness never rests on the encoding or the solver. A refutation rests on both:
+ * returned, so a witness never rests on the encoding or the solver; it is also stored as a
+ * countermodel result artifact (`result_uri`) that the checker universal_algebra.countermodel.verify
+ * re-reads and verifies on its own. A refutation rests on both:
  * its CNF and DRAT proof are stored as artifacts, with an open obligation that the encoding
  * (including its symmetry breaking) is sound.
  */
@@ -15,6 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   assignmentCounts,
+  COUNTERMODEL_RESULT_SCHEMA_URI,
+  COUNTERMODEL_RESULT_SEMANTICS_URI,
+  CountermodelResultPayloadSchema,
   evaluateTerm,
   JacobianError,
   OperationTableSchema,
@@ -43,6 +48,9 @@ import { AssignmentSchema, LawTextsSchema } from './evaluate-laws.js';
 
 /** The capability ID. */
 export const COUNTERMODEL_CAPABILITY_ID = 'universal_algebra.search.countermodel';
+const COUNTERMODEL_VERSION = '1.0.0';
+/** The checker service's capability that verifies a stored countermodel (the runner never imports the checker). */
+const VERIFY_CAPABILITY_ID = 'universal_algebra.countermodel.verify';
 
 /** Schema of a stored CNF: `{ format: 'DIMACS_CNF', variables, clauses, dimacs, encoding }`. */
 export const SAT_DIMACS_SCHEMA_URI = 'jacobian:schema/sat.dimacs/v1';
@@ -102,6 +110,12 @@ export const CountermodelOutput = z
       .describe('WITNESS_FOUND: the countermodel, as tables (constant → element, unary → array, binary → rows); pass it to universal_algebra.evaluate_laws to recheck'),
     violating_assignment: AssignmentSchema.nullable().describe('WITNESS_FOUND: the first assignment (lexicographic) under which the target fails in the model'),
     target_values: z.object({ left: Element, right: Element }).strict().nullable().describe('the two sides of the target under violating_assignment'),
+    result_uri: z
+      .string()
+      .nullable()
+      .describe(
+        `WITNESS_FOUND: the stored countermodel (${COUNTERMODEL_RESULT_SCHEMA_URI}: signature, source laws, target, order, tables, violating assignment), to verify with ${VERIFY_CAPABILITY_ID}; null otherwise, or when it could not be retained`,
+      ),
     symmetry_breaking: z
       .object({ method: z.enum(SymmetryBreaking), cells: z.array(z.string()), statement: z.string() })
       .strict()
@@ -213,10 +227,10 @@ export function countermodelSearch(runtime: ProviderRuntime, options: Countermod
   }
   return {
     id: COUNTERMODEL_CAPABILITY_ID,
-    version: '1.0.0',
+    version: COUNTERMODEL_VERSION,
     title: 'Find a finite countermodel of a law, at one fixed order',
     description:
-      'Searches for an algebra of exactly order n (operation tables over 0 … n−1) that satisfies the source laws and violates the target law, by a CNF encoding solved with CaDiCaL. WITNESS_FOUND returns the tables and a violating assignment, rechecked exhaustively by an evaluator independent of the encoding; NO_WITNESS_FOUND means no such algebra of that order exists, given that the encoding is sound, and stores the CNF and the DRAT refutation as artifacts; INDETERMINATE means the budget ended first. Says nothing about other orders.',
+      `Searches for an algebra of exactly order n (operation tables over 0 … n−1) that satisfies the source laws and violates the target law, by a CNF encoding solved with CaDiCaL. WITNESS_FOUND returns the tables and a violating assignment, rechecked exhaustively by an evaluator independent of the encoding, and stores them as a result artifact (result_uri) that ${VERIFY_CAPABILITY_ID} verifies independently; NO_WITNESS_FOUND means no such algebra of that order exists, given that the encoding is sound, and stores the CNF and the DRAT refutation as artifacts; INDETERMINATE means the budget ended first. Says nothing about other orders.`,
     tags: ['universal-algebra', 'countermodel', 'finite-model', 'model-finding', 'equational-logic', 'sat', 'cadical', 'drat', 'witness'],
     domain: 'universal_algebra',
     modes: ['EXPLORE'],
@@ -224,11 +238,11 @@ export function countermodelSearch(runtime: ProviderRuntime, options: Countermod
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST'],
     accepted_artifact_types: [],
-    produced_artifact_types: [SAT_DIMACS_SCHEMA_URI, SAT_DRAT_SCHEMA_URI],
+    produced_artifact_types: [COUNTERMODEL_RESULT_SCHEMA_URI, SAT_DIMACS_SCHEMA_URI, SAT_DRAT_SCHEMA_URI],
     input: CountermodelInput,
     output: CountermodelOutput,
     examples: EXAMPLES,
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: VERIFY_CAPABILITY_ID }],
     assurance_ceiling: 'COMPUTED',
     scope_rule:
       'Covers algebras of the one requested order only (ONE_FIXED_ORDER): finding none at order n says nothing about other orders, and a refutation rests on the soundness of the encoding and its symmetry breaking.',
@@ -321,7 +335,7 @@ async function search(input: CountermodelInput, context: CapabilityContext, runt
             : `the solver was stopped after ${solved.runtimeMs} ms to stay within the wall-time budget`,
         );
       case 'SATISFIABLE':
-        return await witness(problem, input, context, solved, { ...base, solver }, outcomeScope);
+        return await witness(problem, input, context, runtime, solved, { ...base, solver }, outcomeScope);
       case 'UNSATISFIABLE':
         return await refutation(problem, context, cnfPath, proofPath, encoded, { ...base, solver }, outcomeScope);
     }
@@ -363,7 +377,7 @@ function indeterminate(common: Common, scope: OutcomeScope, reason: string): Cap
   const diagnostic: Diagnostic = { severity: 'WARNING', code: 'BUDGET_EXHAUSTED', stage: 'EXECUTION', message: reason, path: null, hint: 'raise budget.wall_time_ms, or lower the order' };
   return {
     status: 'COMPLETED',
-    output: { ...common, status: 'INDETERMINATE', model: null, violating_assignment: null, target_values: null, evidence: null, reason },
+    output: { ...common, status: 'INDETERMINATE', model: null, violating_assignment: null, target_values: null, result_uri: null, evidence: null, reason },
     scope,
     completeness: { status: 'UNKNOWN', basis: `no answer at order ${common.order}: ${reason}` },
     qualifiers: ['BOUNDED'],
@@ -375,11 +389,15 @@ function indeterminate(common: Common, scope: OutcomeScope, reason: string): Cap
   };
 }
 
-/** Decode the model, recheck it exhaustively with the evaluator, and answer WITNESS_FOUND. */
+/**
+ * Decode the model, recheck it exhaustively with the evaluator, store it as a countermodel
+ * result artifact, and answer WITNESS_FOUND.
+ */
 async function witness(
   problem: CountermodelProblem,
   input: CountermodelInput,
   context: CapabilityContext,
+  runtime: ProviderRuntime,
   solved: CadicalRun,
   common: Common,
   scope: OutcomeScope,
@@ -406,6 +424,42 @@ async function witness(
         : 'the decoded model satisfies the target law; the result was discarded',
     );
   }
+  const targetValues = { left: violation.left, right: violation.right };
+  // The request's own texts, not our parse, so that a checker re-parses exactly what was asked.
+  const payload = CountermodelResultPayloadSchema.parse({
+    signature: input.signature,
+    laws: input.laws,
+    target: input.target,
+    order: problem.order,
+    tables: decoded.tables,
+    violating_assignment: violation.assignment,
+    target_values: targetValues,
+    provenance: {
+      capability_id: COUNTERMODEL_CAPABILITY_ID,
+      capability_version: COUNTERMODEL_VERSION,
+      provider: runtime.provider,
+      provider_version: runtime.version,
+      provider_digest: runtime.digest,
+    },
+  });
+  const diagnostics: Diagnostic[] = [];
+  let stored: StoredArtifact | null = null;
+  try {
+    stored = await context.artifacts.put(
+      {
+        schema_uri: COUNTERMODEL_RESULT_SCHEMA_URI,
+        semantics_uri: COUNTERMODEL_RESULT_SEMANTICS_URI,
+        payload,
+        parents: [],
+        summary: { order: problem.order, laws: problem.laws.length, target: printLaw(problem.target, problem.signature).slice(0, 200) },
+      },
+      { signal: context.signal },
+    );
+  } catch (error) {
+    const appError = toAppError(error);
+    if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
+    diagnostics.push(notRetained('countermodel', appError.message));
+  }
   return {
     status: 'COMPLETED',
     output: {
@@ -413,7 +467,8 @@ async function witness(
       status: 'WITNESS_FOUND',
       model: algebraInput,
       violating_assignment: violation.assignment,
-      target_values: { left: violation.left, right: violation.right },
+      target_values: targetValues,
+      result_uri: stored?.uri ?? null,
       evidence: null,
       reason: null,
     },
@@ -425,14 +480,14 @@ async function witness(
     qualifiers: ['EXACT'],
     assurance: {
       level: 'COMPUTED',
-      basis: 'found by CaDiCaL; the decoded tables were rechecked exhaustively by our evaluator (every assignment of every law), so the witness does not rest on the encoding or the solver',
+      basis: `found by CaDiCaL; the decoded tables were rechecked exhaustively by our evaluator (every assignment of every law), so the witness does not rest on the encoding or the solver; ${VERIFY_CAPABILITY_ID} can verify the stored result`,
       verification_record_uri: null,
       checker_id: null,
     },
     obligations: [],
     relationships: [],
-    artifact_uris: [],
-    diagnostics: [],
+    artifact_uris: stored === null ? [] : [stored.uri],
+    diagnostics,
   };
 }
 
@@ -513,6 +568,7 @@ async function refutation(
       model: null,
       violating_assignment: null,
       target_values: null,
+      result_uri: null,
       evidence: { cnf_uri: cnf?.uri ?? null, drat_uri: drat?.uri ?? null, drat_bytes: proofBytes, ends_with_empty_clause: closed },
       reason: null,
     },

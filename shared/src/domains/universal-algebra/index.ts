@@ -1,7 +1,8 @@
 /**
  * The universal-algebra core: signatures, our parser for terms and laws, finite algebras as
- * operation tables, and exact exhaustive evaluation of laws. Shared by the runner's
- * universal_algebra capabilities and any independent checker.
+ * operation tables, exact exhaustive evaluation of laws, and the contracts of the artifacts the
+ * universal_algebra capabilities store. Shared by the runner's capabilities and any independent
+ * checker.
  */
 import { fileURLToPath } from 'node:url';
 
@@ -31,8 +32,19 @@ export {
   validateAlgebra,
 } from './algebra.js';
 export type { EvaluateLawsOptions, FiniteAlgebra, FiniteAlgebraInput, LawEvaluation, OperationTable } from './algebra.js';
+export {
+  COUNTERMODEL_RESULT_SCHEMA_URI,
+  COUNTERMODEL_RESULT_SEMANTICS_URI,
+  CountermodelClaimSchema,
+  CountermodelResultPayloadSchema,
+  ListedModelSchema,
+  MODELS_RESULT_SCHEMA_URI,
+  MODELS_RESULT_SEMANTICS_URI,
+  ModelsResultPayloadSchema,
+} from './results.js';
+export type { CountermodelClaim, CountermodelResultPayload, ListedModel, ModelsResultPayload } from './results.js';
 
 /** The files of this core, for the SOURCE_TREE digest of a provider built on it. */
-export const UNIVERSAL_ALGEBRA_SOURCES: readonly string[] = ['./limits.ts', './signature.ts', './syntax.ts', './algebra.ts', './index.ts'].map((file) =>
+export const UNIVERSAL_ALGEBRA_SOURCES: readonly string[] = ['./limits.ts', './signature.ts', './syntax.ts', './algebra.ts', './results.ts', './index.ts'].map((file) =>
   fileURLToPath(new URL(file, import.meta.url)),
 );
