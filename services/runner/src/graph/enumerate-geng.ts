@@ -9,7 +9,7 @@
  * cancel. geng's own count (its `>Z` line) must equal the number of graphs it wrote.
  */
 import { constants } from 'node:fs';
-import { access, readFile, realpath, stat } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import {
   canonicalDigest,
@@ -17,12 +17,11 @@ import {
   JacobianError,
   platformTag,
   ProviderRuntimeSchema,
-  sha256Hex,
   toAppError,
   type ProviderProbe,
   type ProviderRuntime,
 } from '@jacobian/shared';
-import { DEFAULT_NAUTY_DIRECTORIES, runNativeTool, type NativeRunOptions } from '../providers/nauty.js';
+import { component, DEFAULT_NAUTY_DIRECTORIES, linkedNautyLibraries, locate, runNativeTool, type NativeRunOptions } from '../providers/nauty.js';
 import type { EnumerationFilters, EnumerationShard } from './enumerate.kernel.js';
 
 /** The provider name geng registers under (ProviderRuntime.provider). */
@@ -142,40 +141,6 @@ export async function runGeng(tool: GengTool, request: GengRequest, options: Nat
 // ---------------------------------------------------------------------------------------------
 // Probe
 
-async function locate(names: readonly string[], directories: readonly string[]): Promise<string | null> {
-  for (const directory of directories) {
-    for (const name of names) {
-      const candidate = path.join(directory, name);
-      try {
-        await access(candidate, constants.X_OK);
-        const real = await realpath(candidate);
-        if ((await stat(real)).isFile()) return real;
-      } catch {
-        // Not here: try the next place.
-      }
-    }
-  }
-  return null;
-}
-
-/** libnauty shared objects geng loads, per `ldd`; [] when ldd is absent or geng is static. */
-async function linkedNautyLibraries(file: string, signal: AbortSignal | undefined): Promise<string[]> {
-  const ldd = await locate(['ldd'], ['/usr/bin', '/bin']);
-  if (ldd === null) return [];
-  try {
-    const out = await runNativeTool(ldd, [file], '', { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
-    const libraries = [...out.stdout.matchAll(/^\s*(libnauty\S*) => (\/\S+)/gm)].map((m) => m[2] ?? '');
-    return await Promise.all(libraries.filter((lib) => lib !== '').map((lib) => realpath(lib)));
-  } catch {
-    return [];
-  }
-}
-
-async function component(role: string, file: string): Promise<{ role: string; file: string; bytes: number; sha256: string }> {
-  const content = await readFile(file);
-  return { role, file: path.basename(file), bytes: content.length, sha256: sha256Hex(new Uint8Array(content)) };
-}
-
 /**
  * Health check on published counts (OEIS A000088, A001349): geng -u counts 34 graphs on 5
  * vertices, and geng -c writes exactly the 6 connected graphs on 4 vertices, as graph6 of
@@ -220,7 +185,7 @@ export async function probeGeng(options: GengProbeOptions = {}, signal?: AbortSi
     const tool: GengTool = { geng, version: match[1] ?? '', wordSize: Number(match[2]) };
     await healthCheck(tool, signal);
     const libraries = [...new Set(await linkedNautyLibraries(geng, signal))].sort();
-    const parts = [await component('geng', geng), ...(await Promise.all(libraries.map((lib) => component('library', lib))))];
+    const parts = (await Promise.all([component('geng', geng), ...libraries.map((lib) => component('library', lib))])).map((part) => part.component);
     const copyright = path.join(path.dirname(path.dirname(geng)), 'share', 'doc', 'nauty', 'copyright');
     const licenseFiles = await access(copyright, constants.R_OK).then(
       () => [copyright],

@@ -451,7 +451,7 @@ function requireQuiet(tool: string, output: NativeOutput): void {
 // Probe
 
 /** The first executable among `names` in `directories`, symlinks resolved; null when there is none. */
-async function locate(names: readonly string[], directories: readonly string[]): Promise<string | null> {
+export async function locate(names: readonly string[], directories: readonly string[]): Promise<string | null> {
   for (const directory of directories) {
     for (const name of names) {
       const candidate = path.join(directory, name);
@@ -487,7 +487,7 @@ async function versionLine(file: string, signal: AbortSignal | undefined): Promi
 }
 
 /** libnauty shared objects an executable loads, per `ldd`; [] when ldd is absent or the executable is static. */
-async function linkedNautyLibraries(file: string, signal: AbortSignal | undefined): Promise<string[]> {
+export async function linkedNautyLibraries(file: string, signal: AbortSignal | undefined): Promise<string[]> {
   const ldd = await locate(['ldd'], ['/usr/bin', '/bin']);
   if (ldd === null) return [];
   try {
@@ -499,14 +499,15 @@ async function linkedNautyLibraries(file: string, signal: AbortSignal | undefine
   }
 }
 
-interface Component {
+/** One file of a provider's identity: its role, name, size and digest. */
+export interface Component {
   role: string;
   file: string;
   bytes: number;
   sha256: string;
 }
 
-async function component(role: string, file: string): Promise<{ component: Component; content: Buffer }> {
+export async function component(role: string, file: string): Promise<{ component: Component; content: Buffer }> {
   const content = await readFile(file);
   return { component: { role, file: path.basename(file), bytes: content.length, sha256: sha256Hex(new Uint8Array(content)) }, content };
 }
