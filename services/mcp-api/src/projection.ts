@@ -47,8 +47,13 @@ export function projectFind(response: FindResponse): string {
   if (response.capability !== null) {
     const c = response.capability;
     const { input_schema: inputSchema, output_schema: _output, provider_runtime: _runtime, ...rest } = c;
-    lines.push(compactJson(rest, 6000));
-    if (inputSchema !== undefined) lines.push(`input_schema: ${JSON.stringify(inputSchema)}`);
+    const schemaLine = inputSchema === undefined ? undefined : `input_schema: ${JSON.stringify(inputSchema)}`;
+    // The answer carries this text beside the structured response, JSON-escaped (quotes and
+    // newlines grow by about a fifth), so the summary gets what the bound leaves once the
+    // structured response and the complete input schema are counted.
+    const left = FIND_RESPONSE_MAX_BYTES - Buffer.byteLength(JSON.stringify(response)) - 1.2 * Buffer.byteLength(schemaLine ?? '') - 1024;
+    lines.push(compactJson(rest, Math.max(500, Math.min(6000, Math.floor(left / 1.2)))));
+    if (schemaLine !== undefined) lines.push(schemaLine);
   } else if (response.diagnostics.length === 0) {
     lines.push(`${response.kind}: ${response.matches.length} of ${response.total_matches ?? 0} match(es)`);
     lines.push(`portfolio_fit: ${String(response.portfolio_fit)} (${String(response.portfolio_fit_basis)})`);

@@ -52,8 +52,8 @@ describe('graph symmetry: one capability ID, served by nauty when healthy, else 
   it('without nauty the same IDs register with the TypeScript fallback (max_order 64), and serve', async () => {
     const skipped: string[] = [];
     const providers = { nauty: { directories: ['/nonexistent'] }, onProviderSkipped: (name: string, reason: string) => skipped.push(`${name}: ${reason}`) };
-    const registrations = runnerRegistrations(harness.executor, providers).filter((registration) =>
-      registration.provider.name.startsWith('first-healthy-of('),
+    const registrations = runnerRegistrations(harness.executor, providers).filter(
+      (registration) => registration.provider.name === `first-healthy-of(nauty, ${SYMMETRY_TS_PROVIDER})`,
     );
     expect(registrations.map((registration) => registration.provider.name)).toEqual([
       `first-healthy-of(nauty, ${SYMMETRY_TS_PROVIDER})`,
