@@ -1,5 +1,5 @@
 /**
- * Jacobian benchmarks: `npm run bench -- [queue|find|all] [options]` (see HELP). Each
+ * Jacobian benchmarks: `npm run bench -- [queue|find|algebra|all] [options]` (see HELP). Each
  * benchmark prints a table and a JSON summary with its ratios against a peer measured in the
  * same run. Every process started is stopped by its PID at the end, even on error or Ctrl-C.
  */
@@ -8,18 +8,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkCvc5, printAlgebraTables, runAlgebraBench } from './algebra.js';
 import type { BenchContext } from './context.js';
 import { printFindTables, runFindBench } from './find.js';
 import type { Era } from './mcp-http.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|all] [options]      (default: all)
+const HELP = `Usage: npm run bench -- [queue|find|algebra|all] [options]      (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
 find    math.find requests/s (server on core 0, load generator on core 1) vs a minimal
         stateless MCP server on the same SDK, then a long run sampling the server's RSS
+algebra universal_algebra.search.countermodel (orders 1…8 in turn, over MCP HTTP to an embedded
+        serve) vs cvc5 --finite-model-find on a fixed set of implications between magma laws;
+        needs /usr/bin/cvc5 (Debian package cvc5). Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -37,6 +41,13 @@ Options:
                          (default 0: no bound); the report says how many were sent
   --sample-ms MS         find: RSS sampling interval of the long run (default 1000)
   --no-calibrate         find: skip the load generator's ceiling against a bare node:http server
+  --algebra-budget S     algebra: total seconds per implication and system (default 30); Jacobian
+                         passes what is left of it as budget.wall_time_ms of each order's call,
+                         cvc5 gets it as --tlimit and is killed by PID when it runs out
+  --algebra-max-order N  algebra: largest order searched by Jacobian and model size allowed to cvc5
+                         (default 8)
+  --algebra-only A,B     algebra: run only the implications whose ID contains A or B (IDs: see
+                         bench/src/algebra-problems.ts, e.g. central, group4=>comm)
   --era modern|legacy    MCP envelope of every request (default modern: 2026-07-28, JSON answers)
   --log-level LEVEL      JACOBIAN_LOG_LEVEL of the jacobian processes (default info, the product default)
   --wait-quiet S         before each phase, wait up to S seconds for other processes on the machine
@@ -78,6 +89,9 @@ async function main(): Promise<number> {
       'sample-ms': { type: 'string' },
       'max-long-run-min': { type: 'string' },
       'no-calibrate': { type: 'boolean' },
+      'algebra-budget': { type: 'string' },
+      'algebra-max-order': { type: 'string' },
+      'algebra-only': { type: 'string' },
       era: { type: 'string' },
       'log-level': { type: 'string' },
       json: { type: 'string' },
@@ -91,7 +105,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const which = positionals[0] ?? 'all';
-  if (!['queue', 'find', 'all'].includes(which) || positionals.length > 1) throw new Error(`unknown benchmark ${positionals.join(' ')}; see --help`);
+  if (!['queue', 'find', 'algebra', 'all'].includes(which) || positionals.length > 1) throw new Error(`unknown benchmark ${positionals.join(' ')}; see --help`);
+  // Fail before anything starts when the algebra benchmark's peer is missing.
+  if (which === 'algebra') checkCvc5();
   const era = (values.era ?? 'modern') as Era;
   if (era !== 'modern' && era !== 'legacy') throw new Error(`--era: ${values.era} is not modern or legacy`);
 
@@ -173,6 +189,18 @@ async function main(): Promise<number> {
         });
         report.stopped = await teardown(context);
         process.stdout.write(`\n== queue ==\n${printQueueTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+      } else if (name === 'algebra') {
+        const maxOrder = positiveInt('algebra-max-order', values['algebra-max-order'], 8);
+        if (maxOrder > 10) throw new Error('--algebra-max-order: the countermodel capability searches orders up to 10');
+        const report = await runAlgebraBench(context, {
+          budgetMs: positiveInt('algebra-budget', values['algebra-budget'], 30) * 1000,
+          maxOrder,
+          era,
+          only: (values['algebra-only'] ?? '').split(',').filter((part) => part !== ''),
+        });
+        report.stopped = await teardown(context);
+        process.stdout.write(`\n== algebra ==\n${printAlgebraTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
       } else {
         const report = await runFindBench(context, {
