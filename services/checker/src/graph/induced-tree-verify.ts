@@ -12,15 +12,13 @@ import {
   JacobianError,
   parseStoredGraph,
   runKernel,
-  signRecord,
   VERIFICATION_RECORD_SCHEMA_URI,
-  VERIFICATION_RECORD_SEMANTICS_URI,
   type CapabilityDefinition,
   type CheckerAuthorization,
   type CheckerIdentity,
-  type JsonValue,
   type SigningKey,
 } from '@jacobian/shared';
+import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
 import { EXHAUSTIVE_MAX_ORDER } from './induced-tree-exhaustive.js';
 
 export const VerifyInducedTreeInput = z
@@ -62,6 +60,7 @@ export const INDUCED_TREE_CHECKER_SOURCES: string[] = [
   fileURLToPath(new URL('./induced-tree-verify.ts', import.meta.url)),
   fileURLToPath(new URL('./induced-tree-exhaustive.ts', import.meta.url)),
   fileURLToPath(new URL('./induced-tree-exhaustive.kernel.ts', import.meta.url)),
+  RECORD_SOURCE,
   GRAPH_CONTRACT_SOURCE,
 ];
 
@@ -176,35 +175,17 @@ export function verifyInducedTree(authority: CheckerAuthority): CapabilityDefini
           ],
         };
       }
-      const record = signRecord(
-        {
-          verdict: 'ACCEPTED',
-          capability_id: 'graph.induced_tree.maximum.verify',
-          capability_version: '1.0.0',
-          checker_id: identity.checker_id,
-          checker_digest: identity.checker_digest,
-          claim: { kind: 'MAXIMUM_INDUCED_TREE_ORDER', statement: claimStatement, value: { maximum: claim.maximum, witness: claim.witness } },
-          claim_semantics_uri: INDUCED_TREE_RESULT_SEMANTICS_URI,
-          candidate_uri: resultArtifact.uri,
-          input_uris: [graphArtifact.uri],
-          scope: { kind: 'EXACT_CLAIM', statement: claimStatement },
-          evidence_format: EVIDENCE_FORMAT,
-          request_digest: context.requestDigest,
-          issued_at: new Date().toISOString(),
-        },
-        authority.signingKey,
-      );
-      const stored = await context.artifacts.put(
-        {
-          schema_uri: VERIFICATION_RECORD_SCHEMA_URI,
-          semantics_uri: VERIFICATION_RECORD_SEMANTICS_URI,
-          // The store re-validates this as canonical JSON; zod types it loosely as unknown values.
-          payload: record as unknown as JsonValue,
-          parents: [resultArtifact.uri, graphArtifact.uri],
-          summary: { verdict: 'ACCEPTED', checker_id: identity.checker_id, claim: 'MAXIMUM_INDUCED_TREE_ORDER', maximum: claim.maximum },
-        },
-        { signal: context.signal },
-      );
+      const stored = await storeVerificationRecord(context, authority.signingKey, {
+        capabilityId: 'graph.induced_tree.maximum.verify',
+        capabilityVersion: '1.0.0',
+        identity,
+        claim: { kind: 'MAXIMUM_INDUCED_TREE_ORDER', statement: claimStatement, value: { maximum: claim.maximum, witness: claim.witness } },
+        claimSemanticsUri: INDUCED_TREE_RESULT_SEMANTICS_URI,
+        candidateUri: resultArtifact.uri,
+        inputUris: [graphArtifact.uri],
+        evidenceFormat: EVIDENCE_FORMAT,
+        summary: { maximum: claim.maximum },
+      });
       return {
         status: 'COMPLETED',
         output: {

@@ -19,6 +19,7 @@ import {
   type IndexedGraph,
   type ResolvedGraph,
 } from '@jacobian/shared';
+import { RECORD_SOURCE } from '../record.js';
 import type { CheckerAuthority } from './induced-tree-verify.js';
 import {
   graphSummary,
@@ -34,6 +35,7 @@ import {
 export const ISOMORPHISM_CHECKER_SOURCES: string[] = [
   fileURLToPath(import.meta.url),
   WITNESS_CHECKER_FRAME_SOURCE,
+  RECORD_SOURCE,
   GRAPH_WITNESS_SOURCE,
   GRAPH_OPERAND_SOURCE,
   GRAPH_FORMATS_SOURCE,

@@ -22,9 +22,7 @@ import {
   MAX_GRAPH_ORDER,
   MAX_LABEL_LENGTH,
   resolveGraphOperand,
-  signRecord,
   VERIFICATION_RECORD_SCHEMA_URI,
-  VERIFICATION_RECORD_SEMANTICS_URI,
   type CapabilityContext,
   type CapabilityDefinition,
   type CapabilityOutcome,
@@ -37,6 +35,7 @@ import {
   type JsonValue,
   type ResolvedGraph,
 } from '@jacobian/shared';
+import { storeVerificationRecord } from '../record.js';
 import type { CheckerAuthority } from './induced-tree-verify.js';
 
 /** Schema URI of the candidate artifact a witness checker stores when it accepts. */
@@ -353,35 +352,16 @@ export function graphWitnessChecker<I>(
         },
         { signal: context.signal },
       );
-      const record = signRecord(
-        {
-          verdict: 'ACCEPTED',
-          capability_id: spec.id,
-          capability_version: '1.0.0',
-          checker_id: identity.checker_id,
-          checker_digest: identity.checker_digest,
-          claim: { kind: spec.claimKind, statement: prepared.statement, value: prepared.value },
-          claim_semantics_uri: spec.claimSemanticsUri,
-          candidate_uri: candidate.uri,
-          input_uris: inputUris,
-          scope: { kind: 'EXACT_CLAIM', statement: prepared.statement },
-          evidence_format: evidenceFormat,
-          request_digest: context.requestDigest,
-          issued_at: new Date().toISOString(),
-        },
-        authority.signingKey,
-      );
-      const stored = await context.artifacts.put(
-        {
-          schema_uri: VERIFICATION_RECORD_SCHEMA_URI,
-          semantics_uri: VERIFICATION_RECORD_SEMANTICS_URI,
-          // The store re-validates this as canonical JSON; zod types it loosely as unknown values.
-          payload: record as unknown as JsonValue,
-          parents: [candidate.uri, ...inputUris],
-          summary: { verdict: 'ACCEPTED', checker_id: identity.checker_id, claim: spec.claimKind },
-        },
-        { signal: context.signal },
-      );
+      const stored = await storeVerificationRecord(context, authority.signingKey, {
+        capabilityId: spec.id,
+        capabilityVersion: '1.0.0',
+        identity,
+        claim: { kind: spec.claimKind, statement: prepared.statement, value: prepared.value },
+        claimSemanticsUri: spec.claimSemanticsUri,
+        candidateUri: candidate.uri,
+        inputUris,
+        evidenceFormat,
+      });
       return {
         status: 'COMPLETED',
         output: {

@@ -31,6 +31,7 @@ import {
   type InvocationExample,
   type ResolvedGraph,
 } from '@jacobian/shared';
+import { RECORD_SOURCE } from '../record.js';
 import type { CheckerAuthority } from './induced-tree-verify.js';
 import {
   EdgeRefListSchema,
@@ -53,6 +54,7 @@ import {
 export const GRAPH_WITNESS_CHECKER_SOURCES: string[] = [
   fileURLToPath(import.meta.url),
   WITNESS_CHECKER_FRAME_SOURCE,
+  RECORD_SOURCE,
   GRAPH_WITNESS_SOURCE,
   GRAPH_OPERAND_SOURCE,
   GRAPH_FORMATS_SOURCE,

@@ -28,21 +28,19 @@ import {
   parseLaws,
   resolveSignature,
   runKernel,
-  signRecord,
   UNIVERSAL_ALGEBRA_LIMITS,
   UNIVERSAL_ALGEBRA_SOURCES,
   VERIFICATION_RECORD_SCHEMA_URI,
-  VERIFICATION_RECORD_SEMANTICS_URI,
   type CapabilityContext,
   type CapabilityDefinition,
   type CapabilityOutcome,
   type CountermodelClaim,
   type InvocationExample,
   type JsonPath,
-  type JsonValue,
   type Law,
   type LoadedArtifact,
 } from '@jacobian/shared';
+import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
 import { CountermodelRejectionReason } from './countermodel-verify.kernel.js';
 
@@ -59,6 +57,7 @@ const EVIDENCE_FORMAT = 'jacobian:evidence/universal_algebra.countermodel.result
 export const COUNTERMODEL_CHECKER_SOURCES: string[] = [
   fileURLToPath(import.meta.url),
   fileURLToPath(new URL('./countermodel-verify.kernel.ts', import.meta.url)),
+  RECORD_SOURCE,
   ...UNIVERSAL_ALGEBRA_SOURCES,
 ];
 
@@ -365,35 +364,17 @@ export function verifyCountermodel(authority: CheckerAuthority): CapabilityDefin
         violating_assignment: claim.violating_assignment,
         target_values: claim.target_values,
       };
-      const record = signRecord(
-        {
-          verdict: 'ACCEPTED',
-          capability_id: COUNTERMODEL_VERIFY_CAPABILITY_ID,
-          capability_version: VERSION,
-          checker_id: identity.checker_id,
-          checker_digest: identity.checker_digest,
-          claim: { kind: CLAIM_KIND, statement, value },
-          claim_semantics_uri: COUNTERMODEL_RESULT_SEMANTICS_URI,
-          candidate_uri: candidateUri,
-          input_uris: [],
-          scope: { kind: 'EXACT_CLAIM', statement },
-          evidence_format: EVIDENCE_FORMAT,
-          request_digest: context.requestDigest,
-          issued_at: new Date().toISOString(),
-        },
-        authority.signingKey,
-      );
-      const stored = await context.artifacts.put(
-        {
-          schema_uri: VERIFICATION_RECORD_SCHEMA_URI,
-          semantics_uri: VERIFICATION_RECORD_SEMANTICS_URI,
-          // The store re-validates this as canonical JSON; zod types it loosely as unknown values.
-          payload: record as unknown as JsonValue,
-          parents: [candidateUri],
-          summary: { verdict: 'ACCEPTED', checker_id: identity.checker_id, claim: CLAIM_KIND, order: claim.order },
-        },
-        { signal: context.signal },
-      );
+      const stored = await storeVerificationRecord(context, authority.signingKey, {
+        capabilityId: COUNTERMODEL_VERIFY_CAPABILITY_ID,
+        capabilityVersion: VERSION,
+        identity,
+        claim: { kind: CLAIM_KIND, statement, value },
+        claimSemanticsUri: COUNTERMODEL_RESULT_SEMANTICS_URI,
+        candidateUri,
+        inputUris: [],
+        evidenceFormat: EVIDENCE_FORMAT,
+        summary: { order: claim.order },
+      });
       const sourcesHold =
         claim.laws.length === 0
           ? 'there are no source laws'
