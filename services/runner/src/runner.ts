@@ -130,7 +130,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(
       typescriptProvider(
         'jacobian-universal-algebra-ts',
-        ['./universal-algebra/evaluate-laws.ts', './universal-algebra/universal-algebra.kernel.ts'],
+        ['./universal-algebra/evaluate-laws.ts', './universal-algebra/universal-algebra.kernel.ts', './universal-algebra/example-signatures.ts'],
         ['universal-algebra-evaluation'],
         [...UNIVERSAL_ALGEBRA_SOURCES],
       ),
@@ -146,6 +146,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
           './universal-algebra/enumerate-models.kernel.ts',
           './universal-algebra/model-enumeration.ts',
           './universal-algebra/evaluate-laws.ts',
+          './universal-algebra/example-signatures.ts',
         ],
         ['finite-model-enumeration', 'isomorphism-classes'],
         [...UNIVERSAL_ALGEBRA_SOURCES],

@@ -45,6 +45,7 @@ import {
 import { CADICAL_PROVIDER, endsWithEmptyClause, executableDigest, findCadical, runCadical, type CadicalLocation, type CadicalRun } from '../providers/cadical.js';
 import { decodeModel, estimateClauses, symmetryCells, SymmetryBreaking, symmetryStatement, variableLayout, type CountermodelProblem } from './cnf-encoding.js';
 import { AssignmentSchema, LawTextsSchema } from './evaluate-laws.js';
+import { ASSOCIATIVITY, GROUP_LAWS, GROUP_SIGNATURE, SEMIGROUP_SIGNATURE } from './example-signatures.js';
 
 /** The capability ID. */
 export const COUNTERMODEL_CAPABILITY_ID = 'universal_algebra.search.countermodel';
@@ -147,22 +148,13 @@ export const CountermodelOutput = z
   .strict();
 export type CountermodelOutput = z.infer<typeof CountermodelOutput>;
 
-const GROUP_SIGNATURE = {
-  operations: [
-    { name: '*', arity: 2, infix: true },
-    { name: 'e', arity: 0 },
-    { name: 'i', arity: 1 },
-  ],
-  variables: ['x', 'y', 'z'],
-};
-
 const EXAMPLES: InvocationExample[] = [
   {
     title: 'A non-abelian group of order 6',
     mode: 'EXPLORE',
     payload: {
       signature: GROUP_SIGNATURE,
-      laws: ['x * (y * z) = (x * y) * z', 'e * x = x', 'i(x) * x = e'],
+      laws: GROUP_LAWS,
       target: 'x * y = y * x',
       order: 6,
     },
@@ -171,8 +163,8 @@ const EXAMPLES: InvocationExample[] = [
     title: 'A non-commutative semigroup of order 2',
     mode: 'EXPLORE',
     payload: {
-      signature: { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z'] },
-      laws: ['x * (y * z) = (x * y) * z'],
+      signature: SEMIGROUP_SIGNATURE,
+      laws: [ASSOCIATIVITY],
       target: 'x * y = y * x',
       order: 2,
     },

@@ -35,6 +35,7 @@ import {
 import { algebraOfCells } from './enumerate-models.kernel.js';
 import { LawTextsSchema } from './evaluate-laws.js';
 import { cellLayout, instanceCount, MAX_ENUMERATION_INSTANCES, MAX_ENUMERATION_ORDER } from './model-enumeration.js';
+import { ASSOCIATIVITY, GROUP_LAWS, GROUP_SIGNATURE, SEMIGROUP_SIGNATURE } from './example-signatures.js';
 
 /** The capability ID. */
 export const ENUMERATE_MODELS_CAPABILITY_ID = 'universal_algebra.enumerate.models';
@@ -110,26 +111,16 @@ const KernelOutput = z
 
 const KERNEL = { module: fileURLToPath(new URL('./enumerate-models.kernel.ts', import.meta.url)), exportName: 'enumerateModelsKernel' };
 
-const SEMIGROUP = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z'] };
-const GROUP = {
-  operations: [
-    { name: '*', arity: 2, infix: true },
-    { name: 'e', arity: 0 },
-    { name: 'i', arity: 1 },
-  ],
-  variables: ['x', 'y', 'z'],
-};
-
 const EXAMPLES: InvocationExample[] = [
   {
     title: 'The two groups of order 4 (Z4 and the Klein four-group)',
     mode: 'EXPLORE',
-    payload: { signature: GROUP, laws: ['x * (y * z) = (x * y) * z', 'e * x = x', 'i(x) * x = e'], order: 4 },
+    payload: { signature: GROUP_SIGNATURE, laws: GROUP_LAWS, order: 4 },
   },
   {
     title: 'The five semigroups of order 2',
     mode: 'EXPLORE',
-    payload: { signature: SEMIGROUP, laws: ['x * (y * z) = (x * y) * z'], order: 2 },
+    payload: { signature: SEMIGROUP_SIGNATURE, laws: [ASSOCIATIVITY], order: 2 },
   },
 ];
 

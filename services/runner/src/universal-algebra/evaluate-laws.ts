@@ -20,6 +20,7 @@ import {
   type CapabilityDefinition,
   type InvocationExample,
 } from '@jacobian/shared';
+import { GROUP_LAWS, GROUP_SIGNATURE } from './example-signatures.js';
 
 /** The capability ID. */
 export const EVALUATE_LAWS_CAPABILITY_ID = 'universal_algebra.evaluate_laws';
@@ -90,22 +91,13 @@ const KernelOutput = z
 
 const KERNEL = { module: fileURLToPath(new URL('./universal-algebra.kernel.ts', import.meta.url)), exportName: 'evaluateLawsKernel' };
 
-const GROUP_SIGNATURE = {
-  operations: [
-    { name: '*', arity: 2, infix: true },
-    { name: 'e', arity: 0 },
-    { name: 'i', arity: 1 },
-  ],
-  variables: ['x', 'y', 'z'],
-};
-
 const EXAMPLES: InvocationExample[] = [
   {
     title: 'The group axioms and commutativity in Z/3',
     mode: 'EXPLORE',
     payload: {
       signature: GROUP_SIGNATURE,
-      laws: ['x * (y * z) = (x * y) * z', 'e * x = x', 'i(x) * x = e', 'x * y = y * x'],
+      laws: [...GROUP_LAWS, 'x * y = y * x'],
       algebra: { order: 3, tables: { '*': [[0, 1, 2], [1, 2, 0], [2, 0, 1]], e: 0, i: [0, 2, 1] } },
     },
   },
