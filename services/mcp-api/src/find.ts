@@ -165,13 +165,12 @@ function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: str
     if (best > 0) matchedTerms.push(terms[i] as string);
     if (best >= FIELD_WEIGHTS.title) namingHit = true;
   }
-  const matchedOn = new Set(FIELDS.filter((_, bit) => (matchedMask & (1 << bit)) !== 0));
-  const order: Field[] = ['id', 'tags', 'title', 'description'];
   const coverage = terms.length === 0 ? 0 : Math.floor((1000 * matchedTerms.length) / terms.length);
   return {
     entry,
     score: total,
-    matched_on: order.filter((f) => matchedOn.has(f)),
+    // FIELDS is in the order matched_on lists fields: id, tags, title, description.
+    matched_on: FIELDS.filter((_, bit) => (matchedMask & (1 << bit)) !== 0),
     matched_terms: matchedTerms,
     query_coverage_milli: coverage,
     lexical_fit: coverage >= STRONG_COVERAGE_MILLI && namingHit ? 'STRONG' : 'WEAK',

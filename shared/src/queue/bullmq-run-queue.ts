@@ -387,11 +387,8 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
   /**
    * One round: make sure the job exists (or serve the stored answer), then wait for it to
    * finish. Every event that could be stale or ambiguous is checked against Redis's current
-   * state rather than trusted.
-   */
-  /**
-   * `look` reads what Redis holds for the job; the first round's look also registers the
-   * caller as a waiter (see {@link ENTER_WAITER}).
+   * state rather than trusted. `look` reads what Redis holds for the job; the first round's
+   * look also registers the caller as a waiter (see {@link ENTER_WAITER}).
    */
   async function round(
     channel: Channel,
