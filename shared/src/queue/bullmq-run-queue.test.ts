@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { admitRequest, nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
@@ -18,7 +19,7 @@ import { JacobianError } from '../errors.js';
 import { startRedisServer, type RedisServer } from '../testing/redis-server.js';
 import { createBullmqRunQueue, type BullmqRunQueueOptions } from './bullmq-run-queue.js';
 import { createBullmqRunWorker, type BullmqRunWorker, type BullmqRunWorkerOptions } from './bullmq-run-worker.js';
-import { decodeJobFailure, defaultRunQueueName, encodeJobFailure, parseRunJobData, RunJobDataSchema } from './job-data.js';
+import { decodeJobFailure, defaultRunQueueName, encodeJobFailure, parseRunJobData, RunJobDataSchema, runQueueKeys } from './job-data.js';
 import type { RunHandler, RunQueue, RunTarget } from './run-queue.js';
 import { completedRunResult } from './fixtures/results.js';
 
@@ -105,6 +106,16 @@ async function openWorker(prefix: string, handler: RunHandler, overrides: Partia
   defer(() => worker.close({ graceMs: 0 }));
   await worker.waitUntilReady();
   return worker;
+}
+
+/** A plain Redis client on the test's server. */
+function rawClient(): Redis {
+  const client = new Redis(redis.url);
+  defer(() => {
+    client.disconnect();
+    return Promise.resolve();
+  });
+  return client;
 }
 
 /** A raw BullMQ view of a test's queue, to look at what Redis holds. */
@@ -313,12 +324,15 @@ describe('BullMQ run queue', () => {
     expect(codes(result)).toEqual(['EXECUTION_CANCELLED']);
     // The abort crossed Redis into the child, whose handler saw its signal fire.
     await until('the child to see the abort', () => existsSync(child.marker('aborted')));
-    // The job ended as a completed CANCELLED result: not a failure, so never retried.
+    // The job ended as a completed CANCELLED result: not a failure, so never retried. (The
+    // withdrawal's removal, one round trip after its message, may already have removed it.)
     const raw = inspect(prefix);
-    await until('the job to complete', async () => (await raw.getJobState(run.job_id)) === 'completed');
+    await until('the job to complete', async () => ['completed', 'unknown'].includes(await raw.getJobState(run.job_id)));
     const job = await raw.getJob(run.job_id);
-    expect((job?.returnvalue as CapabilityResult).execution.status).toBe('CANCELLED');
-    expect(job?.attemptsStarted).toBe(1);
+    if (job !== undefined) {
+      expect((job.returnvalue as CapabilityResult).execution.status).toBe('CANCELLED');
+      expect(job.attemptsStarted).toBe(1);
+    }
     expect(queue.stats().inFlight).toBe(0);
 
     // A stored cancellation is not an answer: the same request later is computed afresh.
@@ -376,6 +390,99 @@ describe('BullMQ run queue', () => {
     const later = admitted(6);
     expect(await queue.submit(later, POOL)).toEqual(completedResult(later));
     expect(ran).toEqual([later.job_id]);
+  });
+
+  it('lets answered callers leave their waiter counts, in batches, and leaves nothing behind', async () => {
+    const prefix = uniquePrefix();
+    await openWorker(prefix, answering((run) => completedResult(run)));
+    const queue = openQueue(prefix);
+    const runs = [admitted(40), admitted(41), admitted(42)];
+    const results = await Promise.all(runs.map((run) => queue.submit(run, POOL)));
+    expect(results).toEqual(runs.map((run) => completedResult(run)));
+    const client = rawClient();
+    const keys = runQueueKeys(prefix, QUEUE_NAME);
+    await until('every waiter count to be released', async () => (await client.exists(...runs.map((run) => keys.waiters(run.job_id)))) === 0);
+  });
+
+  describe('a job whose cancel marker is set when a runner takes it', () => {
+    /**
+     * Add a run's job while the queue is paused, as a withdrawal that lost its race would leave
+     * it: the marker set and the job still waiting. `timestamp` is the job's creation time.
+     */
+    async function withdrawnJob(prefix: string, run: AdmittedRun, options: { timestamp: number; startedBefore?: boolean; publish?: boolean }): Promise<Queue> {
+      const raw = inspect(prefix);
+      const client = rawClient();
+      const keys = runQueueKeys(prefix, QUEUE_NAME);
+      await raw.pause();
+      await raw.add(run.capability_id, parseRunJobData({ run, target: POOL, trace: {} }), { jobId: run.job_id, timestamp: options.timestamp });
+      // A job another runner held before (and died holding, or handed back) was started once.
+      if (options.startedBefore === true) await client.hset(raw.toKey(run.job_id), 'ats', 1);
+      await client.set(keys.cancelMarker(run.job_id), '1', 'PX', 60_000);
+      if (options.publish === true) await client.publish(keys.cancelChannel, run.job_id);
+      return raw;
+    }
+
+    async function outcome(raw: Queue, run: AdmittedRun): Promise<CapabilityResult> {
+      await raw.resume();
+      await until('the job to finish', async () => (await raw.getJobState(run.job_id)) === 'completed');
+      return (await raw.getJob(run.job_id))?.returnvalue as CapabilityResult;
+    }
+
+    function recordingWorker(prefix: string, ran: string[]): Promise<BullmqRunWorker> {
+      return openWorker(prefix, answering((run) => {
+        ran.push(run.job_id);
+        return completedResult(run);
+      }));
+    }
+
+    it('is cancelled before it starts when the job predates the runner\'s subscription', async () => {
+      const prefix = uniquePrefix();
+      const run = admitted(43);
+      const raw = await withdrawnJob(prefix, run, { timestamp: Date.now() - 60_000 });
+      const ran: string[] = [];
+      await recordingWorker(prefix, ran);
+      const result = await outcome(raw, run);
+      expect(result.execution.status).toBe('CANCELLED');
+      expect(codes(result)).toEqual(['EXECUTION_CANCELLED']);
+      expect(ran).toEqual([]);
+    });
+
+    it('is cancelled before it starts when the runner heard the cancel message before taking it', async () => {
+      const prefix = uniquePrefix();
+      const ran: string[] = [];
+      await recordingWorker(prefix, ran);
+      const run = admitted(44);
+      const raw = await withdrawnJob(prefix, run, { timestamp: Date.now() + 60_000, publish: true });
+      // The message travels on another connection than the job: let it arrive first.
+      await sleep(100);
+      const result = await outcome(raw, run);
+      expect(result.execution.status).toBe('CANCELLED');
+      expect(ran).toEqual([]);
+    });
+
+    it('is cancelled before it starts when another runner held it before', async () => {
+      const prefix = uniquePrefix();
+      const ran: string[] = [];
+      await recordingWorker(prefix, ran);
+      const run = admitted(45);
+      const raw = await withdrawnJob(prefix, run, { timestamp: Date.now() + 60_000, startedBefore: true });
+      const result = await outcome(raw, run);
+      expect(result.execution.status).toBe('CANCELLED');
+      expect(ran).toEqual([]);
+    });
+
+    it('runs when none of those holds: a fresh job no cancel message was published for is not looked up', async () => {
+      // Every withdrawal publishes its message, so a marker without one cannot be current; the
+      // runner does not spend a round trip on it.
+      const prefix = uniquePrefix();
+      const ran: string[] = [];
+      await recordingWorker(prefix, ran);
+      const run = admitted(46);
+      const raw = await withdrawnJob(prefix, run, { timestamp: Date.now() + 60_000 });
+      const result = await outcome(raw, run);
+      expect(result).toEqual(completedResult(run));
+      expect(ran).toEqual([run.job_id]);
+    });
   });
 
   it('retries a handler that throws an infrastructure error, and the caller gets the eventual result', async () => {

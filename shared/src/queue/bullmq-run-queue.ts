@@ -123,6 +123,22 @@ local remaining = redis.call('DECR', KEYS[1])
 if remaining <= 0 then redis.call('DEL', KEYS[1]) end
 return remaining`;
 
+/** {@link RELEASE_WAITER} for every key given, in one round trip. */
+const RELEASE_WAITERS = `
+for _, key in ipairs(KEYS) do
+  if redis.call('DECR', key) <= 0 then redis.call('DEL', key) end
+end
+return #KEYS`;
+
+/**
+ * Callers who got their answer leave their waiter counts in batches: at most this long after
+ * the answer, and at most {@link RELEASE_BATCH_MAX} per round trip. The count only matters
+ * while the job is unfinished (it decides whether a withdrawal cancels it), so a late decrement
+ * changes nothing; a withdrawal, which must reach the runner, is never batched.
+ */
+const RELEASE_BATCH_MS = 20;
+const RELEASE_BATCH_MAX = 256;
+
 /**
  * A caller's first step, in one round trip: count it as a waiter (KEYS[1], expiring after
  * ARGV[1] ms) and look whether the job's hash (KEYS[3]) exists. When it does not, the job will
@@ -140,6 +156,7 @@ return 0`;
 interface WaiterScripts {
   jacobianEnterWaiter(waiters: string, marker: string, job: string, ttlMs: number): Promise<number>;
   jacobianReleaseWaiter(waiters: string): Promise<number>;
+  jacobianReleaseWaiters(count: number, ...waiters: string[]): Promise<number>;
 }
 
 function asError(reason: unknown): Error {
@@ -250,6 +267,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
   const redis = createRedisClient(connection, { lazyConnect: false });
   redis.defineCommand('jacobianEnterWaiter', { numberOfKeys: 3, lua: ENTER_WAITER });
   redis.defineCommand('jacobianReleaseWaiter', { numberOfKeys: 1, lua: RELEASE_WAITER });
+  redis.defineCommand('jacobianReleaseWaiters', { lua: RELEASE_WAITERS });
   const scripts = redis as unknown as WaiterScripts;
   redis.on('error', report);
   /*
@@ -505,20 +523,45 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     });
   }
 
+  /** Waiter keys of answered callers, left together by {@link flushReleases}. */
+  let answeredWaiters: string[] = [];
+  let releaseTimer: NodeJS.Timeout | undefined;
+
+  function track(work: Promise<void>): void {
+    const tracked = work.catch(report).finally(() => releases.delete(tracked));
+    releases.add(tracked);
+  }
+
+  function flushReleases(): void {
+    clearTimeout(releaseTimer);
+    releaseTimer = undefined;
+    while (answeredWaiters.length > 0) {
+      const batch = answeredWaiters.slice(0, RELEASE_BATCH_MAX);
+      answeredWaiters = answeredWaiters.slice(RELEASE_BATCH_MAX);
+      track(scripts.jacobianReleaseWaiters(batch.length, ...batch).then(() => undefined));
+    }
+  }
+
   function release(channel: Channel, run: AdmittedRun, cancel: boolean): void {
     const keys = channel.keys;
+    if (!cancel) {
+      answeredWaiters.push(keys.waiters(run.job_id));
+      if (answeredWaiters.length >= RELEASE_BATCH_MAX) flushReleases();
+      else if (releaseTimer === undefined) {
+        releaseTimer = setTimeout(flushReleases, RELEASE_BATCH_MS);
+        releaseTimer.unref();
+      }
+      return;
+    }
     const ttlMs = run.budget.wall_time_ms + resultMarginMs;
-    const work = (async () => {
+    track((async () => {
       const remaining = Number(await scripts.jacobianReleaseWaiter(keys.waiters(run.job_id)));
-      if (!cancel || remaining > 0) return;
+      if (remaining > 0) return;
       // The marker first: a runner that picks the job up after the message still sees it.
       await redis.multi().set(keys.cancelMarker(run.job_id), '1', 'PX', ttlMs).publish(keys.cancelChannel, run.job_id).exec();
       // Removal succeeds only while the job waits (an active job is locked): it never starts.
       await channel.queue.remove(run.job_id);
-    })()
-      .catch(report)
-      .finally(() => releases.delete(work));
-    releases.add(work);
+    })());
   }
 
   async function drive(flight: FlightState): Promise<CapabilityResult> {
@@ -652,6 +695,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
         const pending = [...flights.values()];
         for (const flight of pending) flight.controller.abort(reason);
         await Promise.allSettled(pending.map((flight) => flight.result));
+        flushReleases();
         // Withdrawals are best effort: with Redis gone they cannot land, and close must end.
         await settleWithin(Promise.allSettled([...releases]), CLOSE_STEP_MS);
         // Our client last-but-one: closing it fails any channel still being opened.

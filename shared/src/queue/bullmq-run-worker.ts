@@ -74,6 +74,20 @@ const ABORT_GRACE_MS = 10_000;
 /** Bound on each connection shutdown at close, which must finish even when Redis is gone. */
 const CLOSE_STEP_MS = 2000;
 
+/**
+ * How long a cancel message is remembered for a job this process does not hold (yet): a job
+ * taken just after its message arrived is then cancelled before it starts.
+ */
+const REMEMBER_CANCEL_MS = 60_000;
+/** Bound on the remembered cancel messages; the oldest go first. */
+const REMEMBER_CANCEL_MAX = 100_000;
+/**
+ * Jobs created up to this long after the cancel subscription (re)started are checked against
+ * their Redis cancel marker: their message may have been published before the subscription
+ * took effect, and job timestamps come from the API host's clock.
+ */
+const SUBSCRIPTION_MARGIN_MS = 2000;
+
 type LifecycleState = 'starting' | 'running' | 'draining' | 'closed';
 
 function cancelledResult(run: AdmittedRun, when: string): CapabilityResult {
@@ -145,7 +159,42 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
   commands.on('error', report);
   subscriber.on('error', report);
 
-  async function cancelRequested(marker: string): Promise<boolean> {
+  /*
+   * Cancellation before a job starts. A caller's withdrawal sets the job's cancel marker,
+   * publishes its ID to every runner of the queue, then removes the job if it still waits; a
+   * later submission of the same request deletes the marker as it adds the job afresh. So a job
+   * this process takes was either never cancelled, or cancelled while it waited and the removal
+   * lost the race to us, or cancelled while another runner held it (which then died or handed
+   * it back). We listen continuously from `subscribedSince`, so the message of the second kind
+   * reached us and is remembered here. The marker, which alone is authoritative, is read from
+   * Redis only for jobs we heard a cancel for, jobs that were started before, and jobs that may
+   * predate our subscription: every other job is spared that round trip.
+   */
+  const cancelMessages = new Map<string, number>();
+  let subscribedSince = Number.POSITIVE_INFINITY;
+  subscriber.on('close', () => {
+    subscribedSince = Number.POSITIVE_INFINITY;
+  });
+  subscriber.on('ready', () => {
+    // ioredis subscribes again on reconnection; messages before that are lost to us.
+    if (state !== 'starting') subscribedSince = Date.now();
+  });
+  function rememberCancel(jobId: string): void {
+    const now = Date.now();
+    cancelMessages.delete(jobId);
+    cancelMessages.set(jobId, now);
+    for (const [oldest, at] of cancelMessages) {
+      if (at > now - REMEMBER_CANCEL_MS && cancelMessages.size <= REMEMBER_CANCEL_MAX) break;
+      cancelMessages.delete(oldest);
+    }
+  }
+
+  async function cancelRequested(job: Job, marker: string): Promise<boolean> {
+    const heard = cancelMessages.get(job.id ?? '');
+    const heardRecently = heard !== undefined && heard > Date.now() - REMEMBER_CANCEL_MS;
+    const startedBefore = job.attemptsStarted > 1;
+    const mayPredateSubscription = !(job.timestamp > subscribedSince + SUBSCRIPTION_MARGIN_MS);
+    if (!heardRecently && !startedBefore && !mayPredateSubscription) return false;
     try {
       return (await commands.exists(marker)) > 0;
     } catch (error) {
@@ -178,7 +227,7 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
       running++;
       try {
         if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
-        if (jobSignal.aborted || (await cancelRequested(keys.cancelMarker(run.job_id)))) return cancelledResult(run, 'before it started');
+        if (jobSignal.aborted || (await cancelRequested(job, keys.cancelMarker(run.job_id)))) return cancelledResult(run, 'before it started');
         let result: CapabilityResult;
         // Progress goes to the job (BullMQ publishes it as a `progress` event), at most every
         // PROGRESS_INTERVAL_MS; a failed write is dropped, since progress is informational.
@@ -231,7 +280,10 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
   }
 
   subscriber.on('message', (channel: string, jobId: string) => {
-    byChannel.get(channel)?.cancelJob(jobId, CANCELLED_BY_CALLER);
+    const worker = byChannel.get(channel);
+    if (worker === undefined) return;
+    rememberCancel(jobId);
+    worker.cancelJob(jobId, CANCELLED_BY_CALLER);
   });
 
   // Cancel messages first, jobs second. Without Redis this waits for it: the process simply
@@ -239,6 +291,7 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
   const starting = (async () => {
     await subscriber.subscribe(...byChannel.keys());
     if (state !== 'starting') return;
+    subscribedSince = Date.now();
     state = 'running';
     for (const worker of workers.values()) worker.run().catch(report);
   })();
