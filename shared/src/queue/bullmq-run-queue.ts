@@ -20,7 +20,6 @@ import { JacobianError, toAppError } from '../errors.js';
 import {
   decodeJobFailure,
   defaultRunQueueName,
-  parseRunJobData,
   parseRunJobResult,
   runQueueKeys,
   type RunJobData,
@@ -621,7 +620,19 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
   function startFlight(run: AdmittedRun, target: RunTarget): Flight {
     const state: FlightState = {
       run,
-      data: parseRunJobData({ run, target, trace: {} }),
+      // Built from an admitted run, field by field: the runner parses it as it reads it.
+      data: {
+        run: {
+          capability_id: run.capability_id,
+          mode: run.mode,
+          payload: run.payload,
+          budget: run.budget,
+          request_digest: run.request_digest,
+          job_id: run.job_id,
+        },
+        target: target.kind === 'pool' ? { kind: 'pool', pool: target.pool } : { kind: 'checker' },
+        trace: {},
+      },
       queueName: queueNameOf(target),
       controller: new AbortController(),
       progressListeners: new Set(),
