@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so --help and --version answer without loading the system.
-  const [{ loadConfig }, { startEmbedded }, { startHttpServer, startStdioServer }] = await Promise.all([
+  const [{ loadConfig }, { startEmbedded }, { createAuthenticator, loadAuthFile, startHttpServer, startStdioServer }] = await Promise.all([
     import('./config.js'),
     import('./embedded.js'),
     import('@jacobian/mcp-api'),
@@ -101,11 +101,12 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { host, port } = parseHttp(values.host, values.port);
+      const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
       const signalled = waitForSignal();
       log.debug('starting', { command });
       const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkipped(log) });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
-      const http = await startHttpServer({ api: jacobian.api, host, port, onError: (error) => log.warn('mcp http error', { error: error.message }) });
+      const http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), onError: (error) => log.warn('mcp http error', { error: error.message }) });
       log.info('serving MCP over Streamable HTTP', { url: http.url });
       const signal = await signalled;
       log.info('shutting down', { signal });

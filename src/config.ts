@@ -36,6 +36,11 @@ export const EnvironmentSchema = z.object({
     .enum(ReasoningMode, { error: 'must be OFF, AUDIT or REQUIRED' })
     .optional()
     .describe('the reasoning log: OFF (default: no reasoning.write tool), AUDIT (record protocol violations) or REQUIRED (reject unbound math.run calls)'),
+  JACOBIAN_AUTH_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('bearer-token authentication of /mcp: a JSON file of static token digests with their tenants and/or an external OAuth authorization server'),
   XDG_DATA_HOME: z.string().optional(),
 });
 
@@ -47,6 +52,8 @@ export interface JacobianConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** The reasoning log's mode; OFF creates nothing and registers nothing. */
   reasoningMode: ReasoningMode;
+  /** JACOBIAN_AUTH_FILE: when set, /mcp requires a bearer token (read and checked at start). */
+  authFile: string | undefined;
 }
 
 async function readJsonFile(path: string, variable: string): Promise<unknown> {
@@ -113,5 +120,6 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<JacobianConfig
     authorization,
     logLevel: e.JACOBIAN_LOG_LEVEL ?? 'info',
     reasoningMode: e.JACOBIAN_REASONING_MODE ?? 'OFF',
+    authFile: e.JACOBIAN_AUTH_FILE,
   };
 }

@@ -20,7 +20,7 @@ import {
   type RunTarget,
   type S3ArtifactStoreOptions,
 } from '@jacobian/shared';
-import { createApi, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
+import { createApi, createAuthenticator, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
 import { createRunner } from '@jacobian/runner';
 import { createChecker } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
@@ -107,6 +107,8 @@ async function connect(env: ClusterEnvironment, cleanups: Cleanups, log: Logger)
 /** `jacobian api`: MCP over HTTP; admits runs onto the queues; computes nothing. */
 export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, http: { host: string; port: number }, log: Logger): Promise<RunningRole> {
   return startRole(async (cleanups) => {
+    // Checked before anything connects: a bad auth file stops the role at once.
+    const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
     const trusted = new Map<string, KeyObject>();
     for (const path of env.JACOBIAN_CHECKER_PUBLIC_KEYS ?? []) {
       const key = await loadPublicKey(path);
@@ -135,6 +137,7 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       api,
       host: http.host,
       port: http.port,
+      ...(auth === undefined ? {} : { auth }),
       onError: (error) => log.warn('mcp http error', { error: error.message }),
     });
     cleanups.add(() => server.close());

@@ -1,9 +1,18 @@
 import { getRequestListener } from '@hono/node-server';
 import { createMcpHonoApp } from '@modelcontextprotocol/hono';
-import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
-import { createServer, type IncomingMessage } from 'node:http';
+import {
+  bearerAuthChallengeResponse,
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  verifyBearerToken,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Api } from './api.js';
+import type { Authenticator } from './auth.js';
 import { createModernToolLane, type LaneTool } from './fast-lane.js';
 import { createMcpServer, SERVER_INFO } from './mcp-server.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
@@ -18,6 +27,11 @@ export interface HttpServerOptions {
    * (see fast-lane.ts). Default true; false sends every request through the SDK.
    */
   toolLane?: boolean;
+  /**
+   * Require a bearer token on /mcp (see auth.ts), and publish the protected resource metadata.
+   * Absent: no authentication (the default for a server bound to loopback).
+   */
+  auth?: Authenticator;
 }
 
 export interface RunningHttpServer {
@@ -29,6 +43,22 @@ export interface RunningHttpServer {
 }
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+
+/** A request that passed authentication carries its AuthInfo here, for the SDK's handlers. */
+type AuthenticatedMessage = IncomingMessage & { jacobianAuth?: AuthInfo };
+
+/** Write a web Response (an auth challenge) to a node response; the request body is not read. */
+async function sendResponse(answer: Response, response: ServerResponse): Promise<void> {
+  const body = await answer.text();
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // The unread body would otherwise keep the connection busy; close it after the answer.
+  headers['connection'] = 'close';
+  response.writeHead(answer.status, headers);
+  response.end(body);
+}
 
 /**
  * Streamable HTTP at /mcp. One endpoint serves current-protocol clients and older
@@ -42,7 +72,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     ...(options.onError ? { onerror: options.onError } : {}),
   });
   const app = createMcpHonoApp({ host: options.host });
-  app.all('/mcp', (c) => mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody }));
+  app.all('/mcp', (c) => {
+    const authInfo = (c.env as { incoming?: AuthenticatedMessage } | undefined)?.incoming?.jacobianAuth;
+    return mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
+  });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   const viaApp = getRequestListener(app.fetch);
 
@@ -64,7 +97,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         });
 
   const counts = { toolLane: 0, sdk: 0 };
-  const server = createServer((request, response) => {
+  const auth = options.auth;
+  const metadataPaths = new Set(auth?.metadataPaths ?? []);
+  const metadataBody = auth === undefined ? '' : JSON.stringify(auth.metadata);
+
+  function serve(request: IncomingMessage, response: ServerResponse): void {
     if (lane?.claims(request)) {
       lane.serve(
         request,
@@ -81,6 +118,39 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     counts.sdk++;
     void viaApp(request, response);
+  }
+
+  const server = createServer((request, response) => {
+    if (auth === undefined) {
+      serve(request, response);
+      return;
+    }
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (metadataPaths.has(path)) {
+      // RFC 9728: public, so that a client refused with 401 can find the authorization server.
+      const allow = request.method === 'GET' || request.method === 'HEAD';
+      response.writeHead(allow ? 200 : 405, { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...(allow ? {} : { allow: 'GET, HEAD' }) });
+      response.end(allow && request.method === 'GET' ? metadataBody : undefined);
+      return;
+    }
+    if (path !== '/mcp') {
+      serve(request, response);
+      return;
+    }
+    verifyBearerToken(request.headers.authorization, {
+      verifier: auth.verifier,
+      requiredScopes: [...auth.requiredScopes],
+      resourceMetadataUrl: auth.resourceMetadataUrl,
+      expectedResource: new URL(auth.metadata.resource),
+    }).then(
+      (info) => {
+        (request as AuthenticatedMessage).jacobianAuth = info;
+        serve(request, response);
+      },
+      (error: unknown) => {
+        void sendResponse(bearerAuthChallengeResponse(error, { requiredScopes: [...auth.requiredScopes], resourceMetadataUrl: auth.resourceMetadataUrl }), response);
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,3 +6,4 @@ export { startStdioServer } from './stdio.js';
 export { INSTRUCTIONS, instructionsFor } from './instructions.js';
 export { REASONING_META_KEY } from './tools.js';
 export { projectFind, projectResult } from './projection.js';
+export { AuthFileSchema, createAuthenticator, loadAuthFile, parseAuthFile, tenantOf, tokenDigest, type AuthFile, type Authenticator } from './auth.js';

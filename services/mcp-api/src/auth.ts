@@ -1,0 +1,250 @@
+/**
+ * Bearer-token authentication of the MCP endpoint, as the MCP authorization spec describes for
+ * a resource server: every request to /mcp carries `Authorization: Bearer <token>`; a missing or
+ * unknown token is answered 401 with a `WWW-Authenticate` challenge naming the protected
+ * resource metadata (RFC 9728), which this server publishes so OAuth clients can find the
+ * authorization server the operator names.
+ *
+ * Two kinds of token are accepted, from the operator's auth file (JACOBIAN_AUTH_FILE):
+ *
+ * - static tokens, listed by their SHA-256 (the file never holds a token itself), each naming
+ *   the tenant it belongs to;
+ * - access tokens issued by an external OAuth authorization server: JWTs verified against the
+ *   server's published keys (JWKS), whose issuer is the configured one, whose audience is this
+ *   resource, and which carry the tenant in a configured claim.
+ *
+ * The answer is the SDK's AuthInfo with the tenant in `extra.tenant`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+import { JacobianError, zodIssuesToDiagnostics } from '@jacobian/shared';
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  type AuthInfo,
+  type OAuthProtectedResourceMetadata,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { z } from 'zod';
+
+/** A tenant name: what runs, artifacts and logs are attributed to. */
+export const TENANT_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+const TenantSchema = z.string().regex(TENANT_PATTERN, 'a tenant is 1-63 of a-z 0-9 . _ -, starting with a letter or digit');
+
+const HttpsUrlSchema = z.url({ protocol: /^https?$/ }).refine((value) => !value.includes('#'), 'a URL without a fragment');
+
+export const AuthFileSchema = z
+  .object({
+    /**
+     * This server's canonical URL as clients reach it (e.g. `https://jacobian.example.com/mcp`):
+     * the `resource` of the protected resource metadata and the audience a JWT must name.
+     */
+    resource: HttpsUrlSchema,
+    tokens: z
+      .array(
+        z
+          .object({
+            /** Lower-case hex SHA-256 of the token's UTF-8 bytes. */
+            sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lower-case hex digits: the SHA-256 of the token'),
+            tenant: TenantSchema,
+            /** For operators: who holds it. Never shown to clients. */
+            label: z.string().max(200).optional(),
+            /** After this moment the token is refused. */
+            expires_at: z.iso.datetime({ offset: true }).optional(),
+          })
+          .strict(),
+      )
+      .max(10_000)
+      .default([]),
+    oauth: z
+      .object({
+        /** The authorization server's issuer identifier; JWTs must carry it as `iss`. */
+        issuer: HttpsUrlSchema,
+        /** Where its signing keys are published; default: its RFC 8414 metadata's `jwks_uri`. */
+        jwks_uri: HttpsUrlSchema.optional(),
+        /** The JWT audience to require. Default: `resource`. */
+        audience: z.string().min(1).optional(),
+        /** The claim naming the caller's tenant. Default `tenant`. */
+        tenant_claim: z.string().min(1).max(100).default('tenant'),
+        /** Scopes every token must carry (space-separated `scope` claim, or `scp` array). */
+        required_scopes: z.array(z.string().min(1)).default([]),
+        /** Scopes advertised in the protected resource metadata. */
+        scopes_supported: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .superRefine((file, context) => {
+    if (file.tokens.length === 0 && file.oauth === undefined) {
+      context.addIssue({ code: 'custom', path: ['tokens'], message: 'an auth file needs at least one token or an oauth section' });
+    }
+    const seen = new Set<string>();
+    file.tokens.forEach((token, index) => {
+      if (seen.has(token.sha256)) context.addIssue({ code: 'custom', path: ['tokens', index, 'sha256'], message: 'the same token is listed twice' });
+      seen.add(token.sha256);
+    });
+  });
+export type AuthFile = z.infer<typeof AuthFileSchema>;
+
+/** Parse an auth file's text; errors name the file, the field and the rule. */
+export function parseAuthFile(text: string, source: string): AuthFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new JacobianError('CONFIG_INVALID', `${source}: not JSON (${(error as Error).message})`);
+  }
+  const parsed = AuthFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = zodIssuesToDiagnostics(parsed.error, [])[0];
+    throw new JacobianError('CONFIG_INVALID', `${source}: ${first?.message ?? 'invalid'}`, { path: first?.path ?? [] });
+  }
+  return parsed.data;
+}
+
+export function loadAuthFile(path: string): AuthFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new JacobianError('CONFIG_INVALID', `JACOBIAN_AUTH_FILE: cannot read ${path} (${(error as Error).message})`);
+  }
+  return parseAuthFile(text, `JACOBIAN_AUTH_FILE ${path}`);
+}
+
+/** The SHA-256 an auth file lists for a token. */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** What the HTTP server needs to authenticate requests and describe itself. */
+export interface Authenticator {
+  readonly verifier: OAuthTokenVerifier;
+  /** The URL of the metadata document, named in every challenge. */
+  readonly resourceMetadataUrl: string;
+  /** Paths at which the metadata document is served (RFC 9728 path-aware, plus the root form). */
+  readonly metadataPaths: readonly string[];
+  readonly metadata: OAuthProtectedResourceMetadata;
+  readonly requiredScopes: readonly string[];
+}
+
+/** The tenant an authenticated request belongs to. */
+export function tenantOf(auth: AuthInfo): string {
+  const tenant = auth.extra?.['tenant'];
+  if (typeof tenant !== 'string') throw new JacobianError('INTERNAL', 'an authenticated request without a tenant');
+  return tenant;
+}
+
+function invalid(message: string): OAuthError {
+  return new OAuthError(OAuthErrorCode.InvalidToken, message);
+}
+
+function scopesOf(payload: JWTPayload): string[] {
+  const scope = payload['scope'];
+  if (typeof scope === 'string') return scope.split(' ').filter((s) => s.length > 0);
+  const scp = payload['scp'];
+  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === 'string');
+  return [];
+}
+
+/** Static tokens are not OAuth tokens and never expire by themselves; the SDK wants an expiry. */
+const STATIC_TOKEN_HORIZON_S = 3600;
+
+export interface AuthenticatorOptions {
+  /** How the authorization server's metadata is fetched (default: global fetch). */
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export function createAuthenticator(file: AuthFile, options: AuthenticatorOptions = {}): Authenticator {
+  const now = options.now ?? Date.now;
+  const fetchImpl = options.fetch ?? fetch;
+  const resource = new URL(file.resource);
+  const statics = new Map(file.tokens.map((token) => [token.sha256, token]));
+  const oauth = file.oauth;
+
+  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+  let discovering: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  async function keys(issuer: string, configured: string | undefined): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (jwks !== undefined) return jwks;
+    if (configured !== undefined) return (jwks = createRemoteJWKSet(new URL(configured)));
+    discovering ??= (async () => {
+      // RFC 8414 metadata first, then OpenID discovery, as MCP clients look for them.
+      const base = issuer.replace(/\/$/, '');
+      const issuerUrl = new URL(base);
+      const path = issuerUrl.pathname === '/' ? '' : issuerUrl.pathname;
+      const candidates = [
+        `${issuerUrl.origin}/.well-known/oauth-authorization-server${path}`,
+        `${issuerUrl.origin}/.well-known/openid-configuration${path}`,
+        `${base}/.well-known/openid-configuration`,
+      ];
+      for (const url of candidates) {
+        const response = await fetchImpl(url, { headers: { accept: 'application/json' } }).catch(() => undefined);
+        if (response?.ok !== true) continue;
+        const metadata = (await response.json().catch(() => undefined)) as { jwks_uri?: unknown; issuer?: unknown } | undefined;
+        if (typeof metadata?.jwks_uri === 'string') return (jwks = createRemoteJWKSet(new URL(metadata.jwks_uri)));
+      }
+      throw new OAuthError(OAuthErrorCode.ServerError, `the authorization server ${issuer} publishes no jwks_uri`);
+    })();
+    try {
+      return await discovering;
+    } finally {
+      if (jwks === undefined) discovering = undefined;
+    }
+  }
+
+  async function verifyJwt(token: string): Promise<AuthInfo> {
+    if (oauth === undefined || token.split('.').length !== 3) throw invalid('unknown token');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, await keys(oauth.issuer, oauth.jwks_uri), {
+        issuer: oauth.issuer,
+        audience: oauth.audience ?? file.resource,
+        currentDate: new Date(now()),
+      }));
+    } catch (error) {
+      if (error instanceof OAuthError) throw error;
+      if (error instanceof joseErrors.JOSEError) throw invalid(`the access token was refused: ${error.code}`);
+      throw new OAuthError(OAuthErrorCode.ServerError, 'the access token could not be checked');
+    }
+    const tenant = payload[oauth.tenant_claim];
+    if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) throw invalid(`the access token names no valid tenant in its ${oauth.tenant_claim} claim`);
+    if (payload.exp === undefined) throw invalid('the access token has no expiry');
+    const clientId = typeof payload['client_id'] === 'string' ? payload['client_id'] : typeof payload['azp'] === 'string' ? payload['azp'] : (payload.sub ?? 'unknown');
+    return { token, clientId, scopes: scopesOf(payload), expiresAt: payload.exp, resource, extra: { tenant, kind: 'oauth' } };
+  }
+
+  const verifier: OAuthTokenVerifier = {
+    verifyAccessToken(token) {
+      const entry = statics.get(tokenDigest(token));
+      if (entry !== undefined) {
+        const nowS = Math.floor(now() / 1000);
+        const expiresAt = entry.expires_at === undefined ? nowS + STATIC_TOKEN_HORIZON_S : Math.floor(Date.parse(entry.expires_at) / 1000);
+        if (expiresAt <= nowS) return Promise.reject(invalid('the token has expired'));
+        return Promise.resolve({ token, clientId: `static:${entry.tenant}`, scopes: oauth?.required_scopes ?? [], expiresAt, resource, extra: { tenant: entry.tenant, kind: 'static' } });
+      }
+      return verifyJwt(token);
+    },
+  };
+
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
+  const path = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
+  const metadata: OAuthProtectedResourceMetadata = {
+    resource: file.resource,
+    authorization_servers: oauth === undefined ? [] : [oauth.issuer],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Jacobian',
+    ...(oauth?.scopes_supported !== undefined ? { scopes_supported: oauth.scopes_supported } : {}),
+  };
+  return {
+    verifier,
+    resourceMetadataUrl,
+    metadataPaths: [...new Set([`/.well-known/oauth-protected-resource${path}`, '/.well-known/oauth-protected-resource'])],
+    metadata,
+    requiredScopes: oauth?.required_scopes ?? [],
+  };
+}
