@@ -3,6 +3,7 @@ import {
   admitRequest,
   buildCatalog,
   CapabilityRequestSchema,
+  checkTenant,
   errorDiagnostic,
   evaluatePolicy,
   JacobianError,
@@ -46,6 +47,15 @@ export interface ApiDependencies {
    * math.run takes no reasoning IDs and nothing is logged.
    */
   reasoning?: ReasoningLog | undefined;
+  /**
+   * What a named tenant gets instead of `artifacts` and `reasoning` (see tenantScopes). Without
+   * it the API serves the default tenant only, and {@link Api.forTenant} refuses.
+   */
+  tenants?: {
+    artifacts(tenant: string): ArtifactStore;
+    /** The tenant's own reasoning log; undefined when the log is OFF. */
+    reasoning(tenant: string): ReasoningLog | undefined;
+  };
 }
 
 /** What a math.run response tells the model about the reasoning log (only when it is on). */
@@ -85,6 +95,13 @@ export interface Api {
   /** The reasoning log when its mode is AUDIT or REQUIRED; null when it is OFF. */
   readonly reasoning: ReasoningLog | null;
   readArtifact(uri: string, signal?: AbortSignal): Promise<LoadedArtifact>;
+  /** The tenant this view serves; null for the default tenant. */
+  readonly tenant: string | null;
+  /**
+   * The same surface for one tenant: its runs are its own jobs, its artifacts and reasoning log
+   * its own; nothing of another tenant's can be read through it, even by digest or ID.
+   */
+  forTenant(tenant: string): Api;
 }
 
 const UNADMITTED = {
@@ -129,6 +146,22 @@ function modeOf(args: unknown): Mode {
 }
 
 export function createApi(deps: ApiDependencies): Api {
+  const views = new Map<string, Api>();
+  const forTenant = (tenant: string): Api => {
+    let view = views.get(tenant);
+    if (view === undefined) {
+      const scoped = deps.tenants;
+      if (scoped === undefined) throw new JacobianError('INTERNAL', `tenant ${tenant}: this API was configured without per-tenant stores`);
+      checkTenant(tenant);
+      view = createApiView({ ...deps, artifacts: scoped.artifacts(tenant), reasoning: scoped.reasoning(tenant) }, tenant, forTenant);
+      views.set(tenant, view);
+    }
+    return view;
+  };
+  return createApiView(deps, undefined, forTenant);
+}
+
+function createApiView(deps: ApiDependencies, tenant: string | undefined, forTenant: (tenant: string) => Api): Api {
   const log = deps.reasoning?.mode === 'OFF' ? undefined : deps.reasoning;
   let cached: { installed: readonly AdmissibleCapability[]; catalog: Catalog; descriptors: Map<string, CapabilityDescriptor> } | undefined;
   function current(): NonNullable<typeof cached> {
@@ -241,7 +274,7 @@ export function createApi(deps: ApiDependencies): Api {
       };
     }
     try {
-      return { admitted: admitRequest(request), capability };
+      return { admitted: admitRequest(request, tenant), capability };
     } catch (error) {
       // The digest covers {capability_id, mode, payload, budget}, so the error's path
       // already starts at the request's own field (e.g. ['payload', 'x', 1]).
@@ -392,5 +425,9 @@ export function createApi(deps: ApiDependencies): Api {
       parseArtifactUri(uri);
       return deps.artifacts.get(uri, signal ? { signal } : undefined);
     },
+
+    tenant: tenant ?? null,
+
+    forTenant,
   };
 }

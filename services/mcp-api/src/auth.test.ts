@@ -105,7 +105,14 @@ describe('bearer-token authentication over HTTP', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'jacobian-auth-'));
     store = createLocalFolderArtifactStore({ root });
-    api = createApi({ installed: () => [SQUARE], policy: OperatorPolicySchema.parse({}), queue, artifacts: store, trustedCheckerKeys: new Map() });
+    api = createApi({
+      installed: () => [SQUARE],
+      policy: OperatorPolicySchema.parse({}),
+      queue,
+      artifacts: store,
+      trustedCheckerKeys: new Map(),
+      tenants: { artifacts: () => store, reasoning: () => undefined },
+    });
     as = await startAuthorizationServer();
     const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;

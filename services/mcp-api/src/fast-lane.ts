@@ -45,8 +45,8 @@ type JsonObject = Record<string, unknown>;
  * per call is a measurable share of a cached math.find).
  */
 export type LaneTool =
-  | { cancellable: true; call: (args: JsonObject, signal: AbortSignal) => Promise<CallToolResult> }
-  | { cancellable: false; call: (args: JsonObject) => CallToolResult };
+  | { cancellable: true; call: (args: JsonObject, signal: AbortSignal, request: IncomingMessage) => Promise<CallToolResult> }
+  | { cancellable: false; call: (args: JsonObject, signal: undefined, request: IncomingMessage) => CallToolResult };
 
 export interface ModernToolLaneOptions {
   tools: ReadonlyMap<string, LaneTool>;
@@ -165,7 +165,7 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     response.end(text);
   }
 
-  function call(response: ServerResponse, routed: NonNullable<ReturnType<typeof route>>): void {
+  function call(request: IncomingMessage, response: ServerResponse, routed: NonNullable<ReturnType<typeof route>>): void {
     const toolError = (error: unknown): CallToolResult => {
       const reported = toError(error);
       options.onError?.(reported);
@@ -175,7 +175,7 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     if (!tool.cancellable) {
       let result: CallToolResult;
       try {
-        result = tool.call(routed.args);
+        result = tool.call(routed.args, undefined, request);
       } catch (error) {
         result = toolError(error);
       }
@@ -189,7 +189,7 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     response.once('close', onClose);
     let pending: Promise<CallToolResult>;
     try {
-      pending = tool.call(routed.args, controller.signal);
+      pending = tool.call(routed.args, controller.signal, request);
     } catch (error) {
       pending = Promise.resolve(toolError(error));
     }
@@ -219,7 +219,7 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
         return;
       }
       taken();
-      call(response, routed);
+      call(request, response, routed);
     });
   }
 

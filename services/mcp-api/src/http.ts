@@ -12,7 +12,7 @@ import {
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Api } from './api.js';
-import type { Authenticator } from './auth.js';
+import { tenantOf, type Authenticator } from './auth.js';
 import { createModernToolLane, type LaneTool } from './fast-lane.js';
 import { createMcpServer, SERVER_INFO } from './mcp-server.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
@@ -67,7 +67,10 @@ async function sendResponse(answer: Response, response: ServerResponse): Promise
  * way without one. Host and Origin are checked against loopback names when bound to loopback.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const mcp = createMcpHandler(() => createMcpServer(options.api), {
+  const auth = options.auth;
+  /** The API view a request is served by: its tenant's when it authenticated as one. */
+  const apiFor = (authInfo: AuthInfo | undefined): Api => (authInfo === undefined ? options.api : options.api.forTenant(tenantOf(authInfo)));
+  const mcp = createMcpHandler((context) => createMcpServer(apiFor(context.authInfo)), {
     legacy: 'stateless',
     ...(options.onError ? { onerror: options.onError } : {}),
   });
@@ -82,8 +85,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // The same guards createMcpHonoApp installs for a loopback host.
   const loopback = LOOPBACK_HOSTS.includes(options.host);
   const tools = new Map<string, LaneTool>([
-    [TOOLS.find.name, { cancellable: false, call: (args) => findToolResult(options.api, args) }],
-    [TOOLS.run.name, { cancellable: true, call: (args, signal) => runToolResult(options.api, args, signal) }],
+    [TOOLS.find.name, { cancellable: false, call: (args, _signal, request) => findToolResult(apiFor((request as AuthenticatedMessage).jacobianAuth), args) }],
+    [TOOLS.run.name, { cancellable: true, call: (args, signal, request) => runToolResult(apiFor((request as AuthenticatedMessage).jacobianAuth), args, signal) }],
   ]);
   const lane =
     options.toolLane === false
@@ -97,7 +100,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         });
 
   const counts = { toolLane: 0, sdk: 0 };
-  const auth = options.auth;
   const metadataPaths = new Set(auth?.metadataPaths ?? []);
   const metadataBody = auth === undefined ? '' : JSON.stringify(auth.metadata);
 

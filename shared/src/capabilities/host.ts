@@ -18,6 +18,7 @@ import {
 import type { ArtifactStore } from '../artifacts/store.js';
 import type { IsolatedExecutor } from '../isolation/process-pool.js';
 import { JacobianError, toAppError } from '../errors.js';
+import { checkTenant } from '../tenancy/tenant.js';
 import type { CapabilityOutcome, InstalledCapability } from './define.js';
 import { errorDiagnostic, zodIssuesToDiagnostics } from './diagnostics.js';
 
@@ -30,13 +31,18 @@ export interface AdmittedRun {
   /** `sha256:<hex>` of the canonical request. */
   request_digest: string;
   job_id: string;
+  /**
+   * The tenant the run belongs to, when the endpoint is authenticated; absent for the default
+   * tenant. Its artifacts are read and written in that tenant's store.
+   */
+  tenant?: string;
 }
 
 /**
  * Fix a request's identity. The digest covers everything that can change the answer, so the
  * same request twice is one job. Throws CANONICAL_JSON_INVALID (e.g. a float in the payload).
  */
-export function admitRequest(request: CapabilityRequest): AdmittedRun {
+export function admitRequest(request: CapabilityRequest, tenant?: string): AdmittedRun {
   const budget = resolveBudget(request.budget);
   const digest = canonicalDigest({
     capability_id: request.capability_id,
@@ -44,14 +50,18 @@ export function admitRequest(request: CapabilityRequest): AdmittedRun {
     payload: request.payload,
     budget,
   });
-  return {
+  const run: AdmittedRun = {
     capability_id: request.capability_id,
     mode: request.mode,
     payload: request.payload,
     budget,
     request_digest: `sha256:${digest}`,
-    job_id: `run-${digest.slice(0, 32)}`,
+    // A tenant's runs are its own jobs: the same request from two tenants computes twice, each
+    // into its own store. The request digest (what a verification record binds) is the same.
+    job_id: tenant === undefined ? `run-${digest.slice(0, 32)}` : `run-${digest.slice(0, 32)}.${checkTenant(tenant)}`,
   };
+  if (tenant !== undefined) run.tenant = tenant;
+  return run;
 }
 
 export function providerRef(installed: { readonly descriptor: CapabilityDescriptor }): ProviderRef {

@@ -6,9 +6,11 @@
 import { z } from 'zod';
 
 import type { AdmittedRun } from '../capabilities/host.js';
+import { MAX_SHARD_CHILDREN } from '../capabilities/shards.js';
 import { BudgetSchema, Mode } from '../contracts/capability.js';
 import { CapabilityResultSchema, type CapabilityResult } from '../contracts/result.js';
 import { ERROR_CODES, JacobianError, toAppError } from '../errors.js';
+import { TenantSchema } from '../tenancy/tenant.js';
 import type { RunTarget } from './run-queue.js';
 
 /**
@@ -29,6 +31,7 @@ export const AdmittedRunSchema = z
     budget: BudgetSchema.required(),
     request_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
     job_id: JobIdSchema,
+    tenant: TenantSchema.optional(),
   })
   .strict();
 
@@ -38,6 +41,24 @@ export const RunTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('checker') }).strict(),
 ]);
 
+/**
+ * A parent's split, written into its job by the runner that planned it, so that every later
+ * activation of the parent (after a stall, or to merge) works from the same children whichever
+ * runner takes it.
+ */
+export const FanoutSchema = z
+  .object({
+    /** Epoch ms when the parent was planned. */
+    started_at: z.number().int().nonnegative(),
+    /** In plan order; each child's job is `run.job_id` in the BullMQ queue `queue`. */
+    children: z
+      .array(z.object({ run: AdmittedRunSchema, target: RunTargetSchema, queue: z.string().min(1).max(200) }).strict())
+      .min(1)
+      .max(MAX_SHARD_CHILDREN),
+  })
+  .strict();
+export type Fanout = z.infer<typeof FanoutSchema>;
+
 /** What one BullMQ job carries. */
 export const RunJobDataSchema = z
   .object({
@@ -45,6 +66,8 @@ export const RunJobDataSchema = z
     target: RunTargetSchema,
     /** W3C trace context (`traceparent`, `tracestate`) of the admitting request; empty until tracing lands. */
     trace: z.record(z.string(), z.string()).default({}),
+    /** Present once a runner split the run into child jobs. */
+    fanout: FanoutSchema.optional(),
   })
   .strict();
 /** The parsed job data, with the trace context filled in. */
