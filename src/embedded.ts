@@ -5,6 +5,8 @@ import {
   createLocalFolderArtifactStore,
   createProcessPool,
   loadOrCreateSigningKey,
+  tenantScopes,
+  type ArtifactStore,
   type RunHandler,
 } from '@jacobian/shared';
 import { createApi, type Api } from '@jacobian/mcp-api';
@@ -40,17 +42,29 @@ export async function startEmbedded(
   };
   try {
     const signingKey = await loadOrCreateSigningKey(join(config.dataDir, 'keys', 'checker-ed25519.pem'));
-    const runner = await createRunner({ artifacts, executor, providers: { ...options } });
-    const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
+    // A named tenant's artifacts live in their own folder, `<data dir>/artifacts/tenants/<tenant>`.
+    const tenantArtifacts = tenantScopes(artifacts, (tenant) => createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts', 'tenants', tenant) }), (store) => store.close());
+    cleanups.push(() => tenantArtifacts.close());
+    const artifactsFor = (tenant: string): ArtifactStore => tenantArtifacts.of(tenant);
+    const runner = await createRunner({ artifacts, artifactsFor, executor, providers: { ...options } });
+    const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
     // A file store holds nothing open until used; it is closed with the queue, below.
     const reasoning = embeddedReasoningLog(config.reasoningMode, config.dataDir);
-    const queue = createEmbeddedRunQueue({ pools, checker: (run, signal, onProgress) => checker.handle(run, signal, onProgress), concurrency: config.concurrency });
+    const queue = createEmbeddedRunQueue({ pools, checker: (run, signal, onProgress) => checker.handle(run, signal, onProgress), concurrency: config.concurrency, shards: runner.shards });
     // The log closes once the queue has drained, so runs finishing meanwhile still record their outcomes.
     cleanups.unshift(() => queue.close().finally(() => reasoning.close()));
     const installed = [...runner.installed, ...checker.installed];
     const trusted = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
-    const api = createApi({ installed: () => installed, policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted, reasoning: reasoning.log });
+    const api = createApi({
+      installed: () => installed,
+      policy: config.policy,
+      queue,
+      artifacts,
+      trustedCheckerKeys: trusted,
+      reasoning: reasoning.log,
+      tenants: { artifacts: artifactsFor, reasoning: (tenant) => reasoning.logFor(tenant) },
+    });
     return { api, runner, checker, close: closeAll };
   } catch (error) {
     await closeAll().catch(() => undefined);

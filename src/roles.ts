@@ -9,6 +9,7 @@ import {
   createProcessPool,
   createRedisClient,
   createS3ArtifactStore,
+  tenantScopes,
   keyId,
   loadPublicKey,
   loadSigningKey,
@@ -18,6 +19,7 @@ import {
   type CapabilityDescriptor,
   type RunHandler,
   type RunTarget,
+  type ShardHandler,
   type S3ArtifactStoreOptions,
 } from '@jacobian/shared';
 import { createApi, createAuthenticator, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
@@ -89,7 +91,11 @@ function processId(role: string): string {
 }
 
 /** Shared start-up of every role: Redis and the artifact store, both checked before anything serves. */
-async function connect(env: ClusterEnvironment, cleanups: Cleanups, log: Logger): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore }> {
+async function connect(
+  env: ClusterEnvironment,
+  cleanups: Cleanups,
+  log: Logger,
+): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore; artifactsFor: (tenant: string) => ArtifactStore }> {
   const connection = { url: env.REDIS_URL };
   const redis = createRedisClient(connection, { lazyConnect: true, maxRetriesPerRequest: 1 });
   // Connection errors surface through the commands that fail; without a listener ioredis
@@ -101,7 +107,11 @@ async function connect(env: ClusterEnvironment, cleanups: Cleanups, log: Logger)
   await verifyS3Access(options);
   const artifacts = createS3ArtifactStore(options);
   cleanups.add(() => artifacts.close());
-  return { redis, artifacts };
+  // A named tenant's artifacts live under `<S3_PREFIX>tenants/<tenant>/`.
+  const base = options.prefix === undefined || options.prefix === '' || options.prefix.endsWith('/') ? (options.prefix ?? '') : `${options.prefix}/`;
+  const tenants = tenantScopes(artifacts, (tenant) => createS3ArtifactStore({ ...options, prefix: `${base}tenants/${tenant}/` }), (store) => store.close());
+  cleanups.add(() => tenants.close());
+  return { redis, artifacts, artifactsFor: (tenant) => tenants.of(tenant) };
 }
 
 /** `jacobian api`: MCP over HTTP; admits runs onto the queues; computes nothing. */
@@ -114,7 +124,7 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       const key = await loadPublicKey(path);
       trusted.set(keyId(key), key);
     }
-    const { redis, artifacts } = await connect(env, cleanups, log);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log);
     const catalog = await createLiveCatalogSource({
       redis,
       prefix: env.JACOBIAN_PREFIX,
@@ -132,7 +142,15 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       onError: (error) => log.warn('queue error', { error: error.message }),
     });
     cleanups.add(() => queue.close());
-    const api = createApi({ installed: () => catalog.current(), policy: config.policy, queue, artifacts, trustedCheckerKeys: trusted, reasoning: reasoning.log });
+    const api = createApi({
+      installed: () => catalog.current(),
+      policy: config.policy,
+      queue,
+      artifacts,
+      trustedCheckerKeys: trusted,
+      reasoning: reasoning.log,
+      tenants: { artifacts: artifactsFor, reasoning: (tenant) => reasoning.logFor(tenant) },
+    });
     const server: RunningHttpServer = await startHttpServer({
       api,
       host: http.host,
@@ -160,6 +178,8 @@ async function takeWork(options: {
   role: 'runner' | 'checker';
   targets: RunTarget[];
   handler: RunHandler;
+  /** Runners: the split-and-merge side of capabilities that fan out into child runs. */
+  shards?: ShardHandler;
   descriptors: CapabilityDescriptor[];
 }): Promise<void> {
   const { env, log, cleanups } = options;
@@ -168,6 +188,7 @@ async function takeWork(options: {
     prefix: env.JACOBIAN_PREFIX,
     targets: options.targets,
     handler: logged(log, options.handler),
+    ...(options.shards === undefined ? {} : { shards: options.shards }),
     concurrency: options.config.concurrency,
     drainGraceMs: env.JACOBIAN_DRAIN_GRACE_MS,
     lockDurationMs: env.JACOBIAN_JOB_LOCK_MS,
@@ -207,10 +228,10 @@ async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promis
 /** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
 export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger): Promise<RunningRole> {
   return startRole(async (cleanups) => {
-    const { redis, artifacts } = await connect(env, cleanups, log);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
-    const runner = await createRunner({ artifacts, executor, pools, providers: { onProviderSkipped: providerSkipped(log) } });
+    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped: providerSkipped(log) } });
     for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
     await takeWork({
       env,
@@ -221,6 +242,7 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
       role: 'runner',
       targets: pools.map((pool) => ({ kind: 'pool', pool })),
       handler: (run, signal, onProgress) => runner.handle(run, signal, onProgress),
+      shards: runner.shards,
       descriptors: runner.installed.map((c) => c.descriptor),
     });
     log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id) });
@@ -232,10 +254,10 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
 export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger): Promise<RunningRole> {
   return startRole(async (cleanups) => {
     const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
-    const { redis, artifacts } = await connect(env, cleanups, log);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
-    const checker = await createChecker({ artifacts, executor, authorization: config.authorization, signingKey });
+    const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });
     await takeWork({
       env,
       config,

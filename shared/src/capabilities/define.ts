@@ -3,6 +3,7 @@ import type { ProgressListener } from '../contracts/progress.js';
 import {
   CapabilityDescriptorSchema,
   type AssuranceLevel,
+  type Budget,
   type CapabilityDescriptor,
   type CapabilityRelationship,
   type CheckerIdentity,
@@ -16,6 +17,7 @@ import type { ProviderRuntime } from '../contracts/provider.js';
 import type {
   ArtifactRelationship,
   Assurance,
+  CapabilityResult,
   Completeness,
   Diagnostic,
   ExecutionStatus,
@@ -58,6 +60,61 @@ export interface CapabilityOutcome<O> {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * One child run a capability asks for when it splits a run: a full request of a capability
+ * (normally its own, with a shard option in the payload). It runs in the parent's mode and is
+ * admitted like any request; its budget defaults to the parent's and every field is capped at
+ * the parent's (see planShards in shards.ts).
+ */
+export interface ShardRequest {
+  capability_id: string;
+  payload: Record<string, unknown>;
+  budget?: Budget;
+}
+
+/** A child's result as its parent's merge sees it: `index` is its place in the plan. */
+export interface ShardChild {
+  index: number;
+  job_id: string;
+  result: CapabilityResult;
+}
+
+/** What a split plan may look at: the parent run's identity and budget, nothing to compute with. */
+export interface ShardPlanContext {
+  readonly mode: Mode;
+  readonly budget: ResolvedBudget;
+  readonly jobId: string;
+  readonly requestDigest: string;
+}
+
+/**
+ * A capability's way to split a large run into child runs that any runner may take, and to
+ * merge their results (see CapabilityDefinition.shards).
+ *
+ * @example
+ * shards: {
+ *   plan: (input) => (input.split === undefined || input.part !== undefined ? null
+ *     : { children: range(input.split).map((index) => ({ capability_id: 'x.sum', payload: { ...input, split: undefined, part: { index, count: input.split } } })) }),
+ *   merge: async (input, children) => sumOf(children.map((child) => child.result.output)),
+ * }
+ */
+export interface ShardHooks<I, O> {
+  /**
+   * Whether to split this run, and into what; null runs it whole with `run`. Called with the
+   * parsed input of a run that is not itself a child (children are never split again). It must
+   * be cheap and deterministic: it computes nothing and stores nothing.
+   */
+  plan(input: I, context: ShardPlanContext): { children: ShardRequest[] } | null;
+  /**
+   * Combine the children's results, in plan order, into the parent's outcome. Called only when
+   * every child COMPLETED (otherwise the host answers for the parent, naming the children that
+   * did not). The host holds the outcome to the capability's ceiling and output schema, to the
+   * weakest child's assurance, to COMPLETE only when every child is COMPLETE, and adds every
+   * child's artifact URIs and job ID to the parent's result.
+   */
+  merge(input: I, children: ShardChild[], context: CapabilityContext): Promise<CapabilityOutcome<O>>;
+}
+
 /** Declared by a checker capability: what it is and which code its identity digest covers. */
 export interface CheckerDeclaration {
   checker_id: string;
@@ -90,6 +147,8 @@ export interface CapabilityDefinition<I, O> {
   limits: Record<string, number | string>;
   checker?: CheckerDeclaration;
   run(input: I, context: CapabilityContext): Promise<CapabilityOutcome<O>>;
+  /** Optional: split a large run into child runs on any runners, and merge their results. */
+  shards?: ShardHooks<I, O>;
 }
 
 /**

@@ -7,12 +7,15 @@
  * - a completed answer still stored in Redis is returned without computing again;
  * - cancellation is by withdrawal: when the last waiter in every API process has gone, the job
  *   is removed if it has not started, and its runner is told to abort it if it has;
- * - Redis being unreachable is an ERROR result (QUEUE_UNAVAILABLE), never a hang.
+ * - Redis being unreachable is an ERROR result (QUEUE_UNAVAILABLE), never a hang;
+ * - a split run (see ShardHandler) is one job to its callers: withdrawing its last caller cancels
+ *   its unfinished children too, and its progress counts the children that have finished.
  */
 import { Queue, QueueEvents, type JobState } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
+import { cancelChildren, createQueueCache } from './bullmq-fanout.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
 import { validProgress, type ProgressListener } from '../contracts/progress.js';
 import type { CapabilityResult } from '../contracts/result.js';
@@ -260,6 +263,8 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
   let closed = false;
   let closing: Promise<void> | undefined;
   const closeController = new AbortController();
+  /** Queues of split runs' children, opened when a withdrawal has children to remove. */
+  const childQueues = createQueueCache(connection, prefix, report);
 
   // Our own client: waiter counts, cancel markers and messages, server time, and the
   // reachability signal every waiting caller watches.
@@ -558,6 +563,8 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
       if (remaining > 0) return;
       // The marker first: a runner that picks the job up after the message still sees it.
       await redis.multi().set(keys.cancelMarker(run.job_id), '1', 'PX', ttlMs).publish(keys.cancelChannel, run.job_id).exec();
+      // A split run's children, if it has any yet: those running are aborted, those waiting removed.
+      await cancelChildren(redis, prefix, channel.queue.toKey(run.job_id), ttlMs, childQueues);
       // Removal succeeds only while the job waits (an active job is locked): it never starts.
       await channel.queue.remove(run.job_id);
     })());
@@ -629,6 +636,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
           budget: run.budget,
           request_digest: run.request_digest,
           job_id: run.job_id,
+          ...(run.tenant === undefined ? {} : { tenant: run.tenant }),
         },
         target: target.kind === 'pool' ? { kind: 'pool', pool: target.pool } : { kind: 'checker' },
         trace: {},
@@ -720,6 +728,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
           await settleWithin(channel.queue.close(), CLOSE_STEP_MS);
         }
         opened.clear();
+        await childQueues.close((work) => settleWithin(work, CLOSE_STEP_MS));
       })();
       return closing;
     },

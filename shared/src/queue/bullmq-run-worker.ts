@@ -6,17 +6,34 @@
  * (COMPLETED, TIMEOUT, CANCELLED, ERROR) is a run-level outcome and becomes the job's return
  * value, so it is never retried into a different answer. Only a handler that throws (its
  * process pool broke, Redis blinked) fails the job, and BullMQ retries it with backoff.
+ *
+ * Split runs (given `shards`): a parent job is planned by whichever runner takes it, which adds
+ * the children as BullMQ child jobs in their own pools' queues and moves the parent to
+ * `waiting-children`, giving its slot back; once every child has finished, BullMQ puts the
+ * parent back in its queue and the runner that takes it merges the children's results.
  */
-import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type Job } from 'bullmq';
 
+import type { ShardChild } from '../capabilities/define.js';
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
 import { throttleProgress, type RunProgress } from '../contracts/progress.js';
 import type { CapabilityResult } from '../contracts/result.js';
 import { JacobianError, toAppError } from '../errors.js';
+import { cancelChildren, createQueueCache, jobKey, parseJobKey } from './bullmq-fanout.js';
 import { createRedisClient, resolveRedisConnection, type RedisConnectionOptions } from './bullmq-run-queue.js';
-import { defaultRunQueueName, encodeJobFailure, parseRunJobData, runQueueKeys } from './job-data.js';
-import type { RunHandler, RunTarget } from './run-queue.js';
+import { childWithoutResult, shardProgress } from './fanout.js';
+import {
+  decodeJobFailure,
+  defaultRunQueueName,
+  encodeJobFailure,
+  parseRunJobData,
+  parseRunJobResult,
+  runQueueKeys,
+  type Fanout,
+  type RunJobData,
+} from './job-data.js';
+import type { RunHandler, RunTarget, ShardHandler } from './run-queue.js';
 
 /** Options of {@link createBullmqRunWorker}. */
 export interface BullmqRunWorkerOptions {
@@ -26,6 +43,12 @@ export interface BullmqRunWorkerOptions {
   /** The targets this process serves: its pools, or the checker. */
   targets: readonly RunTarget[];
   handler: RunHandler;
+  /**
+   * Splits pool runs whose capability declares a split plan, and merges their children (see
+   * ShardHandler). Children inherit the parent job's attempts, backoff and retention. Default:
+   * no run is split. Every runner of a deployment should be given the same.
+   */
+  shards?: ShardHandler;
   /** Jobs run at once per target queue. */
   concurrency: number;
   /** Must equal the API side's mapping. Default {@link defaultRunQueueName}. */
@@ -87,6 +110,12 @@ const REMEMBER_CANCEL_MAX = 100_000;
  * took effect, and job timestamps come from the API host's clock.
  */
 const SUBSCRIPTION_MARGIN_MS = 2000;
+
+/**
+ * How long the cancel markers a runner sets on a withdrawn parent's children live beyond the
+ * parent's wall-time budget (the API side uses its result margin; this is its default).
+ */
+const CHILD_MARKER_MARGIN_MS = 60_000;
 
 type LifecycleState = 'starting' | 'running' | 'draining' | 'closed';
 
@@ -209,11 +238,120 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
     throw new WaitingError();
   }
 
+  /** Queues of the children this process adds, and of the parents whose progress it reports. */
+  const queues = createQueueCache(connection, prefix, report);
+
+  /**
+   * The parent's side of a split run, for a job that is not itself a child. First activation:
+   * plan, and record the children in the job's data before adding any, so that every later
+   * activation (after a stall, or to merge) works from the same children on any runner. Every
+   * activation: add the children the parent does not know yet, then wait for them, giving the
+   * slot back (throws WaitingChildrenError), or, when none is pending, merge their results.
+   * Undefined: the run is not split.
+   */
+  async function splitStep(
+    shards: ShardHandler,
+    job: Job,
+    token: string | undefined,
+    data: RunJobData,
+    signal: AbortSignal,
+    keys: ReturnType<typeof runQueueKeys>,
+    progress: (report: RunProgress) => void,
+  ): Promise<CapabilityResult | undefined> {
+    const { run } = data;
+    let fanout: Fanout | undefined = data.fanout;
+    if (fanout === undefined) {
+      const decision = await shards.plan(run, signal);
+      if (decision === null) return undefined;
+      if ('result' in decision) return decision.result;
+      fanout = {
+        started_at: Date.now(),
+        children: decision.children.map((child) => ({ run: child.run, target: child.target, queue: queueNameOf(child.target) })),
+      };
+      await job.updateData({ ...data, fanout });
+    }
+    const parentKey = jobKey(prefix, job.queueName, run.job_id);
+    const linked = await commands
+      .multi()
+      .smembers(`${parentKey}:dependencies`)
+      .hkeys(`${parentKey}:processed`)
+      .hkeys(`${parentKey}:failed`)
+      .exec();
+    const known = new Set((linked ?? []).flatMap(([error, keysOf]) => (error === null && Array.isArray(keysOf) ? (keysOf as string[]) : [])));
+    // Withdrawn while planning, before any child exists: nothing to start, nothing to cancel.
+    if (known.size === 0 && signal.aborted && signal.reason === CANCELLED_BY_CALLER) return cancelledResult(run, 'before its shards started');
+    for (const child of fanout.children) {
+      if (known.has(jobKey(prefix, child.queue, child.run.job_id))) continue;
+      const queue = queues.get(child.queue);
+      // A job under this ID that the parent does not know is a leftover of an earlier parent
+      // under the same ID (its answer is not this parent's): it goes before the child is added.
+      await queue.remove(child.run.job_id);
+      await queue.add(
+        child.run.capability_id,
+        { run: child.run, target: child.target, trace: data.trace },
+        {
+          jobId: child.run.job_id,
+          parent: { id: run.job_id, queue: job.queueQualifiedName },
+          // A child that fails every attempt is recorded as failed, and the parent still merges.
+          ignoreDependencyOnFailure: true,
+          ...(job.opts.attempts === undefined ? {} : { attempts: job.opts.attempts }),
+          ...(job.opts.backoff === undefined ? {} : { backoff: job.opts.backoff }),
+          ...(job.opts.removeOnComplete === undefined ? {} : { removeOnComplete: job.opts.removeOnComplete }),
+          ...(job.opts.removeOnFail === undefined ? {} : { removeOnFail: job.opts.removeOnFail }),
+        },
+      );
+    }
+    if (await job.moveToWaitingChildren(token ?? '')) {
+      // A caller's withdrawal that came while we planned found fewer children than we added;
+      // the rest are cancelled here. (One that came after reads them all from Redis itself.)
+      const withdrawn = (signal.aborted && signal.reason === CANCELLED_BY_CALLER) || (await commands.exists(keys.cancelMarker(run.job_id))) > 0;
+      if (withdrawn) await cancelChildren(commands, prefix, parentKey, run.budget.wall_time_ms + CHILD_MARKER_MARGIN_MS, queues);
+      throw new WaitingChildrenError();
+    }
+    const values: Record<string, unknown> = (await job.getChildrenValues()) ?? {};
+    const failures = await job.getIgnoredChildrenFailures();
+    const children = fanout.children.map((child, index): ShardChild => {
+      const key = jobKey(prefix, child.queue, child.run.job_id);
+      let result: CapabilityResult;
+      if (Object.hasOwn(values, key)) {
+        try {
+          result = parseRunJobResult(values[key]);
+        } catch (error) {
+          result = childWithoutResult(child.run, toAppError(error));
+        }
+      } else if (Object.hasOwn(failures, key)) {
+        result = childWithoutResult(child.run, decodeJobFailure(failures[key]));
+      } else {
+        result = childWithoutResult(child.run, new JacobianError('EXECUTION_CANCELLED', 'the shard was removed before it gave a result'));
+      }
+      return { index, job_id: child.run.job_id, result };
+    });
+    return shards.merge(run, children, signal, { startedAt: fanout.started_at, onProgress: progress });
+  }
+
+  /** Tell a parent's waiting callers how many of its children have finished. */
+  async function reportParentProgress(parentKey: string): Promise<void> {
+    const parent = parseJobKey(prefix, parentKey);
+    if (parent === undefined) return;
+    const counts = await commands
+      .multi()
+      .scard(`${parentKey}:dependencies`)
+      .hlen(`${parentKey}:processed`)
+      .hlen(`${parentKey}:failed`)
+      .exec();
+    const [pending = 0, processed = 0, failed = 0] = (counts ?? []).map(([error, count]) => (error === null ? Number(count) : 0));
+    const total = pending + processed + failed;
+    if (total === 0) return;
+    await queues.get(parent.queueName).updateJobProgress(parent.jobId, shardProgress(processed + failed, total));
+  }
+
   function processorFor(keys: ReturnType<typeof runQueueKeys>) {
     return async (job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<CapabilityResult> => {
       let run: AdmittedRun;
+      let data: RunJobData;
       try {
-        ({ run } = parseRunJobData(job.data));
+        data = parseRunJobData(job.data);
+        ({ run } = data);
         if (run.job_id !== job.id) {
           throw new JacobianError('INVALID_REQUEST', `job ${job.id ?? '?'} carries the run of job ${run.job_id}`);
         }
@@ -227,7 +365,9 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
       running++;
       try {
         if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
-        if (jobSignal.aborted || (await cancelRequested(job, keys.cancelMarker(run.job_id)))) return cancelledResult(run, 'before it started');
+        if (jobSignal.aborted || (await cancelRequested(job, keys.cancelMarker(run.job_id)))) {
+          return cancelledResult(run, data.fanout === undefined ? 'before it started' : 'while its shards ran');
+        }
         let result: CapabilityResult;
         // Progress goes to the job (BullMQ publishes it as a `progress` event), at most every
         // PROGRESS_INTERVAL_MS; a failed write is dropped, since progress is informational.
@@ -235,8 +375,11 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
           job.updateProgress(report).catch(() => undefined);
         }, PROGRESS_INTERVAL_MS);
         try {
-          result = await options.handler(run, jobSignal, progress);
+          // A child is never split again; a parent splits, waits, or merges (see splitStep).
+          const split = options.shards === undefined || job.parentKey !== undefined ? undefined : await splitStep(options.shards, job, token, data, jobSignal, keys, progress);
+          result = split ?? (await options.handler(run, jobSignal, progress));
         } catch (thrown) {
+          if (thrown instanceof WaitingChildrenError) throw thrown;
           if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
           if (jobSignal.aborted) return cancelledResult(run, 'while it ran');
           const error = toAppError(thrown);
@@ -275,6 +418,15 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
       maxStalledCount: options.maxStalledCount ?? 1,
     });
     worker.on('error', report);
+    if (options.shards !== undefined) {
+      // After BullMQ recorded a child's end in its parent: the parent's callers hear the count.
+      // A report about a parent that has just finished or gone is dropped.
+      const childEnded = (job: Job | undefined): void => {
+        if (job?.parentKey !== undefined) reportParentProgress(job.parentKey).catch(() => undefined);
+      };
+      worker.on('completed', childEnded);
+      worker.on('failed', childEnded);
+    }
     workers.set(queueName, worker);
     byChannel.set(keys.cancelChannel, worker);
   }
@@ -327,6 +479,7 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
             report(new JacobianError('INTERNAL', `run handlers did not stop within ${ABORT_GRACE_MS} ms of being aborted`));
           }
         }
+        await queues.close((work) => settleWithin(work, CLOSE_STEP_MS));
         for (const client of [subscriber, commands]) {
           if (client.status === 'ready') await settleWithin(client.quit(), CLOSE_STEP_MS);
           client.disconnect();
