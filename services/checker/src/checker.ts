@@ -32,10 +32,15 @@ import {
 } from './graph/witness-verify.js';
 import { COUNTERMODEL_CHECKER_SOURCES, COUNTERMODEL_VERIFY_CAPABILITY_ID, verifyCountermodel } from './universal-algebra/countermodel-verify.js';
 
+import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
+import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface CheckerOptions {
+  /** The default tenant's artifact store. */
   artifacts: ArtifactStore;
+  /** A named tenant's artifact store (see tenantScopes); without it every run uses `artifacts`. */
+  artifactsFor?: (tenant: string) => ArtifactStore;
   executor: IsolatedExecutor;
   /**
    * The operator's authorization list: only these checker identities may produce VERIFIED.
@@ -73,8 +78,17 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       sourceProviderRuntime({
         provider: 'jacobian-checker-ts',
         version: CHECKER_VERSION,
-        files: [...new Set([...INDUCED_TREE_CHECKER_SOURCES, ...GRAPH_WITNESS_CHECKER_SOURCES, ...ISOMORPHISM_CHECKER_SOURCES, ...COUNTERMODEL_CHECKER_SOURCES])],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check'],
+        files: [
+          ...new Set([
+            ...INDUCED_TREE_CHECKER_SOURCES,
+            ...GRAPH_WITNESS_CHECKER_SOURCES,
+            ...ISOMORPHISM_CHECKER_SOURCES,
+            ...COUNTERMODEL_CHECKER_SOURCES,
+            ...MODEL_CHECKER_SOURCES,
+            ...UNSAT_PROOF_CHECKER_SOURCES,
+          ]),
+        ],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -94,6 +108,8 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifySpanningTree(authority('graph.spanning_tree.verify'))),
       capabilityRegistration(ownCode, () => verifyIsomorphism(authority('graph.isomorphism.verify'))),
       capabilityRegistration(ownCode, () => verifyCountermodel(authority(COUNTERMODEL_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyModel(authority(MODEL_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyUnsatProof(authority(UNSAT_PROOF_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );
@@ -105,6 +121,12 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       ? { authorized: [...identities.values()].map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }
       : options.authorization;
   const byId = new Map(report.installed.map((capability) => [capability.descriptor.id, capability]));
+  /** A tenant's run reads and writes only that tenant's store; never the default's by accident. */
+  const artifactsOf = (run: AdmittedRun): ArtifactStore => {
+    if (run.tenant === undefined) return options.artifacts;
+    if (options.artifactsFor === undefined) throw new JacobianError('INTERNAL', `run ${run.job_id} belongs to tenant ${run.tenant}, but this process has no per-tenant artifact stores`);
+    return options.artifactsFor(run.tenant);
+  };
   return {
     installed: report.installed,
     identities: [...identities.values()],
@@ -118,7 +140,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
           diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not a checker of this service`, { path: ['capability_id'] }))],
         });
       }
-      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal, onProgress);
+      return executeCapability(capability, run, { artifacts: artifactsOf(run), executor: options.executor }, signal, onProgress);
     },
   };
 }

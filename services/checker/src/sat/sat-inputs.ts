@@ -1,0 +1,63 @@
+/**
+ * How the SAT checkers read what they check: a CNF inline (`dimacs`) or stored (`cnf_uri`), and
+ * stored models and proofs, whose parent must be the CNF they are about. Written for the checker
+ * (which never imports the runner); parsing is the shared strict parser's.
+ */
+import { z } from 'zod';
+import { ArtifactUriSchema, JacobianError, type CapabilityContext, type JsonPath, type LoadedArtifact } from '@jacobian/shared';
+import { parseCnfPayload, parseDimacs, SAT_CNF_SCHEMA_URI, SatCnfPayloadSchema, type Cnf } from './sat-domain.js';
+
+/** Longest DIMACS text accepted inline. */
+export const MAX_INLINE_TEXT_LENGTH = 8 * 1024 * 1024;
+
+export const checkerCnfShape = {
+  dimacs: z.string().min(1).max(MAX_INLINE_TEXT_LENGTH).optional().describe('the CNF as DIMACS text'),
+  cnf_uri: ArtifactUriSchema.optional().describe(`a stored CNF (${SAT_CNF_SCHEMA_URI})`),
+};
+
+const ARTIFACT_ERRORS = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
+
+/** Load an artifact of one schema; errors name `path`. */
+export async function loadTyped(uri: string, schemaUri: string, context: CapabilityContext, path: JsonPath): Promise<LoadedArtifact> {
+  const where = path.join('.');
+  let artifact: LoadedArtifact;
+  try {
+    artifact = await context.artifacts.get(uri, { signal: context.signal });
+  } catch (error) {
+    if (!(error instanceof JacobianError) || !ARTIFACT_ERRORS.has(error.code)) throw error;
+    throw new JacobianError(error.code, `${where}: ${error.message}`, { path, cause: error });
+  }
+  if (artifact.manifest.schema_uri !== schemaUri) {
+    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the artifact has schema ${artifact.manifest.schema_uri}; ${schemaUri} is required`, { path });
+  }
+  return artifact;
+}
+
+/** A stored CNF, parsed; the stored text is at fault (ARTIFACT_TYPE_MISMATCH) when it does not parse. */
+export async function loadCnf(uri: string, context: CapabilityContext, path: JsonPath): Promise<{ cnf: Cnf; text: string }> {
+  const artifact = await loadTyped(uri, SAT_CNF_SCHEMA_URI, context, path);
+  const parsed = SatCnfPayloadSchema.safeParse(artifact.payload);
+  if (!parsed.success) throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${path.join('.')}: the stored CNF is malformed: ${parsed.error.issues[0]?.message ?? ''}`, { path });
+  try {
+    return { cnf: parseCnfPayload(parsed.data), text: parsed.data.dimacs };
+  } catch (error) {
+    if (!(error instanceof JacobianError)) throw error;
+    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${path.join('.')}: the stored CNF does not parse: ${error.message}`, { path, cause: error });
+  }
+}
+
+/** The one parent of a stored model or proof: the CNF it is about. */
+export function parentCnf(artifact: LoadedArtifact, path: JsonPath): string {
+  const parents = artifact.manifest.parents;
+  if (parents.length !== 1) {
+    throw new JacobianError('LINEAGE_MISMATCH', `${path.join('.')}: the artifact must have exactly one parent, the CNF it is about; it has ${parents.length}`, { path });
+  }
+  return parents[0] as string;
+}
+
+/** The CNF of a request: inline text (parsed, errors at payload.dimacs) or stored. */
+export async function resolveCheckerCnf(input: { dimacs?: string | undefined; cnf_uri?: string | undefined }, context: CapabilityContext): Promise<{ cnf: Cnf; text: string; uri: string | null }> {
+  if (input.dimacs !== undefined) return { cnf: parseDimacs(input.dimacs, ['payload', 'dimacs']), text: input.dimacs, uri: null };
+  const uri = input.cnf_uri as string;
+  return { ...(await loadCnf(uri, context, ['payload', 'cnf_uri'])), uri };
+}

@@ -1,0 +1,188 @@
+/**
+ * sat.model.find: a satisfying assignment of a CNF, or the finding that there is none. Served by
+ * CaDiCaL when it is installed, and otherwise by our TypeScript CDCL solver (the embedded
+ * default). A model is rechecked against every clause before it is returned and stored (parent:
+ * the CNF) for sat.model.verify; an UNSATISFIABLE answer carries no proof here — that is
+ * sat.unsat_proof.find's work — and says so as an open obligation.
+ */
+import { z } from 'zod';
+import { JacobianError, toAppError, type CapabilityContext, type CapabilityDefinition, type CapabilityOutcome, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
+import type { CadicalLocation } from '../providers/cadical.js';
+import { cnfOperandShape, exactlyOneCnf, MAX_INLINE_DIMACS_LENGTH, resolveCnf, storeCnf, type ResolvedCnf } from './cnf-operand.js';
+import { SAT_CNF_SCHEMA_URI, SAT_LIMITS, SAT_MODEL_SCHEMA_URI, SAT_MODEL_SEMANTICS_URI } from './sat-domain.js';
+import { isCadical, SAT_TS_PROVIDER, solveWithCadical, solveWithTypescript, type SolveOutcome } from './solve.js';
+
+export const MODEL_FIND_CAPABILITY_ID = 'sat.model.find';
+const MODEL_VERIFY_CAPABILITY_ID = 'sat.model.verify';
+const PROOF_FIND_CAPABILITY_ID = 'sat.unsat_proof.find';
+
+export const FindModelInput = z.object({ ...cnfOperandShape }).strict().superRefine(exactlyOneCnf);
+export type FindModelInput = z.infer<typeof FindModelInput>;
+
+const Int = z.number().int();
+
+export const SatStatus = { SATISFIABLE: 'SATISFIABLE', UNSATISFIABLE: 'UNSATISFIABLE', UNKNOWN: 'UNKNOWN' } as const;
+
+/** What the solver reported, shared by the SAT producer outputs. */
+export const SolverReport = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    result: z.enum(SatStatus),
+    solve_ms: Int,
+    exit_code: Int.nullable(),
+    stopped_by: z.enum(['DEADLINE', 'PROOF_LIMIT']).nullable(),
+  })
+  .strict();
+
+export const FindModelOutput = z
+  .object({
+    status: z.enum(SatStatus).describe('SATISFIABLE with a model, UNSATISFIABLE (no model exists), or UNKNOWN (the budget ended first)'),
+    variables: Int,
+    clauses: Int,
+    model: z.array(Int).nullable().describe('SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause'),
+    model_uri: z.string().nullable().describe(`SATISFIABLE: the stored model (${SAT_MODEL_SCHEMA_URI}, parent: the CNF), to verify with ${MODEL_VERIFY_CAPABILITY_ID}`),
+    cnf_uri: z.string().nullable().describe('the stored CNF the model is about (the given cnf_uri, or the inline formula stored when a model was found)'),
+    solver: SolverReport,
+    reason: z.string().nullable().describe('UNKNOWN: why there is no answer'),
+  })
+  .strict();
+export type FindModelOutput = z.infer<typeof FindModelOutput>;
+
+export const SMALL_SAT_EXAMPLE = 'p cnf 3 3\n1 -2 0\n2 3 0\n-1 -3 0\n';
+export const SMALL_UNSAT_EXAMPLE = 'p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n';
+
+/** Store a rechecked model with its CNF as parent; null (and a diagnostic) when the store refuses its size. */
+export async function storeModel(resolved: ResolvedCnf, model: number[], context: CapabilityContext, diagnostics: Diagnostic[]): Promise<{ modelUri: string | null; cnfUri: string | null }> {
+  try {
+    const cnf = await storeCnf(resolved, context);
+    const stored = await context.artifacts.put(
+      {
+        schema_uri: SAT_MODEL_SCHEMA_URI,
+        semantics_uri: SAT_MODEL_SEMANTICS_URI,
+        payload: { variables: resolved.cnf.variables, assignment: model },
+        parents: [cnf.uri],
+        summary: { variables: resolved.cnf.variables, true_variables: model.filter((literal) => literal > 0).length },
+      },
+      { signal: context.signal },
+    );
+    return { modelUri: stored.uri, cnfUri: cnf.uri };
+  } catch (error) {
+    const appError = toAppError(error);
+    if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
+    diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the model was not stored: ${appError.message}`.slice(0, 2000), path: null, hint: 'the model in the output stands' });
+    return { modelUri: null, cnfUri: resolved.uri };
+  }
+}
+
+function solverReport(runtime: ProviderRuntime, solved: SolveOutcome): z.infer<typeof SolverReport> {
+  return { name: runtime.provider, version: runtime.version, result: solved.result, solve_ms: solved.solveMs, exit_code: solved.exitCode, stopped_by: solved.stoppedBy };
+}
+
+/**
+ * The sat.model.find capability, served by `runtime`: cadical's (an EXECUTABLE digest, checked
+ * again before each run) or our TypeScript solver's.
+ *
+ * @throws JacobianError REGISTRATION_INVALID for any other runtime.
+ */
+export function findModel(runtime: ProviderRuntime, location: CadicalLocation = {}): CapabilityDefinition<FindModelInput, FindModelOutput> {
+  const cadical = isCadical(runtime);
+  if (!cadical && runtime.provider !== SAT_TS_PROVIDER) {
+    throw new JacobianError('REGISTRATION_INVALID', `${MODEL_FIND_CAPABILITY_ID} runs on cadical or ${SAT_TS_PROVIDER}, not ${runtime.provider}`);
+  }
+  const solverName = cadical ? 'CaDiCaL' : 'our TypeScript CDCL solver';
+  return {
+    id: MODEL_FIND_CAPABILITY_ID,
+    version: '1.0.0',
+    title: 'Find a satisfying assignment of a CNF formula',
+    description: `Decides a propositional formula in CNF (DIMACS text inline, or a stored CNF) with ${solverName}. SATISFIABLE returns an assignment of every variable, rechecked against every clause, and stores it (model_uri) for ${MODEL_VERIFY_CAPABILITY_ID}; UNSATISFIABLE means no assignment exists, without a proof (use ${PROOF_FIND_CAPABILITY_ID} for a checkable DRAT refutation); UNKNOWN means the budget ended first.`,
+    tags: ['sat', 'cnf', 'dimacs', 'satisfiability', 'model', 'propositional-logic', cadical ? 'cadical' : 'cdcl', 'witness'],
+    domain: 'sat',
+    modes: ['EXPLORE'],
+    role: 'producer',
+    pool: 'heavy',
+    input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
+    accepted_artifact_types: [SAT_CNF_SCHEMA_URI],
+    produced_artifact_types: [SAT_MODEL_SCHEMA_URI, SAT_CNF_SCHEMA_URI],
+    input: FindModelInput,
+    output: FindModelOutput,
+    examples: [
+      { title: 'A satisfiable formula', mode: 'EXPLORE', payload: { dimacs: SMALL_SAT_EXAMPLE } },
+      { title: 'All four clauses over two variables (unsatisfiable)', mode: 'EXPLORE', payload: { dimacs: SMALL_UNSAT_EXAMPLE } },
+    ],
+    relationships: [
+      { kind: 'VERIFIED_BY', capability_id: MODEL_VERIFY_CAPABILITY_ID },
+      { kind: 'CONSUMES_OUTPUT_OF', capability_id: 'sat.cnf.materialize' },
+    ],
+    assurance_ceiling: 'COMPUTED',
+    scope_rule: 'Covers exactly the one formula given: a model of it, or that it has none; nothing about other formulas.',
+    limits: { max_inline_dimacs_length: MAX_INLINE_DIMACS_LENGTH, max_variables: SAT_LIMITS.maxVariables, max_literals: SAT_LIMITS.maxLiterals },
+    async run(input, context): Promise<CapabilityOutcome<FindModelOutput>> {
+      const resolved = await resolveCnf(input, context);
+      const { cnf } = resolved;
+      const solved = cadical ? await solveWithCadical(cnf, context, runtime, location, null) : await solveWithTypescript(cnf, context);
+      const base = { variables: cnf.variables, clauses: cnf.clauseCount, solver: solverReport(runtime, solved) };
+      const inputUris = resolved.uri === null ? [] : [resolved.uri];
+      const scope = { kind: 'EXACT_INPUT' as const, statement: `whether ${resolved.description} is satisfiable`, input_uris: inputUris };
+      const diagnostics: Diagnostic[] = [];
+      switch (solved.result) {
+        case 'SATISFIABLE': {
+          const model = solved.model as number[];
+          const { modelUri, cnfUri } = await storeModel(resolved, model, context, diagnostics);
+          return {
+            status: 'COMPLETED',
+            output: { ...base, status: 'SATISFIABLE', model, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
+            scope,
+            completeness: { status: 'COMPLETE', basis: 'a model was found and it satisfies every clause' },
+            qualifiers: ['EXACT'],
+            assurance: {
+              level: 'COMPUTED',
+              basis: `found by ${solverName}; the assignment was rechecked against every clause by code independent of the solver; ${MODEL_VERIFY_CAPABILITY_ID} can verify the stored model`,
+              verification_record_uri: null,
+              checker_id: null,
+            },
+            obligations: [],
+            relationships: modelUri !== null && cnfUri !== null ? [{ subject: modelUri, predicate: 'COMPUTED_FROM', object: cnfUri }] : [],
+            artifact_uris: [modelUri, cnfUri].filter((uri): uri is string => uri !== null),
+            diagnostics,
+          };
+        }
+        case 'UNSATISFIABLE':
+          return {
+            status: 'COMPLETED',
+            output: { ...base, status: 'UNSATISFIABLE', model: null, model_uri: null, cnf_uri: resolved.uri, reason: null },
+            scope,
+            completeness: { status: 'COMPLETE', basis: `${solverName} found that no assignment satisfies every clause` },
+            qualifiers: ['EXACT'],
+            assurance: { level: 'COMPUTED', basis: `UNSATISFIABLE by ${solverName}, without a proof`, verification_record_uri: null, checker_id: null },
+            obligations: [
+              {
+                id: 'unsat-certificate',
+                statement: `No refutation was kept: ${PROOF_FIND_CAPABILITY_ID} finds one as a DRAT proof, which sat.unsat_proof.verify checks independently.`,
+                status: 'OPEN',
+                discharged_by: [],
+              },
+            ],
+            relationships: [],
+            artifact_uris: inputUris,
+            diagnostics,
+          };
+        case 'UNKNOWN': {
+          const reason = solved.stoppedBy === 'DEADLINE' ? `the solver was stopped after ${solved.solveMs} ms to stay within the wall-time budget` : `${solverName} gave up without an answer`;
+          return {
+            status: 'COMPLETED',
+            output: { ...base, status: 'UNKNOWN', model: null, model_uri: null, cnf_uri: resolved.uri, reason },
+            scope,
+            completeness: { status: 'UNKNOWN', basis: reason },
+            qualifiers: ['BOUNDED'],
+            assurance: { level: 'HEURISTIC', basis: 'no mathematical conclusion: the search stopped before an answer', verification_record_uri: null, checker_id: null },
+            obligations: [],
+            relationships: [],
+            artifact_uris: inputUris,
+            diagnostics: [{ severity: 'WARNING', code: 'BUDGET_EXHAUSTED', stage: 'EXECUTION', message: reason, path: null, hint: 'raise budget.wall_time_ms' }],
+          };
+        }
+      }
+    },
+  };
+}
