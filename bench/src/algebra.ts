@@ -1,12 +1,15 @@
 /**
  * `bench algebra`: finite countermodel search of Jacobian's `universal_algebra.search.countermodel`
- * (CaDiCaL on a CNF per order) against cvc5's finite model finding, on the fixed implications
- * between magma laws of algebra-problems.ts, in one run on this machine.
+ * against cvc5's finite model finding, on the fixed implications between magma laws of
+ * algebra-problems.ts, in one run on this machine.
  *
- * - Jacobian: `jacobian serve` started here; for each implication, math.run at orders 1, 2, …, 8
- *   in turn until WITNESS_FOUND, each call with budget.wall_time_ms = what is left of the
- *   implication's total budget. The time to a countermodel is the client's wall time from the
- *   first call to the answer that carries it, over every order tried.
+ * - Jacobian: `jacobian serve` started here; for each implication, ONE math.run with the range
+ *   form `orders: { min: 1, max: 8 }` and budget.wall_time_ms = the implication's budget: the
+ *   capability searches the orders in ascending order inside one run and stops at the first with
+ *   a countermodel (our in-process search first, the SAT solver for what it does not settle).
+ *   The time to a countermodel is the client's wall time of that call. With `perOrder` (the
+ *   measurement before the range form existed), math.run at orders 1, 2, …, 8 in turn until
+ *   WITNESS_FOUND instead, each call with what is left of the budget, timed over every call.
  * - cvc5: one SMT-LIB 2 problem per implication, `cvc5 --finite-model-find --lang=smt2`, limited
  *   to models of at most 8 elements (`--uf-ss-abort-card=9`), with `--tlimit` and a kill by PID
  *   at the same total budget. Wall time from spawn to exit.
@@ -37,6 +40,8 @@ export interface AlgebraOptions {
   era: Era;
   /** Run only the implications whose ID contains one of these strings (all when empty). */
   only: string[];
+  /** One math.run per order (1, 2, … until a witness) instead of one range call per implication. */
+  perOrder?: boolean;
 }
 
 /** One math.run call: one order. */
@@ -49,9 +54,11 @@ interface OrderAttempt {
   budget_ms: number;
   /** execution.runtime_ms: the run inside the server (encoding, solver, recheck, evidence), without HTTP and the queue. */
   runtime_ms: number | null;
-  /** output.solver.solve_ms (CaDiCaL alone). */
+  /** output.solver.solve_ms (CaDiCaL alone), summed over the orders of a range call. */
   solve_ms: number | null;
   clauses: number | null;
+  /** Range form: which engine settled each order, e.g. "1:TS_SEARCH 2:TS_SEARCH". */
+  engines?: string;
   message?: string;
 }
 
@@ -232,7 +239,7 @@ let callCounter = 0;
 
 /** Orders 1, 2, … until a countermodel, within `budgetMs` in all. */
 async function jacobianSearch(client: HttpClient, implication: Implication, options: AlgebraOptions): Promise<JacobianOutcome> {
-  const outcome = await searchOrders(client, implication, options);
+  const outcome = options.perOrder === true ? await searchOrders(client, implication, options) : await searchRange(client, implication, options);
   return {
     ...outcome,
     calls: outcome.attempts.length,
@@ -283,6 +290,46 @@ async function searchOrders(client: HttpClient, implication: Implication, option
     if (status !== 'NO_WITNESS_FOUND') return { verdict: 'refused', order, ms: elapsed(), attempts, message: `unexpected status ${status}` };
   }
   return { verdict: 'none_up_to_max', order: options.maxOrder, ms: elapsed(), attempts };
+}
+
+/** One math.run with the range form orders 1 … maxOrder, within the whole budget. */
+async function searchRange(client: HttpClient, implication: Implication, options: AlgebraOptions): Promise<Omit<JacobianOutcome, 'calls' | 'runtime_ms' | 'solve_ms'>> {
+  const { laws, target } = lawTexts(implication);
+  const started = performance.now();
+  const answer = await mathRun(client, options.era, ++callCounter, { signature: MAGMA_SIGNATURE, laws, target, orders: { min: 1, max: options.maxOrder } }, options.budgetMs);
+  const ms = performance.now() - started;
+  const records = (answer.output?.['orders'] ?? []) as { order: number; engine: string; solver: { solve_ms?: number } | null; encoding: { clauses?: number } | null }[];
+  const status = answer.failure === undefined ? String(answer.output?.['status']) : (answer.executionStatus ?? 'FAILED');
+  const order = typeof answer.output?.['order'] === 'number' ? answer.output['order'] : null;
+  const attempt: OrderAttempt = {
+    order: order ?? options.maxOrder,
+    status,
+    ms: round(ms, 1),
+    budget_ms: options.budgetMs,
+    runtime_ms: answer.runtimeMs ?? null,
+    solve_ms: records.reduce((sum, r) => sum + (r.solver?.solve_ms ?? 0), 0),
+    clauses: records.reduce((sum, r) => sum + (r.encoding?.clauses ?? 0), 0),
+    engines: records.map((r) => `${r.order}:${r.engine}`).join(' '),
+    ...(answer.failure !== undefined ? { message: answer.failure } : {}),
+  };
+  const attempts = [attempt];
+  if (answer.failure !== undefined) return { verdict: answer.executionStatus === 'TIMEOUT' ? 'budget' : 'refused', order, ms, attempts, message: answer.failure };
+  switch (status) {
+    case 'WITNESS_FOUND': {
+      const model = answer.output?.['model'] as { tables?: Record<string, unknown> } | null | undefined;
+      const table = model?.tables?.['*'];
+      const checked = isCountermodel(implication, table);
+      return { verdict: 'countermodel', order, ms, attempts, model_checked: checked, ...(checked ? { table } : {}) };
+    }
+    case 'NO_WITNESS_FOUND':
+      return { verdict: 'none_up_to_max', order: options.maxOrder, ms, attempts };
+    case 'INDETERMINATE': {
+      const reason = answer.output?.['reason'];
+      return { verdict: 'budget', order, ms, attempts, message: typeof reason === 'string' ? reason : '' };
+    }
+    default:
+      return { verdict: 'refused', order, ms, attempts, message: `unexpected status ${status}` };
+  }
 }
 
 /** Wait until the embedded server's catalog offers the capability (its cadical provider was probed). */
@@ -405,8 +452,10 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
       if (outcome.verdict !== 'countermodel') throw new Error(`the warm-up search did not find the order-2 countermodel: ${JSON.stringify(outcome).slice(0, 800)}`);
       await runCvc5(context, options, warmFile);
     }
-    const versionAnswer = await mathRun(client, options.era, ++callCounter, { signature: MAGMA_SIGNATURE, laws: [LAWS.comm], target: LAWS.idem, order: 3 }, 10_000);
-    cadicalVersion = (versionAnswer.output?.['solver'] as { version?: string } | null | undefined)?.version ?? null;
+    // An order without a countermodel (commutative magmas are flexible) makes the SAT solver run, so its answer names the solver.
+    const versionAnswer = await mathRun(client, options.era, ++callCounter, { signature: MAGMA_SIGNATURE, laws: [LAWS.comm], target: LAWS.flexible, order: 3 }, 10_000);
+    const solver = versionAnswer.output?.['solver'] as { name?: string; version?: string } | null | undefined;
+    cadicalVersion = solver?.version === undefined ? null : `${solver.name ?? '?'} ${solver.version}`;
 
     await context.waitQuiet('algebra');
     // One window over the whole loop: /proc times tick at 10 ms, too coarse for one implication.
@@ -461,6 +510,18 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
     jacobian_total_ms_all: round(reports.reduce((s, r) => s + r.jacobian.ms, 0), 0),
     jacobian_calls_both_settled: both.reduce((s, r) => s + r.jacobian.calls, 0),
     jacobian_solve_ms_both_settled: both.reduce((s, r) => s + r.jacobian.solve_ms, 0),
+    jacobian_mode: options.perOrder === true ? 'one call per order' : `one call per implication (orders 1…${options.maxOrder})`,
+    jacobian_orders_by_engine: Object.entries(
+      reports
+        .flatMap((r) => r.jacobian.attempts.flatMap((a) => (a.engines ?? '').split(' ').filter((e) => e !== '')))
+        .reduce<Record<string, number>>((counts, entry) => {
+          const engine = entry.split(':')[1] ?? '?';
+          counts[engine] = (counts[engine] ?? 0) + 1;
+          return counts;
+        }, {}),
+    )
+      .map(([engine, count]) => `${engine} ${count}`)
+      .join(', '),
     jacobian_median_ms_per_call_both_settled: round(median(both.map((r) => r.jacobian.ms / Math.max(1, r.jacobian.calls))), 1),
     jacobian_runtime_ms_both_settled: both.reduce((s, r) => s + r.jacobian.runtime_ms, 0),
     measured_seconds: load.seconds,
@@ -492,7 +553,9 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
   const notes = [
     `Jacobian's "none_up_to_max" means NO_WITNESS_FOUND at every order 1…${options.maxOrder}: no countermodel up to ${options.maxOrder}, not a proof that the implication holds.`,
     `cvc5's "proved" (unsat) proves the implication for all magmas; the countermodel capability cannot do that, so those are counted apart, not as settled.`,
-    "Jacobian's columns: ms is the client's wall time over all calls; run ms sums execution.runtime_ms (the capability inside the server: encoding kernel, CaDiCaL, recheck kernel, evidence artifacts); solve ms sums CaDiCaL's solve_ms (its process included). The rest of ms is MCP over HTTP and the queue.",
+    options.perOrder === true
+      ? "Jacobian's columns: ms is the client's wall time over all calls (one per order); run ms sums execution.runtime_ms (the capability inside the server); solve ms sums the SAT solver's solve_ms (its process included). The rest of ms is MCP over HTTP and the queue."
+      : `Jacobian's columns: ms is the client's wall time of the one range call (orders 1…${options.maxOrder}); run ms is execution.runtime_ms (the capability inside the server: our in-process search, the SAT solver for orders it does not settle, the recheck, the evidence kept); solve ms sums the SAT solver's solve_ms over the orders it ran on. The rest of ms is MCP over HTTP and the queue.`,
     `cvc5 ran with --uf-ss-abort-card=${options.maxOrder + 1}, so it only considers models of at most ${options.maxOrder} elements; "none_up_to_max" is its "Maximum cardinality exceeded" answer.`,
   ];
   if (totals['disagreements'] !== 0) context.log(`algebra: WARNING: ${totals['disagreements']} disagreements; see the table`);
@@ -548,6 +611,18 @@ function describeExpected(expected: Expected): string {
   return expected.kind === 'countermodel' ? `countermodel, order ${expected.smallest_order}` : expected.kind === 'true' ? 'true' : `smallest countermodel ${expected.smallest_order}`;
 }
 
+/** How many orders each engine settled in one implication, e.g. "TS_SEARCH 3, CADICAL 1". */
+function engineCounts(outcome: JacobianOutcome): string {
+  const counts = new Map<string, number>();
+  for (const attempt of outcome.attempts) {
+    for (const entry of (attempt.engines ?? '').split(' ').filter((e) => e !== '')) {
+      const engine = entry.split(':')[1] ?? '?';
+      counts.set(engine, (counts.get(engine) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([engine, count]) => `${engine} ${count}`).join(', ');
+}
+
 export function printAlgebraTables(report: AlgebraReport): string {
   const max = report.options.maxOrder;
   const rows = report.implications.map((r) => [
@@ -558,12 +633,13 @@ export function printAlgebraTables(report: AlgebraReport): string {
     r.jacobian.calls,
     r.jacobian.runtime_ms,
     r.jacobian.solve_ms,
+    engineCounts(r.jacobian),
     describeCvc5(r.cvc5, max),
     r.cvc5.ms,
     r.jacobian.verdict === 'countermodel' && r.cvc5.verdict === 'countermodel' ? round(r.jacobian.ms / Math.max(r.cvc5.ms, 1e-3), 2) : '',
     r.disagreements.length > 0 ? r.disagreements.join('; ') : '',
   ]);
-  const main = table(['implication', 'expected', 'Jacobian', 'ms', 'calls', 'run ms', 'solve ms', 'cvc5', 'ms', 'J/cvc5', 'disagreement'], rows);
+  const main = table(['implication', 'expected', 'Jacobian', 'ms', 'calls', 'run ms', 'solve ms', 'orders by engine', 'cvc5', 'ms', 'J/cvc5', 'disagreement'], rows);
   const totals = table(['total', 'value'], Object.entries(report.totals).map(([name, value]) => [name, value]));
   const ratios = table(['ratio', 'value'], Object.entries(report.ratios).map(([name, value]) => [name, value]));
   const targets = table(['target', 'wanted', 'measured', 'met'], report.targets.map((t) => [t.name, t.target, t.measured, t.met ? 'yes' : 'NO']));

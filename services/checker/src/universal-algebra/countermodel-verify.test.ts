@@ -162,6 +162,28 @@ describe('universal_algebra.countermodel.verify', () => {
       expect(output.claim).toContain('x = 0, y = 1');
     });
 
+    it('a stored result of the range form (orders min … max): the witness at its order, with the engine that found it in its provenance', async () => {
+      // The natural central groupoid on pairs of {0, 1} (element 2a + b): (a, b) * (c, d) = (b, c). The first
+      // non-commutative central groupoid a range search of orders 1 … 8 finds has order 4.
+      const central = Array.from({ length: 4 }, (_, x) => Array.from({ length: 4 }, (_, y) => 2 * (x % 2) + Math.floor(y / 2)));
+      const claim = {
+        signature: SEMIGROUP,
+        laws: ['(y * x) * (x * z) = x'],
+        target: COMMUTATIVITY,
+        order: 4,
+        tables: { '*': central },
+        violating_assignment: { x: 0, y: 1 },
+        target_values: { left: central[0]?.[1] as number, right: central[1]?.[0] as number },
+      };
+      const resultUri = await storeResult({ ...claim, provenance: { ...PROVENANCE, capability_version: '1.1.0', engine: 'TS_SEARCH' } });
+      const result = await f.run(ID, { result_uri: resultUri });
+      const { output } = await expectVerified(result, [VERIFICATION_RECORD_SCHEMA_URI]);
+      expect(output).toMatchObject({ result_uri: resultUri, order: 4, source_laws: 1 });
+      // The same claim with a non-central table is rejected: the checker does not trust the engine.
+      const broken = await storeResult({ ...claim, tables: { '*': central.map((row, x) => (x === 3 ? [0, 0, 0, 0] : row)) }, provenance: { ...PROVENANCE, engine: 'TS_SEARCH' } });
+      expectRejected(await f.run(ID, { result_uri: broken }), 'SOURCE_LAW_VIOLATED', /source law 0/);
+    });
+
     it('an inline claim, storing it as the candidate; the same claim again gives the same candidate', async () => {
       const first = await f.run(ID, { countermodel: LEFT_ZERO });
       const { output } = await expectVerified(first, [COUNTERMODEL_RESULT_SCHEMA_URI, VERIFICATION_RECORD_SCHEMA_URI]);

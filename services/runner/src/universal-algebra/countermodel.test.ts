@@ -20,7 +20,8 @@ import {
 } from '@jacobian/shared';
 import { probeCadical } from '../providers/cadical.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
-import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch, SAT_DIMACS_SCHEMA_URI, SAT_DRAT_SCHEMA_URI, type CountermodelOutput } from './countermodel.js';
+import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch, derivesEmptyClause, SAT_DIMACS_SCHEMA_URI, SAT_DRAT_SCHEMA_URI, type CountermodelOutput } from './countermodel.js';
+import { countermodelCadicalProvider, countermodelZ3Provider, FINITE_MODEL_SEARCH_FEATURE, type CountermodelProviderProbe } from './countermodel-providers.js';
 import { evaluateLawsCapability, type EvaluateLawsOutput } from './evaluate-laws.js';
 import { checkRupRefutation } from './rup-check.testing.js';
 
@@ -36,6 +37,8 @@ const GROUP = {
 const ASSOCIATIVITY = 'x * (y * z) = (x * y) * z';
 const GROUP_LAWS = [ASSOCIATIVITY, 'e * x = x', 'i(x) * x = e'];
 const COMMUTATIVITY = 'x * y = y * x';
+/** The central groupoid law: its models have square orders, so the first non-commutative one has order 4. */
+const CENTRAL = '(y * x) * (x * z) = x';
 
 /** cadical processes whose parent is this test process (the capability spawns it here, not in a pool child). */
 function cadicalChildren(): number[] {
@@ -67,7 +70,7 @@ function recheck(signature: unknown, laws: string[], target: string, output: Cou
   expect({ left: violation?.left, right: violation?.right }).toEqual(output.target_values);
 }
 
-describe('universal_algebra.search.countermodel', () => {
+describe('universal_algebra.search.countermodel with a plain cadical runtime (CaDiCaL for every order)', () => {
   let harness: CapabilityHarness;
   let runtime: ProviderRuntime;
   let capability: InstalledCapability;
@@ -97,6 +100,7 @@ describe('universal_algebra.search.countermodel', () => {
     expect(result).toMatchObject({ execution: { status: 'COMPLETED' }, completeness: { status: 'COMPLETE' }, assurance: { level: 'COMPUTED' }, obligations: [], diagnostics: [] });
     const output = result.output as CountermodelOutput;
     expect(output).toMatchObject({ order: 2, scope: { kind: 'ONE_FIXED_ORDER', order: 2 }, solver: { name: 'cadical', result: 'SATISFIABLE' }, evidence: null });
+    expect(output.orders).toEqual([expect.objectContaining({ order: 2, outcome: 'WITNESS_FOUND', engine: 'CADICAL', search: null, evidence_kept: true })]);
     expect(output.symmetry_breaking).toMatchObject({ method: 'LEAST_NUMBER', cells: ['0 * 0', '1 * 1'] });
     recheck(SEMIGROUP, [ASSOCIATIVITY], COMMUTATIVITY, output);
 
@@ -111,7 +115,7 @@ describe('universal_algebra.search.countermodel', () => {
       tables: output.model?.tables,
       violating_assignment: output.violating_assignment,
       target_values: output.target_values,
-      provenance: { capability_id: COUNTERMODEL_CAPABILITY_ID, capability_version: '1.0.0', provider: 'cadical', provider_version: runtime.version, provider_digest: runtime.digest },
+      provenance: { capability_id: COUNTERMODEL_CAPABILITY_ID, capability_version: '1.1.0', provider: 'cadical', provider_version: runtime.version, provider_digest: runtime.digest, engine: 'CADICAL' },
     });
   });
 
@@ -259,5 +263,310 @@ describe('universal_algebra.search.countermodel', () => {
     const result = await harness.run(stale, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload: { signature: SEMIGROUP, laws: [], target: COMMUTATIVITY, order: 2 } });
     expect(result.execution.status).toBe('ERROR');
     expect(result.diagnostics[0]).toMatchObject({ code: 'PROVIDER_FAILED' });
+  });
+});
+
+/** The records of the orders below the answer, as [order, outcome, engine, evidence kept]. */
+/** A payload without the keys a test case set to undefined (canonical JSON has no undefined). */
+const withoutUndefined = (payload: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined));
+
+const summary = (output: CountermodelOutput): [number, string, string | null, boolean][] => output.orders.map((r) => [r.order, r.outcome, r.engine, r.evidence_kept]);
+
+describe('universal_algebra.search.countermodel with our search and CaDiCaL (countermodelCadicalProvider)', () => {
+  let harness: CapabilityHarness;
+  let probe: CountermodelProviderProbe;
+  let runtime: ProviderRuntime;
+  let capability: InstalledCapability;
+  beforeAll(async () => {
+    harness = await createCapabilityHarness();
+    probe = countermodelCadicalProvider();
+    runtime = await probe.probe();
+    capability = harness.install(countermodelSearch(runtime, { providers: [probe] }), runtime);
+  });
+  afterAll(async () => {
+    await harness[Symbol.asyncDispose]();
+  });
+
+  const search = (payload: Record<string, unknown>, wallTimeMs?: number, signal?: AbortSignal): Promise<CapabilityResult> =>
+    harness.run(capability, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload: withoutUndefined(payload), ...(wallTimeMs === undefined ? {} : { budget: { wall_time_ms: wallTimeMs } }) }, signal);
+
+  it('has a COMPOSITE runtime over the cadical executable and the search sources, named cadical', async () => {
+    const plain = await probeCadical();
+    expect(runtime).toMatchObject({ provider: 'cadical', digest_kind: 'COMPOSITE', version: plain.version });
+    expect(runtime.features).toContain(FINITE_MODEL_SEARCH_FEATURE);
+    expect(runtime.digest).not.toBe(plain.digest);
+    expect(probe.parts).toMatchObject({ solver: 'cadical', digest: runtime.digest, solverRuntime: { digest: plain.digest } });
+    // A COMPOSITE runtime whose probe is not given cannot be served: the capability would not know the executable's digest.
+    expect(() => countermodelSearch(runtime)).toThrow(expect.objectContaining({ code: 'REGISTRATION_INVALID' }) as Error);
+  });
+
+  it('searches a range in one run: a non-commutative central groupoid at order 4, orders 1 to 3 reported as searched by our search, no evidence kept for them', async () => {
+    const laws = [CENTRAL];
+    const result = await search({ signature: SEMIGROUP, laws, target: COMMUTATIVITY, orders: { min: 1, max: 8 } });
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    const output = result.output as CountermodelOutput;
+    recheck(SEMIGROUP, laws, COMMUTATIVITY, output);
+    expect(output).toMatchObject({ status: 'WITNESS_FOUND', order: 4, scope: { kind: 'ORDER_RANGE', min: 1, max: 8 }, model: { order: 4 }, encoding: null, solver: null, evidence_policy: 'FINAL_ANSWER' });
+    expect(summary(output)).toEqual([
+      [1, 'NO_WITNESS_FOUND', 'TS_SEARCH', false],
+      [2, 'NO_WITNESS_FOUND', 'TS_SEARCH', false],
+      [3, 'NO_WITNESS_FOUND', 'TS_SEARCH', false],
+      [4, 'WITNESS_FOUND', 'TS_SEARCH', true],
+    ]);
+    expect(output.orders[0]?.established_by).toMatch(/our finite model search exhausted order 1 under the least-number heuristic/);
+    expect(output.orders.map((r) => r.search?.result)).toEqual(['NONE', 'NONE', 'NONE', 'FOUND']);
+    expect(output.scope.statement).toMatch(/orders 1 … 8/);
+    expect(result.completeness).toMatchObject({ status: 'COMPLETE' });
+    expect(result.completeness.basis).toMatch(/orders 1, 2 and 3 were searched without one/);
+    expect(result.obligations.map((o) => o.id)).toEqual(['search-soundness']);
+    expect(result.obligations[0]?.statement).toMatch(/order 1, 2 and 3/);
+    expect(result.artifact_uris).toEqual([output.result_uri]);
+    const stored = CountermodelResultPayloadSchema.parse((await harness.artifacts.get(output.result_uri as string)).payload);
+    expect(stored).toMatchObject({ order: 4, provenance: { provider: 'cadical', provider_digest: runtime.digest, engine: 'TS_SEARCH', capability_version: '1.1.0' } });
+  });
+
+  it('finds S3 at order 6 in a range 1 to 8, each lower order settled by our search or CaDiCaL', async () => {
+    const result = await search({ signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, orders: { min: 1, max: 8 } });
+    const output = result.output as CountermodelOutput;
+    recheck(GROUP, GROUP_LAWS, COMMUTATIVITY, output);
+    expect(output.order).toBe(6);
+    expect(output.orders.map((r) => [r.order, r.outcome])).toEqual([1, 2, 3, 4, 5, 6].map((order) => [order, order === 6 ? 'WITNESS_FOUND' : 'NO_WITNESS_FOUND']));
+    // An order our search gave up on is settled by CaDiCaL; our search is tried first at every order.
+    for (const record of output.orders) {
+      expect(record.search).not.toBeNull();
+      expect(record.engine).toBe(record.search?.result === 'GAVE_UP' ? 'CADICAL' : 'TS_SEARCH');
+    }
+  });
+
+  it('answers at the first order of the range when it has a countermodel', async () => {
+    const result = await search({ signature: SEMIGROUP, laws: [ASSOCIATIVITY], target: COMMUTATIVITY, orders: { min: 2, max: 5 } });
+    const output = result.output as CountermodelOutput;
+    expect(summary(output)).toEqual([[2, 'WITNESS_FOUND', 'TS_SEARCH', true]]);
+    expect(result.obligations).toEqual([]);
+    recheck(SEMIGROUP, [ASSOCIATIVITY], COMMUTATIVITY, output);
+  });
+
+  it('answers the fixed-order form as before (ONE_FIXED_ORDER), now found by our search', async () => {
+    const result = await search({ signature: SEMIGROUP, laws: [ASSOCIATIVITY], target: COMMUTATIVITY, order: 2 });
+    const output = result.output as CountermodelOutput;
+    expect(output).toMatchObject({ status: 'WITNESS_FOUND', order: 2, scope: { kind: 'ONE_FIXED_ORDER', order: 2 }, symmetry_breaking: { cells: ['0 * 0', '1 * 1'] } });
+    expect(summary(output)).toEqual([[2, 'WITNESS_FOUND', 'TS_SEARCH', true]]);
+  });
+
+  it('finds none in a range: every order refuted by CaDiCaL, each CNF and DRAT proof stored and accepted by an independent RUP checker', async () => {
+    const laws = [ASSOCIATIVITY, 'e * x = x', 'i(x) * x = e', 'x * x = e'];
+    const result = await search({ signature: GROUP, laws, target: COMMUTATIVITY, orders: { min: 1, max: 4 } });
+    expect(result.diagnostics).toEqual([]);
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    const output = result.output as CountermodelOutput;
+    expect(output).toMatchObject({ status: 'NO_WITNESS_FOUND', order: 4, scope: { kind: 'ORDER_RANGE', min: 1, max: 4 }, model: null, result_uri: null });
+    expect(summary(output)).toEqual([1, 2, 3, 4].map((order) => [order, 'NO_WITNESS_FOUND', 'CADICAL', true]));
+    // Our search settled each order first; CaDiCaL's refutation is the evidence of the final answer.
+    expect(output.orders.map((r) => r.search?.result)).toEqual(['NONE', 'NONE', 'NONE', 'NONE']);
+    expect(output.orders.every((r) => r.solver?.result === 'UNSATISFIABLE' && r.evidence?.proof_format === 'DRAT_TEXT')).toBe(true);
+    expect(output.evidence).toEqual(output.orders[3]?.evidence);
+    expect(result.obligations.map((o) => o.id)).toEqual(['encoding-soundness', 'drat-proof-check']);
+    expect(result.artifact_uris).toHaveLength(8);
+    expect(result.relationships).toHaveLength(4);
+    for (const record of output.orders) {
+      const cnf = await harness.artifacts.get(record.evidence?.cnf_uri as string);
+      const drat = await harness.artifacts.get(record.evidence?.drat_uri as string);
+      expect(drat.manifest.parents).toEqual([cnf.uri]);
+      expect((cnf.payload as { encoding: { order: number } }).encoding.order).toBe(record.order);
+      expect(checkRupRefutation((cnf.payload as { dimacs: string }).dimacs, (drat.payload as { proof: string }).proof)).toMatchObject({ ok: true });
+    }
+  });
+
+  it('keeps the CNF and DRAT proof of every order below a witness when asked (evidence EVERY_ORDER)', async () => {
+    const laws = ['x * x = x'];
+    const result = await search({ signature: SEMIGROUP, laws, target: ASSOCIATIVITY, orders: { min: 1, max: 4 }, evidence: 'EVERY_ORDER' });
+    const output = result.output as CountermodelOutput;
+    recheck(SEMIGROUP, laws, ASSOCIATIVITY, output);
+    expect(summary(output)).toEqual([
+      [1, 'NO_WITNESS_FOUND', 'CADICAL', true],
+      [2, 'NO_WITNESS_FOUND', 'CADICAL', true],
+      [3, 'WITNESS_FOUND', 'TS_SEARCH', true],
+    ]);
+    expect(result.artifact_uris).toEqual([output.result_uri, ...output.orders.slice(0, 2).flatMap((r) => [r.evidence?.cnf_uri, r.evidence?.drat_uri])]);
+    expect(result.obligations.map((o) => o.id)).toEqual(['encoding-soundness', 'drat-proof-check']);
+  });
+
+  it('sends an order our search cannot settle in its slice to CaDiCaL', async () => {
+    // With no time for our search at all, every order goes to CaDiCaL, whose proofs are moot below the witness.
+    const solverOnly = harness.install(countermodelSearch(runtime, { providers: [probe], searchBudget: { totalMs: 0 } }), runtime);
+    const result = await harness.run(solverOnly, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload: { signature: SEMIGROUP, laws: ['x * x = x'], target: ASSOCIATIVITY, orders: { min: 1, max: 4 } } });
+    const output = result.output as CountermodelOutput;
+    expect(summary(output)).toEqual([
+      [1, 'NO_WITNESS_FOUND', 'CADICAL', false],
+      [2, 'NO_WITNESS_FOUND', 'CADICAL', false],
+      [3, 'WITNESS_FOUND', 'CADICAL', true],
+    ]);
+    expect(output.orders[0]?.established_by).toMatch(/CaDiCaL found the CNF of order 1 unsatisfiable/);
+    expect(result.obligations.map((o) => o.id)).toEqual(['encoding-soundness', 'solver-refutation-unproved']);
+    expect(result.artifact_uris).toEqual([output.result_uri]);
+  });
+
+  it('accepts a range whose higher orders would be too large to encode, when an order below them has a countermodel', async () => {
+    // Medial magmas: at order 8 the CNF would exceed the clause limit; order 2 already has a countermodel.
+    const signature = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] };
+    const laws = ['(x * y) * (z * w) = (x * z) * (y * w)'];
+    const result = await search({ signature, laws, target: ASSOCIATIVITY, orders: { min: 1, max: 8 } });
+    const output = result.output as CountermodelOutput;
+    recheck(signature, laws, ASSOCIATIVITY, output);
+    expect(output.order).toBe(2);
+  });
+
+  it('stops with INDETERMINATE at an order whose CNF is too large when our search does not settle it', async () => {
+    // 4 variables and 13 nested subterms: about 2^17 clauses at order 2, 3^17 at order 3. The target x = x never fails.
+    const signature = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] };
+    const laws = ['((x * y) * (z * w)) * ((y * x) * (w * z)) = ((x * z) * (y * w)) * ((z * x) * (w * y))'];
+    const solverOnly = harness.install(countermodelSearch(runtime, { providers: [probe], searchBudget: { totalMs: 0 } }), runtime);
+    const result = await harness.run(solverOnly, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload: { signature, laws, target: 'x = x', orders: { min: 2, max: 3 } } });
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    const output = result.output as CountermodelOutput;
+    expect(output).toMatchObject({ status: 'INDETERMINATE', order: 3 });
+    expect(output.reason).toMatch(/the CNF of order 3 would have up to \d+ clauses, more than the limit/);
+    expect(result.diagnostics[0]).toMatchObject({ code: 'ENCODING_LIMIT_REACHED', path: ['payload', 'orders', 'max'] });
+    expect(summary(output)).toEqual([
+      [2, 'NO_WITNESS_FOUND', 'CADICAL', false],
+      [3, 'INDETERMINATE', null, false],
+    ]);
+    expect(result.completeness).toMatchObject({ status: 'PARTIAL' });
+  }, 60_000);
+
+  it('answers INDETERMINATE when the budget ends mid-range, naming the orders settled, and leaves no cadical behind', async () => {
+    // Medial and idempotent implies left-distributive: no countermodel at any order, and order 5 takes CaDiCaL far longer than this budget.
+    const laws = ['(x * y) * (z * w) = (x * z) * (y * w)', 'x * x = x'];
+    const signature = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] };
+    const result = await search({ signature, laws, target: 'x * (y * z) = (x * y) * (x * z)', orders: { min: 1, max: 5 } }, 5000);
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    const output = result.output as CountermodelOutput;
+    expect(output.status).toBe('INDETERMINATE');
+    const settled = output.orders.filter((r) => r.outcome === 'NO_WITNESS_FOUND').map((r) => r.order);
+    expect(settled.length).toBeGreaterThanOrEqual(3);
+    expect(settled).toEqual(Array.from({ length: settled.length }, (_, i) => i + 1));
+    expect(output.orders.at(-1)).toMatchObject({ outcome: 'INDETERMINATE', order: settled.length + 1 });
+    expect(output.order).toBe(settled.length + 1);
+    expect(result.completeness.status).toBe('PARTIAL');
+    expect(result.completeness.basis).toMatch(/were searched without a countermodel/);
+    expect(result.diagnostics[0]).toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    expect(result.diagnostics[0]?.message).toMatch(/had no countermodel/);
+    expect(result.artifact_uris).toEqual([]);
+    expect(cadicalChildren()).toEqual([]);
+  });
+
+  it('kills cadical when a range run is cancelled', async () => {
+    const controller = new AbortController();
+    const pending = search({ signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, orders: { min: 8, max: 9 }, symmetry_breaking: 'NONE' }, undefined, controller.signal);
+    const started = Date.now();
+    while (cadicalChildren().length === 0 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    const result = await pending;
+    expect(result.execution.status).toBe('CANCELLED');
+    expect(cadicalChildren()).toEqual([]);
+  });
+
+  it.each([
+    ['both forms', { order: 3, orders: { min: 1, max: 3 } }, ['payload', 'orders'], /exactly one of order .* or orders/],
+    ['neither form', { order: undefined }, ['payload', 'order'], /exactly one of order .* or orders/],
+    ['min above max', { order: undefined, orders: { min: 5, max: 3 } }, ['payload', 'orders', 'max'], /at least orders\.min \(5\)/],
+    ['max beyond the limit', { order: undefined, orders: { min: 1, max: 11 } }, ['payload', 'orders', 'max'], /./],
+    ['min below 1', { order: undefined, orders: { min: 0, max: 3 } }, ['payload', 'orders', 'min'], /./],
+    ['an unknown field of the range', { order: undefined, orders: { min: 1, max: 3, step: 1 } }, ['payload', 'orders', 'step'], /./],
+    ['an unknown evidence policy', { evidence: 'SOME' }, ['payload', 'evidence'], /./],
+    [
+      'a range whose first order is beyond the clause limit',
+      { order: undefined, orders: { min: 10, max: 10 }, laws: [...GROUP_LAWS, '((x * y) * x) * z = x * (y * (x * z))'] },
+      ['payload', 'orders', 'min'],
+      /order 10 would have up to \d+ clauses/,
+    ],
+  ])('rejects %s, naming the field', async (_label, change, path, message) => {
+    const result = await search({ signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, order: 4, ...change });
+    expect(result.execution.status).toBe('ERROR');
+    expect(result.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path });
+    expect(result.diagnostics[0]?.message).toMatch(message);
+  });
+});
+
+describe('universal_algebra.search.countermodel with our search and Z3 (countermodelZ3Provider, the embedded default)', () => {
+  let harness: CapabilityHarness;
+  let probe: CountermodelProviderProbe;
+  let runtime: ProviderRuntime;
+  let capability: InstalledCapability;
+  let solverOnly: InstalledCapability;
+  beforeAll(async () => {
+    harness = await createCapabilityHarness();
+    probe = countermodelZ3Provider(harness.executor);
+    runtime = await probe.probe();
+    capability = harness.install(countermodelSearch(runtime, { providers: [probe] }), runtime);
+    solverOnly = harness.install(countermodelSearch(runtime, { providers: [probe], searchBudget: { totalMs: 0 } }), runtime);
+  }, 120_000);
+  afterAll(async () => {
+    await harness[Symbol.asyncDispose]();
+  });
+
+  const run = (installed: InstalledCapability, payload: Record<string, unknown>): Promise<CapabilityResult> =>
+    harness.run(installed, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload });
+
+  it('has a COMPOSITE runtime named z3-solver and no DRAT artifact type', () => {
+    expect(runtime).toMatchObject({ provider: 'z3-solver', digest_kind: 'COMPOSITE', install_tier: 'T0' });
+    expect(runtime.features).toContain(FINITE_MODEL_SEARCH_FEATURE);
+    expect(capability.descriptor.produced_artifact_types).not.toContain(SAT_DRAT_SCHEMA_URI);
+    expect(capability.descriptor.tags).toContain('z3');
+  });
+
+  it('finds a witness with Z3 when our search does not run, rechecked and stored', async () => {
+    const result = await run(solverOnly, { signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, orders: { min: 5, max: 6 } });
+    const output = result.output as CountermodelOutput;
+    recheck(GROUP, GROUP_LAWS, COMMUTATIVITY, output);
+    expect(output).toMatchObject({ order: 6, solver: { name: 'z3-solver', result: 'SATISFIABLE', exit_code: null } });
+    expect(summary(output)).toEqual([
+      [5, 'NO_WITNESS_FOUND', 'Z3', false],
+      [6, 'WITNESS_FOUND', 'Z3', true],
+    ]);
+    expect(result.obligations.map((o) => o.id)).toEqual(['encoding-soundness', 'z3-refutation-unproved']);
+    const stored = CountermodelResultPayloadSchema.parse((await harness.artifacts.get(output.result_uri as string)).payload);
+    expect(stored.provenance).toMatchObject({ provider: 'z3-solver', engine: 'Z3', provider_digest: runtime.digest });
+  }, 60_000);
+
+  it('finds none with Z3, keeps each CNF and says that no DRAT proof exists', async () => {
+    const result = await run(capability, { signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, orders: { min: 3, max: 4 } });
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    const output = result.output as CountermodelOutput;
+    expect(output.status).toBe('NO_WITNESS_FOUND');
+    expect(summary(output)).toEqual([
+      [3, 'NO_WITNESS_FOUND', 'Z3', true],
+      [4, 'NO_WITNESS_FOUND', 'Z3', true],
+    ]);
+    for (const record of output.orders) {
+      expect(record.evidence).toMatchObject({ drat_uri: null, drat_bytes: 0, proof_format: 'NONE' });
+      expect(record.established_by).toMatch(/Z3 writes no proof/);
+      const cnf = await harness.artifacts.get(record.evidence?.cnf_uri as string);
+      expect(cnf.manifest.schema_uri).toBe(SAT_DIMACS_SCHEMA_URI);
+    }
+    expect(result.artifact_uris).toHaveLength(2);
+    expect(result.relationships).toEqual([]);
+    expect(result.assurance.basis).toMatch(/Z3 writes no proof/);
+    expect(result.obligations.map((o) => o.id)).toEqual(['encoding-soundness', 'z3-refutation-unproved']);
+  }, 60_000);
+
+  it('finds a witness with our search first, in one run', async () => {
+    const result = await run(capability, { signature: SEMIGROUP, laws: [CENTRAL], target: COMMUTATIVITY, orders: { min: 1, max: 8 } });
+    const output = result.output as CountermodelOutput;
+    recheck(SEMIGROUP, [CENTRAL], COMMUTATIVITY, output);
+    expect(summary(output).map(([order, outcome, engine]) => [order, outcome, engine])).toEqual([
+      [1, 'NO_WITNESS_FOUND', 'TS_SEARCH'],
+      [2, 'NO_WITNESS_FOUND', 'TS_SEARCH'],
+      [3, 'NO_WITNESS_FOUND', 'TS_SEARCH'],
+      [4, 'WITNESS_FOUND', 'TS_SEARCH'],
+    ]);
+  });
+});
+
+describe('derivesEmptyClause', () => {
+  it('accepts a proof that adds the empty clause before more lemmas (as CaDiCaL sc2021 writes some), and rejects one that never adds it', () => {
+    expect(derivesEmptyClause('1 2 0\n-1 0\n0\n-15 0\nd -46 -49 0\n')).toBe(true);
+    expect(derivesEmptyClause('1 2 0\n-1 0\nd 1 0\n')).toBe(false);
+    expect(derivesEmptyClause('')).toBe(false);
   });
 });

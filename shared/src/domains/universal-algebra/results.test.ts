@@ -18,6 +18,10 @@ describe('countermodel contracts', () => {
     expect(CountermodelResultPayloadSchema.safeParse({ ...CLAIM, provenance: null }).success).toBe(true);
     const provenance = { capability_id: 'universal_algebra.search.countermodel', capability_version: '1.0.0', provider: 'cadical', provider_version: '2.1.3', provider_digest: 'a'.repeat(64) };
     expect(CountermodelResultPayloadSchema.safeParse({ ...CLAIM, provenance }).success).toBe(true);
+    // Results of the range form name the engine that found the countermodel; older results have none.
+    expect(CountermodelResultPayloadSchema.safeParse({ ...CLAIM, provenance: { ...provenance, engine: 'TS_SEARCH' } }).success).toBe(true);
+    expect(CountermodelResultPayloadSchema.safeParse({ ...CLAIM, provenance: { ...provenance, engine: '' } }).success).toBe(false);
+    expect(CountermodelResultPayloadSchema.safeParse({ ...CLAIM, provenance: { ...provenance, solver: 'x' } }).success).toBe(false);
   });
 
   it('fill a binary operation\'s infix default, so a stored signature is explicit', () => {

@@ -67,6 +67,12 @@ const CountermodelProvenanceSchema = z
     provider: z.string().min(1),
     provider_version: z.string(),
     provider_digest: z.string(),
+    engine: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('which engine of the provider found the countermodel (e.g. TS_SEARCH, CADICAL, Z3); absent in results stored before engines were named'),
   })
   .strict();
 
