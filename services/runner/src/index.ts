@@ -4,3 +4,5 @@ export { maximumInducedTree, MaximumInducedTreeOutput } from './graph/maximum-in
 export { artifactPut } from './artifact/put.js';
 export { GRAPH_INVARIANTS } from './graph/invariants.js';
 export { DEFAULT_NAUTY_DIRECTORIES, type NautyProbeOptions } from './providers/nauty.js';
+export { enumerateNonisomorphic, ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES } from './graph/enumerate.js';
+export { probeGeng } from './graph/enumerate-geng.js';

@@ -8,6 +8,7 @@
  * with it. Runs go through runNativeTool: no shell, bounded output, killed on the deadline or a
  * cancel. geng's own count (its `>Z` line) must equal the number of graphs it wrote.
  */
+import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,6 +36,8 @@ const GENG_NAMES = ['nauty-geng', 'geng'];
 
 const INSTALL_HINT = 'install the Debian package nauty (scripts/install-system-deps.sh does)';
 const PROBE_TIMEOUT_MS = 10_000;
+/** Most stderr bytes kept from a streamed run: geng's report is two short lines. */
+const STDERR_LIMIT = 16 * 1024;
 
 /** Where to find geng. Entry points pass what their configuration says (NautyProbeOptions fits). */
 export interface GengProbeOptions {
@@ -231,4 +234,104 @@ export function gengProvider(options: GengProbeOptions = {}): GengProbe {
       return result.runtime;
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming a listing
+
+/**
+ * Run geng to list graphs, handing its stdout to `onChunk` as it arrives, so the caller's work
+ * on the lines overlaps with geng's. When `onChunk` returns a promise, reading pauses (and geng
+ * blocks on the pipe) until it settles. Like runNativeTool: no shell, a minimal environment,
+ * SIGKILL on the deadline, a cancel, past `maxOutputBytes`, or when `onChunk` throws.
+ *
+ * @returns geng's own count (its `>Z` line); comparing it with the lines taken is the caller's.
+ * @throws JacobianError PROVIDER_FAILED on a failed run or an unreadable report; what
+ *   `onChunk` threw; EXECUTION_TIMEOUT, EXECUTION_CANCELLED or OUTPUT_LIMIT_EXCEEDED when stopped.
+ */
+export function streamGeng(tool: GengTool, request: GengRequest, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
+  if (request.countOnly) throw new RangeError('streamGeng lists graphs; count with runGeng');
+  const args = gengArguments(request);
+  const name = path.basename(tool.geng);
+  return new Promise<number>((resolve, reject) => {
+    if (options.signal?.aborted === true) {
+      reject(new JacobianError('EXECUTION_CANCELLED', `${name} was not started: the run was cancelled`));
+      return;
+    }
+    const remaining = options.deadline - Date.now();
+    if (remaining <= 0) {
+      reject(new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`));
+      return;
+    }
+    const child = spawn(tool.geng, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { LC_ALL: 'C' }, windowsHide: true });
+    let stopReason: unknown = null;
+    let settled = false;
+    let stdoutBytes = 0;
+    const stderr: Buffer[] = [];
+    let stderrBytes = 0;
+    const stop = (reason: unknown): void => {
+      if (stopReason !== null) return;
+      stopReason = reason;
+      child.kill('SIGKILL');
+      // A paused stdout would hold 'close' back; what is left is read and dropped.
+      child.stdout.resume();
+    };
+    const onAbort = (): void => stop(new JacobianError('EXECUTION_CANCELLED', `${name} was killed: the run was cancelled`));
+    const timer = setTimeout(() => stop(new JacobianError('EXECUTION_TIMEOUT', `${name} was killed at the end of the wall-time budget`)), remaining);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = (outcome: { error: unknown } | { count: number }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if ('error' in outcome) reject(toAppError(outcome.error));
+      else resolve(outcome.count);
+    };
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopReason !== null) return;
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > options.maxOutputBytes) {
+        stop(new JacobianError('OUTPUT_LIMIT_EXCEEDED', `${name} wrote more than ${options.maxOutputBytes} bytes and was killed`));
+        return;
+      }
+      try {
+        const wait = onChunk(chunk);
+        if (wait !== null) {
+          child.stdout.pause();
+          wait.then(
+            () => child.stdout.resume(),
+            (error: unknown) => stop(error),
+          );
+        }
+      } catch (error) {
+        stop(error);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderrBytes < STDERR_LIMIT) stderr.push(chunk.subarray(0, STDERR_LIMIT - stderrBytes));
+      stderrBytes += chunk.length;
+    });
+    child.on('error', (error) => {
+      if (child.pid === undefined) settle({ error: new JacobianError('PROVIDER_FAILED', `${name} could not be started: ${error.message}`, { cause: error }) });
+      else stop(new JacobianError('PROVIDER_FAILED', `${name} failed: ${error.message}`, { cause: error }));
+    });
+    child.on('close', (code, signal) => {
+      if (stopReason !== null) {
+        settle({ error: stopReason });
+        return;
+      }
+      const errText = Buffer.concat(stderr).toString('utf8').trim();
+      if (code !== 0) {
+        const detail = errText === '' ? '' : `: ${errText.slice(0, 500)}`;
+        settle({ error: new JacobianError('PROVIDER_FAILED', `${name} exited with ${code === null ? `signal ${signal ?? 'unknown'}` : `status ${code}`}${detail}`) });
+        return;
+      }
+      try {
+        settle({ count: parseGengCount(errText) });
+      } catch (error) {
+        settle({ error });
+      }
+    });
+  });
 }

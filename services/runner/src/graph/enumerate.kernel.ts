@@ -9,12 +9,22 @@
  *   of the old vertices, one S per orbit of Aut(parent) on subsets (orbits computed from the
  *   parent's automorphism generators).
  * - A child C is kept iff its new vertex lies in the orbit m(C) of Aut(C) that is "canonically
- *   deletable": the orbit of the vertex that, among the vertices with the greatest invariant
- *   (degree, then the sum of the neighbours' degrees, then the triangles through it), has the
- *   smallest canonical label. m(C) depends only on C's isomorphism class, so every class of
- *   order k + 1 is kept exactly once: from the class of C − m(C), through one orbit of S.
- *   The canonical labelling is needed only when the new vertex ties with another one on the
- *   invariant; a new vertex that is alone at the top is kept without it.
+ *   deletable". Let T be the vertices with the greatest invariant (degree, then the sum of the
+ *   neighbours' degrees, then the triangles through it) and R the last cell of the coarsest
+ *   equitable refinement of the ordered partition (V − T, T); m(C) is the orbit of the vertex
+ *   of R with the smallest canonical label (R itself when it is a single vertex). m(C)
+ *   depends only on C's isomorphism class, so every class of order k + 1 is kept exactly
+ *   once: from the class of C − m(C), through one orbit of S. The refinement is needed only
+ *   when the new vertex ties with another one on the invariant, and the canonical labelling
+ *   only when it shares R with another vertex.
+ * - The hot loop runs over the subsets S of one parent with O(1) tests first: the new vertex
+ *   must have the greatest degree, which holds iff no old vertex has degree above |S| and none
+ *   of degree |S| is in S (the parent's vertices are kept as bit masks by degree); the sums of
+ *   neighbours' degrees and the triangles are computed only for the old vertices that tie on
+ *   degree, from per-parent tables; the canonical labelling (enumerate-canon.ts, on bit rows,
+ *   allocation-free) only for those that still tie. Orbits of Aut(parent) on subsets come from
+ *   one image table per generator (the image of S is built from the image of S minus its
+ *   lowest vertex).
  * - Triangle-free, C4-free, bipartite, maximum degree and maximum edge count hold for every
  *   induced subgraph of a graph that has them, so every ancestor of a wanted graph has them
  *   too and children without them are dropped at every level. Minimum degree and minimum edge
@@ -25,17 +35,18 @@
  * capability allows far less ({@link ENUMERATE_TS_MAX_ORDER}), since the number of graphs grows
  * too fast for more.
  */
-import type { IndexedGraph, KernelContext } from '@jacobian/shared';
-import { canonicalLabelling } from './invariants/automorphisms.js';
+import type { KernelContext } from '@jacobian/shared';
+import { RowsLabeller } from './enumerate-canon.js';
 import type { SearchControl } from './invariants/search.js';
 
 /**
- * Largest order the TypeScript enumeration accepts. Measured on one core of a busy 2-core CI
- * machine: order 9 unfiltered (274,668 graphs) takes about 2.5 s; order 10 unfiltered
- * (12,005,168 graphs) about 90 s counting only, and its listing is beyond any output budget.
- * Order 10 with a restrictive filter (triangle-free, bipartite, C4-free, bounded degree or
- * edges) takes well under a second, since those prune whole subtrees. Order 11 (over a
- * billion graphs) is out of reach without geng.
+ * Largest order the TypeScript enumeration accepts. Measured on one core of a busy 2-core
+ * machine (Node 20): order 9 unfiltered (274,668 graphs) takes about 0.3 s; order 10
+ * unfiltered (12,005,168 graphs) about 7 s counting only (geng -u: about 2.4 s) and 9 s
+ * listing, which a call returns in shards of at most 16 MiB of graph6 (10 shards). Order 10
+ * with a restrictive filter (triangle-free, bipartite, C4-free, bounded degree or edges) takes
+ * well under a second, since those prune whole subtrees. Order 11 (a billion graphs, about
+ * 90 times order 10) is out of reach without geng.
  */
 export const ENUMERATE_TS_MAX_ORDER = 10;
 
@@ -71,8 +82,12 @@ export interface EnumerateKernelInput {
   shard: EnumerationShard | null;
   /** Collect the graphs in graph6 (else only count them). */
   list: boolean;
-  /** Most graphs to collect; one more ends the run with TOO_MANY_TO_LIST. */
-  max_listed: number;
+  /**
+   * Most bytes the listing may take as a JSON string (each line's graph6 text, its newline as
+   * the two bytes of "\\n", and one more byte per backslash, which JSON escapes too); the
+   * graph that would pass it ends the run with TOO_MANY_TO_LIST.
+   */
+  max_listing_bytes: number;
 }
 
 /** How the enumeration ended. */
@@ -81,7 +96,7 @@ export const EnumerationOutcome = {
   COMPLETE: 'COMPLETE',
   /** The deadline or a cancel stopped it: `count` is a lower bound, not a count. */
   STOPPED: 'STOPPED',
-  /** More graphs than `max_listed`: nothing is concluded. */
+  /** The listing would take more than `max_listing_bytes`: nothing is concluded. */
   TOO_MANY_TO_LIST: 'TOO_MANY_TO_LIST',
 } as const;
 export type EnumerationOutcome = (typeof EnumerationOutcome)[keyof typeof EnumerationOutcome];
@@ -140,14 +155,6 @@ export function graph6OfRows(rows: ArrayLike<number>, n: number): string {
   return text;
 }
 
-function indexedGraph(rows: Int32Array, n: number): IndexedGraph {
-  const edges: [number, number][] = [];
-  for (let u = 0; u < n; u++) {
-    for (let v = u + 1; v < n; v++) if (((rows[u]! >>> v) & 1) === 1) edges.push([u, v]);
-  }
-  return { order: n, edges };
-}
-
 /** Vertices reachable from vertex `start` of the first n vertices, avoiding the vertices of `removed`, as bits. */
 function reach(rows: Int32Array, n: number, start: number, removed: number): number {
   const all = ((1 << n) - 1) & ~removed;
@@ -202,55 +209,70 @@ function bipartite(rows: Int32Array, n: number): boolean {
   return true;
 }
 
-/** Image of the vertex set `mask` under the permutation `g`. */
-function imageOf(mask: number, g: readonly number[]): number {
-  let image = 0;
-  for (let b = mask; b !== 0; b &= b - 1) image |= 1 << g[31 - Math.clz32(b & -b)]!;
-  return image;
+/** Characters of one graph6 line (with its newline) of a graph on n ≤ 62 vertices. */
+function graph6LineLength(n: number): number {
+  return 2 + Math.ceil((n * (n - 1)) / 12);
 }
 
-/** One vertex set per orbit of the group generated by `generators` on the subsets of k vertices: each orbit's least bit mask. */
-function subsetRepresentatives(k: number, generators: readonly (readonly number[])[]): Int32Array {
-  const total = 1 << k;
-  if (generators.length === 0) return Int32Array.from({ length: total }, (_, s) => s);
-  const seen = new Uint8Array(total);
-  const reps: number[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < total; s++) {
-    if (seen[s] === 1) continue;
-    reps.push(s);
-    seen[s] = 1;
-    stack.push(s);
-    while (stack.length > 0) {
-      const t = stack.pop()!;
-      for (const g of generators) {
-        const u = imageOf(t, g);
-        if (seen[u] === 0) {
-          seen[u] = 1;
-          stack.push(u);
-        }
+/** Write graph6 of the graph on n vertices of `rows`, then "\n", into `out` at `at`; returns the offset after it. */
+function writeGraph6Line(rows: Int32Array, n: number, out: Uint8Array, at: number): number {
+  let i = at;
+  out[i++] = 63 + n;
+  let byte = 0;
+  let filled = 0;
+  for (let v = 1; v < n; v++) {
+    for (let u = 0; u < v; u++) {
+      byte = (byte << 1) | ((rows[u]! >>> v) & 1);
+      if (++filled === 6) {
+        out[i++] = 63 + byte;
+        byte = 0;
+        filled = 0;
       }
     }
   }
-  return Int32Array.from(reps);
+  if (filled > 0) out[i++] = 63 + (byte << (6 - filled));
+  out[i++] = 10;
+  return i;
 }
 
-/** Whether u and v lie in one orbit of the group generated by `generators`. */
-function sameOrbit(n: number, generators: readonly (readonly number[])[], u: number, v: number): boolean {
-  const parent = Int32Array.from({ length: n }, (_, x) => x);
-  const find = (x: number): number => {
-    let r = x;
-    while (parent[r] !== r) r = parent[r]!;
-    return r;
-  };
-  for (const g of generators) {
-    for (let x = 0; x < n; x++) {
-      const a = find(x);
-      const b = find(g[x]!);
-      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-    }
+/** Graph6 lines collected in large byte chunks (one string per graph would cost more than the search). */
+class ListingWriter {
+  private readonly lineLength: number;
+  private readonly chunkLines: number;
+  private readonly chunks: Uint8Array[] = [];
+  private current: Uint8Array;
+  private offset = 0;
+
+  constructor(private readonly n: number) {
+    this.lineLength = graph6LineLength(n);
+    this.chunkLines = Math.max(1, Math.floor((1 << 20) / this.lineLength));
+    this.current = new Uint8Array(this.chunkLines * this.lineLength);
   }
-  return find(u) === find(v);
+
+  /** Bytes of the listing as a JSON string so far (without the quotes). */
+  private jsonBytes = 0;
+
+  /** Add a graph's line; false (and nothing added) when the listing would pass `maxJsonBytes` as a JSON string. */
+  add(rows: Int32Array, maxJsonBytes: number): boolean {
+    if (this.offset === this.current.length) {
+      this.chunks.push(this.current);
+      this.current = new Uint8Array(this.chunkLines * this.lineLength);
+      this.offset = 0;
+    }
+    const start = this.offset;
+    const end = writeGraph6Line(rows, this.n, this.current, start);
+    // The newline takes two bytes in JSON, as does each backslash (graph6 byte 92).
+    let bytes = end - start + 1;
+    for (let i = start; i < end; i++) if (this.current[i] === 92) bytes++;
+    if (this.jsonBytes + bytes > maxJsonBytes) return false;
+    this.jsonBytes += bytes;
+    this.offset = end;
+    return true;
+  }
+
+  text(): string {
+    return Buffer.concat([...this.chunks, this.current.subarray(0, this.offset)]).toString('latin1');
+  }
 }
 
 /**
@@ -270,38 +292,52 @@ export function enumerateGraphs(input: EnumerateKernelInput, control: Enumeratio
     throw new RangeError('the filters must be normalized: degrees within 0..order-1, edge counts within 0..C(order, 2)');
   }
   const shard = input.shard;
-  const lines: string[] = [];
+  const listing = input.list ? new ListingWriter(n) : null;
   let count = 0;
   let nodes = 0;
-  let labellings = 0;
   let outcome: EnumerationOutcome = EnumerationOutcome.COMPLETE;
 
   /** Record one graph of the final order; false when the run must end. */
   const found = (rows: Int32Array): boolean => {
     count++;
-    if (input.list) {
-      if (count > input.max_listed) {
+    if (listing !== null) {
+      if (!listing.add(rows, input.max_listing_bytes)) {
         outcome = EnumerationOutcome.TOO_MANY_TO_LIST;
         return false;
       }
-      lines.push(graph6OfRows(rows, n));
     }
     return true;
   };
 
   if (n === 0) {
     if (nullGraphQualifies(f) && (shard === null || shard.index === 0)) found(new Int32Array(0));
-    return { outcome, count: outcome === EnumerationOutcome.COMPLETE ? count : 0, listing: lines.map((l) => `${l}\n`).join(''), nodes: 1, canonical_labellings: 0 };
+    return { outcome, count: outcome === EnumerationOutcome.COMPLETE ? count : 0, listing: outcome === EnumerationOutcome.COMPLETE && listing !== null ? listing.text() : '', nodes: 1, canonical_labellings: 0 };
   }
 
-  /** The search node at this order is where shards split: its kept nodes are numbered in search order. */
-  const splitLevel = Math.max(1, n - 1);
+  /**
+   * The search nodes of this order are where shards split: numbered in search order, node i
+   * goes to shard i mod count. Two levels above the leaves, so that each shard repeats only the
+   * small upper part of the search (order 8: 12,346 nodes for order 10) and still gets
+   * thousands of subtrees, which evens out their sizes.
+   */
+  const splitLevel = Math.max(1, n - 2);
   let splitIndex = 0;
   let polls = 0;
   let lastCountReport = Date.now();
+  const labeller = new RowsLabeller(n);
+  const shouldStop = (): boolean => control.shouldStop();
   const levels = Array.from({ length: n + 1 }, () => new Int32Array(n));
   const degrees = Array.from({ length: n + 1 }, () => new Int32Array(n));
-  const invariant = new Int32Array(n);
+  /** Per level: byDegree[d] holds the parent's vertices of degree d as bits. */
+  const byDegree = Array.from({ length: n + 1 }, () => new Int32Array(n + 2));
+  /** Per level: the sum of the neighbours' degrees, and the triangles, through each parent vertex. */
+  const neighbourDegrees = Array.from({ length: n + 1 }, () => new Int32Array(n));
+  const triangles = Array.from({ length: n + 1 }, () => new Int32Array(n));
+  /** Per level: orbit representatives of the subsets, the marks of the orbit search, and each generator's image table. */
+  const representatives: (Int32Array | undefined)[] = [];
+  const marks: (Uint8Array | undefined)[] = [];
+  const images: Int32Array[][] = Array.from({ length: n + 1 }, () => []);
+  const stack: number[] = [];
 
   const stop = (): boolean => {
     outcome = EnumerationOutcome.STOPPED;
@@ -309,97 +345,103 @@ export function enumerateGraphs(input: EnumerateKernelInput, control: Enumeratio
   };
 
   /**
-   * Automorphism generators of the graph on the first k vertices, or null when the control
-   * stopped the labelling search (a search stopped early proves nothing).
+   * One vertex set per orbit of the group generated by `generators` on the subsets of k
+   * vertices (each orbit's least bit mask, in increasing order), in representatives[k]; returns
+   * how many.
    */
-  const automorphisms = (rows: Int32Array, k: number): { labelling: number[]; generators: number[][] } | null => {
-    labellings++;
-    const result = canonicalLabelling(indexedGraph(rows, k), control);
-    return result.exhaustive ? { labelling: result.labelling, generators: result.generators } : null;
+  const subsetOrbits = (k: number, generators: readonly Int32Array[]): number => {
+    const total = 1 << k;
+    const reps = (representatives[k] ??= new Int32Array(total));
+    const seen = (marks[k] ??= new Uint8Array(total));
+    const tables = images[k]!;
+    for (let gi = 0; gi < generators.length; gi++) {
+      const g = generators[gi]!;
+      const table = (tables[gi] ??= new Int32Array(total));
+      table[0] = 0;
+      for (let m = 1; m < total; m++) table[m] = table[m & (m - 1)]! | (1 << g[31 - Math.clz32(m & -m)]!);
+    }
+    seen.fill(0);
+    let found = 0;
+    for (let m = 0; m < total; m++) {
+      if (seen[m] === 1) continue;
+      reps[found++] = m;
+      seen[m] = 1;
+      stack.push(m);
+      while (stack.length > 0) {
+        const t = stack.pop()!;
+        for (let gi = 0; gi < generators.length; gi++) {
+          const u = tables[gi]![t]!;
+          if (seen[u] === 0) {
+            seen[u] = 1;
+            stack.push(u);
+          }
+        }
+      }
+    }
+    return found;
   };
 
   /** Whether the final graph passes the filters that were not kept at every level. */
   const finalFilters = (rows: Int32Array, edges: number): boolean => {
     if (edges < f.min_edges) return false;
-    for (let x = 0; x < n; x++) if (popcount(rows[x]!) < f.min_degree) return false;
+    if (f.min_degree > 0) for (let x = 0; x < n; x++) if (popcount(rows[x]!) < f.min_degree) return false;
     if (f.connected && !connected(rows, n)) return false;
     if (f.biconnected && !biconnected(rows, n)) return false;
     return true;
   };
 
-  /**
-   * Whether the child of the graph on k vertices that joins vertex k to the set `s` keeps the
-   * hereditary filters and can still reach the minimum degree and edge count.
-   */
-  const admissible = (rows: Int32Array, deg: Int32Array, k: number, edges: number, s: number): boolean => {
-    const size = popcount(s);
-    const childEdges = edges + size;
-    if (childEdges > f.max_edges || size > f.max_degree) return false;
-    const remaining = n - k - 1;
-    if (size + remaining < f.min_degree) return false;
-    const addable = Math.min((n * (n - 1)) / 2 - ((k + 1) * k) / 2, remaining * f.max_degree);
-    if (childEdges + addable < f.min_edges) return false;
-    for (let x = 0; x < k; x++) {
-      const inS = (s >>> x) & 1;
-      const d = deg[x]! + inS;
-      if (d > f.max_degree || d + remaining < f.min_degree) return false;
-      if (f.triangle_free && inS === 1 && (rows[x]! & s) !== 0) return false;
-      // A new 4-cycle runs k, a, x, b, k for two neighbours a, b of x in s.
-      if (f.c4_free && popcount(rows[x]! & s) >= 2) return false;
-    }
-    return true;
-  };
-
-  /**
-   * McKay's test: whether the last vertex (k − 1) of the graph on the first k vertices is in
-   * the canonically deletable orbit. Returns the graph's automorphism generators when they
-   * were computed on the way, 'stop' when the control stopped a labelling.
-   */
-  const canonicalDeletion = (rows: Int32Array, deg: Int32Array, k: number): { keep: boolean; generators: number[][] | null } | 'stop' => {
-    const v = k - 1;
-    for (let x = 0; x < k; x++) deg[x] = popcount(rows[x]!);
-    for (let x = 0; x < k; x++) {
-      let neighbourDegrees = 0;
-      let triangles = 0;
-      for (let b = rows[x]!; b !== 0; b &= b - 1) {
-        const y = 31 - Math.clz32(b & -b);
-        neighbourDegrees += deg[y]!;
-        triangles += popcount(rows[x]! & rows[y]!);
-      }
-      // Each part is below 2^10 for k ≤ 30 except the neighbour-degree sum (< 900): no overlap.
-      invariant[x] = deg[x]! * 2 ** 20 + neighbourDegrees * 2 ** 10 + (triangles >>> 1);
-    }
-    const top = invariant[v]!;
-    let ties = false;
-    for (let x = 0; x < v; x++) {
-      if (invariant[x]! > top) return { keep: false, generators: null };
-      if (invariant[x] === top) ties = true;
-    }
-    if (!ties) return { keep: true, generators: null };
-    const group = automorphisms(rows, k);
-    if (group === null) return 'stop';
-    let chosen = v;
-    for (let x = 0; x < v; x++) if (invariant[x] === top && group.labelling[x]! < group.labelling[chosen]!) chosen = x;
-    return { keep: chosen === v || sameOrbit(k, group.generators, chosen, v), generators: group.generators };
-  };
-
   /** Visit the kept graph on the first k vertices of `levels[k]`; false when the run must end. */
-  const visit = (k: number, edges: number, known: number[][] | null): boolean => {
+  const visit = (k: number, edges: number, known: Int32Array[] | null): boolean => {
     const rows = levels[k]!;
     nodes++;
     if (shard !== null && k === splitLevel && splitIndex++ % shard.count !== shard.index) return true;
     if (k === n) return finalFilters(rows, edges) ? found(rows) : true;
     let generators = known;
     if (generators === null) {
-      const group = automorphisms(rows, k);
-      if (group === null) return stop();
-      generators = group.generators;
+      generators = labeller.label(rows, k, shouldStop);
+      if (generators === null) return stop();
     }
     const deg = degrees[k]!;
-    for (let x = 0; x < k; x++) deg[x] = popcount(rows[x]!);
+    const classes = byDegree[k]!;
+    const sums = neighbourDegrees[k]!;
+    const tri = triangles[k]!;
+    classes.fill(0);
+    let maxDegree = 0;
+    for (let x = 0; x < k; x++) {
+      const d = popcount(rows[x]!);
+      deg[x] = d;
+      classes[d] = classes[d]! | (1 << x);
+      if (d > maxDegree) maxDegree = d;
+    }
+    for (let x = 0; x < k; x++) {
+      let sum = 0;
+      let t = 0;
+      const row = rows[x]!;
+      for (let b = row; b !== 0; b &= b - 1) {
+        const y = 31 - Math.clz32(b & -b);
+        sum += deg[y]!;
+        t += popcount(row & rows[y]!);
+      }
+      sums[x] = sum;
+      tri[x] = t >>> 1;
+    }
+    // What the filters ask of the new vertex's neighbourhood S, given that k + 1 … n − 1 may still add one edge each.
+    const remaining = n - k - 1;
+    let full = 0;
+    let mustJoin = 0;
+    for (let x = 0; x < k; x++) {
+      if (deg[x]! >= f.max_degree) full |= 1 << x;
+      if (deg[x]! + 1 + remaining < f.min_degree) return true;
+      if (deg[x]! + remaining < f.min_degree) mustJoin |= 1 << x;
+    }
+    const addable = Math.min(maxEdges - ((k + 1) * k) / 2, remaining * f.max_degree);
+    const trivial = generators.length === 0;
+    const total = trivial ? 1 << k : subsetOrbits(k, generators);
+    const reps = representatives[k];
     const child = levels[k + 1]!;
-    const childDeg = degrees[k + 1]!;
-    for (const s of subsetRepresentatives(k, generators)) {
+    const bit = 1 << k;
+    for (let i = 0; i < total; i++) {
+      const s = trivial ? i : reps![i]!;
       if (++polls % POLL_INTERVAL === 0) {
         if (control.shouldStop()) return stop();
         const now = Date.now();
@@ -408,14 +450,81 @@ export function enumerateGraphs(input: EnumerateKernelInput, control: Enumeratio
           control.onCount(count);
         }
       }
-      if (!admissible(rows, deg, k, edges, s)) continue;
-      for (let x = 0; x < k; x++) child[x] = ((s >>> x) & 1) === 1 ? rows[x]! | (1 << k) : rows[x]!;
+      const size = popcount(s);
+      // McKay's test, first on degrees: the new vertex must have the greatest degree of the child.
+      if (maxDegree > size || (classes[size]! & s) !== 0) continue;
+      // Hereditary filters and what the lower bounds still allow.
+      if (size > f.max_degree || (s & full) !== 0 || size + remaining < f.min_degree || (mustJoin & ~s) !== 0) continue;
+      const childEdges = edges + size;
+      if (childEdges > f.max_edges || childEdges + addable < f.min_edges) continue;
+      if (f.triangle_free) {
+        let clash = false;
+        for (let b = s; b !== 0 && !clash; b &= b - 1) if ((rows[31 - Math.clz32(b & -b)]! & s) !== 0) clash = true;
+        if (clash) continue;
+      }
+      if (f.c4_free) {
+        // A new 4-cycle runs k, a, x, b, k for two neighbours a, b of x in S.
+        let clash = false;
+        for (let x = 0; x < k && !clash; x++) if (popcount(rows[x]! & s) >= 2) clash = true;
+        if (clash) continue;
+      }
+      // The old vertices that tie with the new one on degree.
+      const tied = (classes[size]! & ~s) | (size > 0 ? classes[size - 1]! & s : 0);
+      let top = 0;
+      if (tied !== 0) {
+        // Next: the sum of the neighbours' degrees, then the triangles through the vertex (in the child).
+        let newSum = size;
+        let newTriangles = 0;
+        for (let b = s; b !== 0; b &= b - 1) {
+          const y = 31 - Math.clz32(b & -b);
+          newSum += deg[y]!;
+          newTriangles += popcount(rows[y]! & s);
+        }
+        newTriangles >>>= 1;
+        let beaten = false;
+        for (let b = tied; b !== 0; b &= b - 1) {
+          const x = 31 - Math.clz32(b & -b);
+          const inS = (s >>> x) & 1;
+          const common = popcount(rows[x]! & s);
+          const sum = sums[x]! + common + (inS === 1 ? size : 0);
+          if (sum < newSum) continue;
+          if (sum > newSum) {
+            beaten = true;
+            break;
+          }
+          const t = tri[x]! + (inS === 1 ? common : 0);
+          if (t > newTriangles) {
+            beaten = true;
+            break;
+          }
+          if (t === newTriangles) top |= 1 << x;
+        }
+        if (beaten) continue;
+      }
+      for (let x = 0; x < k; x++) child[x] = ((s >>> x) & 1) === 1 ? rows[x]! | bit : rows[x]!;
       child[k] = s;
-      // Bipartiteness is hereditary too; tested on the child before the costlier deletion test.
+      // Bipartiteness is hereditary too; tested before the costlier canonical labelling.
       if (f.bipartite && !bipartite(child, k + 1)) continue;
-      const test = canonicalDeletion(child, childDeg, k + 1);
-      if (test === 'stop') return stop();
-      if (test.keep && !visit(k + 1, edges + popcount(s), test.generators)) return false;
+      let childGenerators: Int32Array[] | null = null;
+      if (top !== 0) {
+        // Still tied: refine (the others, the tied ones) to equitable; the deletable vertices are
+        // those of the last cell, and the new vertex must be one of them.
+        const last = labeller.lastCell(child, k + 1, top | bit);
+        if ((last & bit) === 0) continue;
+        if (last !== bit) {
+          // Keep the child iff the new vertex is in the orbit of the vertex of that cell with the least canonical label.
+          childGenerators = labeller.label(child, k + 1, shouldStop);
+          if (childGenerators === null) return stop();
+          const label = labeller.labelling;
+          let chosen = k;
+          for (let b = last; b !== 0; b &= b - 1) {
+            const x = 31 - Math.clz32(b & -b);
+            if (label[x]! < label[chosen]!) chosen = x;
+          }
+          if (chosen !== k && !labeller.sameOrbit(chosen, k)) continue;
+        }
+      }
+      if (!visit(k + 1, childEdges, childGenerators)) return false;
     }
     return true;
   };
@@ -425,9 +534,9 @@ export function enumerateGraphs(input: EnumerateKernelInput, control: Enumeratio
   return {
     outcome,
     count,
-    listing: outcome === EnumerationOutcome.COMPLETE ? lines.map((l) => `${l}\n`).join('') : '',
+    listing: outcome === EnumerationOutcome.COMPLETE && listing !== null ? listing.text() : '',
     nodes,
-    canonical_labellings: labellings,
+    canonical_labellings: labeller.labellings,
   };
 }
 

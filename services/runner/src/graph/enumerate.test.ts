@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeGraph6, encodeGraph6, type CapabilityResult, type InstalledCapability, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { decodeGraph6, encodeGraph6, type CapabilityContext, type CapabilityResult, type InstalledCapability, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { firstHealthyOf } from '../providers/nauty.js';
 import {
@@ -21,8 +21,12 @@ import {
   type EnumerateOutput,
 } from './enumerate.js';
 import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, type GengTool } from './enumerate-geng.js';
+import { RowsLabeller } from './enumerate-canon.js';
+import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type PageHeader } from './enumerate-pages.js';
+import { FastRecheck } from './enumerate-recheck.js';
 import { enumerateGraphs, graph6OfRows, type EnumerationFilters } from './enumerate.kernel.js';
-import { mulberry32, randomGraph } from './test-graphs.js';
+import { canonicalLabelling } from './invariants/automorphisms.js';
+import { adjacencyMasks, mulberry32, namedGraphs, randomGraph, randomPermutation, relabel } from './test-graphs.js';
 
 const ID = 'graph.enumerate.nonisomorphic';
 const GENG = '/usr/bin/nauty-geng';
@@ -64,7 +68,7 @@ function canonicalForms(graphs: readonly string[]): string[] {
 
 /** Run the TypeScript enumeration in this process, without a budget. */
 function tsList(n: number, filters: EnumerationFilters): string[] {
-  const found = enumerateGraphs({ order: n, filters, shard: null, list: true, max_listed: 10_000_000 }, { shouldStop: () => false });
+  const found = enumerateGraphs({ order: n, filters, shard: null, list: true, max_listing_bytes: 1e9 }, { shouldStop: () => false });
   expect(found.outcome).toBe('COMPLETE');
   return found.listing === '' ? [] : found.listing.trimEnd().split('\n');
 }
@@ -112,10 +116,10 @@ describe('graph.enumerate.nonisomorphic', () => {
       const stored = await harness.artifacts.get(ref.uri);
       expect(stored.manifest.schema_uri).toBe(ENUMERATION_PAGE_SCHEMA_URI);
       const page = EnumerationPagePayloadSchema.parse(stored.payload);
-      expect(page).toMatchObject({ order: found.order, filters: found.filters, shard: found.shard, method: found.method, page: i, page_count: found.pages.length, total: found.count });
+      expect(page).toMatchObject({ order: found.order, filters: found.filters, shard: found.shard, method: found.method, page: i, last: i === found.pages.length - 1 });
       expect(page.first_index).toBe(graphs.length);
-      expect(ref).toMatchObject({ page: i, first_index: graphs.length, count: page.graphs.length });
-      graphs.push(...page.graphs);
+      expect(ref).toMatchObject({ page: i, first_index: graphs.length, count: page.count });
+      for (const line of page.graph6.slice(0, -1).split('\n')) graphs.push(line);
     }
     return graphs;
   }
@@ -123,8 +127,8 @@ describe('graph.enumerate.nonisomorphic', () => {
   describe.each(['geng', 'typescript'] as const)('served by %s', (backend) => {
     const top = backend === 'geng' ? 10 : 9;
 
-    it(`counts all graphs as OEIS A000088 (n = 0..${top})`, async () => {
-      for (let n = 0; n <= top; n++) expect(await count(backend, { order: n }), `n = ${n}`).toBe(A000088[n]);
+    it('counts all graphs as OEIS A000088 (n = 0..10)', async () => {
+      for (let n = 0; n <= 10; n++) expect(await count(backend, { order: n }), `n = ${n}`).toBe(A000088[n]);
     });
 
     it(`counts connected graphs as OEIS A001349 (n = 0..${top})`, async () => {
@@ -158,19 +162,25 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(result.provider?.name).toBe(backend === 'geng' ? GENG_PROVIDER : ENUMERATE_TS_PROVIDER);
     });
 
-    it('pages a long listing: the 12346 graphs on 8 vertices, whose lines decode to 12346 isomorphism classes', async () => {
-      const result = await run(backend, { order: 8 }, BIG);
+    it('pages a long listing: the 274668 graphs on 9 vertices in pages of 1 MiB, whose lines are 274668 isomorphism classes', async () => {
+      const result = await run(backend, { order: 9 }, { ...BIG, max_output_bytes: 16 * 1024 * 1024 });
       const found = output(result);
       expect(found.listing).toBe('PAGED');
       expect(found.graphs).toBeNull();
-      expect(found.pages.map((page) => page.count)).toEqual([10_000, 2346]);
+      // A graph6 line of order 9 is 8 bytes with its newline: 131072 lines fit in 1 MiB.
+      expect(found.pages.map((page) => page.count)).toEqual([131_072, 131_072, 12_524]);
       expect(result.artifact_uris).toEqual(found.pages.map((page) => page.uri));
       const graphs = await listed(found);
-      expect(graphs).toHaveLength(12346);
-      for (const g of graphs) expect(decodeGraph6(g).order).toBe(8);
+      expect(graphs).toHaveLength(274_668);
+      for (const g of graphs.slice(0, 1000)) expect(decodeGraph6(g).order).toBe(9);
       const forms = canonicalForms(graphs);
-      expect(new Set(forms).size).toBe(12346);
-      expect(forms).toEqual(canonicalForms(gengList(['8'])));
+      expect(new Set(forms).size).toBe(274_668);
+      expect(forms).toEqual(canonicalForms(gengList(['9'])));
+      // A listing of 201 graphs is paged, of 200 inline.
+      const connected7 = output(await run(backend, { order: 7, connected: true, min_edges: 10, max_edges: 12 }));
+      expect(connected7.count).toBeGreaterThan(200);
+      expect(connected7).toMatchObject({ listing: 'PAGED', graphs: null });
+      expect(await listed(connected7)).toHaveLength(connected7.count);
     });
 
     it('splits into shards that are disjoint and together make up the class; the scope names the shard', async () => {
@@ -332,6 +342,24 @@ describe('graph.enumerate.nonisomorphic', () => {
     expect(installed.geng.descriptor.limits).toMatchObject({ max_order: 32, method: gengMethod(tool) });
   });
 
+  it('a listing stopped while geng streams it (budget, cancel) concludes nothing, whatever pages were stored on the way', async () => {
+    // geng -t 12 writes 16 MB of graph6 over a second or more.
+    const slow = { order: 12, triangle_free: true };
+    const timedOut = await run('geng', slow, { wall_time_ms: 400, max_output_bytes: 16 * 1024 * 1024 });
+    expect(timedOut.execution.status).toBe('TIMEOUT');
+    expect(timedOut.output).toBeNull();
+    expect(timedOut.artifact_uris).toEqual([]);
+    expect(firstError(timedOut).code).toBe('EXECUTION_TIMEOUT');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300).unref();
+    const cancelled = await run('geng', slow, { wall_time_ms: 60_000, max_output_bytes: 16 * 1024 * 1024 }, controller.signal);
+    expect(cancelled.execution.status).toBe('CANCELLED');
+    expect(cancelled.output).toBeNull();
+    // Past max_output_bytes while streaming: refused with the hint, geng killed.
+    const tooMuch = await run('geng', slow, { wall_time_ms: 60_000, max_output_bytes: 2 * 1024 * 1024 });
+    expect(firstError(tooMuch).code).toBe('OUTPUT_LIMIT_EXCEEDED');
+  });
+
   describe('a geng that lies is caught', () => {
     let dir: string;
     beforeAll(async () => {
@@ -435,18 +463,198 @@ describe('the TypeScript enumeration kernel', () => {
   });
 
   it('stops when told, claiming nothing', () => {
-    const found = enumerateGraphs({ order: 8, filters: NO_FILTERS(8), shard: null, list: true, max_listed: 100_000 }, { shouldStop: () => true });
+    const found = enumerateGraphs({ order: 8, filters: NO_FILTERS(8), shard: null, list: true, max_listing_bytes: 1e9 }, { shouldStop: () => true });
     expect(found.outcome).toBe('STOPPED');
     expect(found.listing).toBe('');
   });
 
-  it('stops listing past max_listed', () => {
-    const found = enumerateGraphs({ order: 6, filters: NO_FILTERS(6), shard: null, list: true, max_listed: 100 }, { shouldStop: () => false });
+  it('stops listing past max_listing_bytes, counting the listing as a JSON string', () => {
+    const all = enumerateGraphs({ order: 6, filters: NO_FILTERS(6), shard: null, list: true, max_listing_bytes: 1e9 }, { shouldStop: () => false });
+    const json = JSON.stringify(all.listing).length - 2;
+    expect(json).toBeGreaterThan(all.listing.length);
+    expect(enumerateGraphs({ order: 6, filters: NO_FILTERS(6), shard: null, list: true, max_listing_bytes: json }, { shouldStop: () => false })).toMatchObject({ outcome: 'COMPLETE', count: 156 });
+    const found = enumerateGraphs({ order: 6, filters: NO_FILTERS(6), shard: null, list: true, max_listing_bytes: json - 1 }, { shouldStop: () => false });
     expect(found.outcome).toBe('TOO_MANY_TO_LIST');
     expect(found.listing).toBe('');
   });
 
   it('refuses filters that are not normalized', () => {
-    expect(() => enumerateGraphs({ order: 4, filters: { ...NO_FILTERS(4), max_degree: 7 }, shard: null, list: false, max_listed: 0 }, { shouldStop: () => false })).toThrow(RangeError);
+    expect(() => enumerateGraphs({ order: 4, filters: { ...NO_FILTERS(4), max_degree: 7 }, shard: null, list: false, max_listing_bytes: 0 }, { shouldStop: () => false })).toThrow(RangeError);
+  });
+});
+
+describe('the bit-row canonical labeller (enumerate-canon.ts)', () => {
+  /** The graph relabelled canonically, as sorted edge keys. */
+  function canonicalEdges(labeller: RowsLabeller, rows: number[], n: number): string {
+    expect(labeller.label(Int32Array.from(rows), n)).not.toBeNull();
+    const keys: number[] = [];
+    for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) if (((rows[u]! >>> v) & 1) === 1) keys.push(Math.min(labeller.labelling[u]!, labeller.labelling[v]!) * 64 + Math.max(labeller.labelling[u]!, labeller.labelling[v]!));
+    return keys.sort((a, b) => a - b).join(',');
+  }
+
+  /** The order of the permutation group the generators generate, by closure (small groups only). */
+  function closureOrder(n: number, generators: readonly Int32Array[]): number {
+    const identity = Array.from({ length: n }, (_, i) => i);
+    const seen = new Set([identity.join(',')]);
+    const queue = [identity];
+    while (queue.length > 0) {
+      const p = queue.pop()!;
+      for (const g of generators) {
+        const q = p.map((x) => g[x]!);
+        const key = q.join(',');
+        if (!seen.has(key)) {
+          seen.add(key);
+          queue.push(q);
+        }
+      }
+    }
+    return seen.size;
+  }
+
+  it('gives isomorphic graphs one canonical form, and generators that are automorphisms with the orbits of the reference labeller', () => {
+    const labeller = new RowsLabeller(12);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 12 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer(), (n, p, seed) => {
+        const random = mulberry32(seed);
+        const g = randomGraph(n, p, random);
+        const h = relabel(g, randomPermutation(n, random));
+        const rows = adjacencyMasks(g);
+        expect(canonicalEdges(labeller, adjacencyMasks(h), n)).toBe(canonicalEdges(labeller, rows, n));
+        const generators = labeller.label(Int32Array.from(rows), n)!;
+        for (const gen of generators) {
+          for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) expect(((rows[gen[u]!]! >>> gen[v]!) & 1) === 1).toBe(((rows[u]! >>> v) & 1) === 1);
+        }
+        const reference = canonicalLabelling(g, { shouldStop: () => false });
+        const orbit = (x: number): number[] => {
+          const found = new Set([x]);
+          for (let grew = true; grew; ) {
+            grew = false;
+            for (const y of [...found]) {
+              for (const r of reference.generators) {
+                if (!found.has(r[y]!)) {
+                  found.add(r[y]!);
+                  grew = true;
+                }
+              }
+            }
+          }
+          return [...found];
+        };
+        for (let u = 0; u < n; u++) for (const v of orbit(u)) expect(labeller.sameOrbit(u, v), `${u} ~ ${v}`).toBe(true);
+        for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) if (labeller.sameOrbit(u, v)) expect(orbit(u)).toContain(v);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
+  it('finds generators of the whole automorphism group of named graphs', () => {
+    const labeller = new RowsLabeller(30);
+    const named = namedGraphs(30).filter((entry) => entry.order <= 50_000n);
+    expect(named.length).toBeGreaterThan(8);
+    for (const { name, graph, order } of named) {
+      const generators = labeller.label(Int32Array.from(adjacencyMasks(graph)), graph.order);
+      expect(generators, name).not.toBeNull();
+      expect(closureOrder(graph.order, generators!), name).toBe(Number(order));
+    }
+  });
+});
+
+describe('the fast recheck (enumerate-recheck.ts)', () => {
+  const bytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
+
+  it('agrees with filterViolation on random graphs and random filters', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 14 }).chain((n) =>
+          fc.record({
+            n: fc.constant(n),
+            p: fc.double({ min: 0, max: 1, noNaN: true }),
+            seed: fc.integer(),
+            flags: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+            degrees: fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 })),
+            edges: fc.tuple(fc.integer({ min: 0, max: (n * (n - 1)) / 2 }), fc.integer({ min: 0, max: (n * (n - 1)) / 2 })),
+            bounded: fc.boolean(),
+          }),
+        ),
+        ({ n, p, seed, flags, degrees, edges, bounded }) => {
+          const g = randomGraph(n, p, mulberry32(seed));
+          const [connected, biconnected, triangle_free, c4_free, bipartite] = flags as [boolean, boolean, boolean, boolean, boolean];
+          const filters: EnumerationFilters = {
+            ...NO_FILTERS(n),
+            connected,
+            biconnected,
+            triangle_free,
+            c4_free,
+            bipartite,
+            ...(bounded ? { min_degree: Math.min(...degrees), max_degree: Math.max(...degrees), min_edges: Math.min(...edges), max_edges: Math.max(...edges) } : {}),
+          };
+          const text = encodeGraph6(g);
+          expect(new FastRecheck(n, filters).passes(bytes(text), 0, text.length), `${text} ${JSON.stringify(filters)}`).toBe(filterViolation(g, filters) === null);
+        },
+      ),
+      { numRuns: 2000, seed: 5 },
+    );
+  });
+
+  it('rejects texts that are not graph6 of the order: wrong order, length, byte range, padding', () => {
+    const check = new FastRecheck(5, NO_FILTERS(5));
+    const good = encodeGraph6(randomGraph(5, 0.5, mulberry32(1)));
+    expect(check.passes(bytes(good), 0, good.length)).toBe(true);
+    // Order 5 has 10 bits in two bytes: the last two bits of the second byte are padding.
+    const padded = `${good.slice(0, -1)}${String.fromCharCode(63 + ((good.charCodeAt(good.length - 1) - 63) | 1))}`;
+    expect(() => decodeGraph6(padded)).toThrow(/padding/);
+    for (const bad of ['Cw', `${good}?`, good.slice(0, -1), `D${' '.repeat(good.length - 1)}`, padded]) {
+      expect(check.passes(bytes(bad), 0, bad.length), JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
+
+describe('the listing sink and its pages (enumerate-pages.ts)', () => {
+  it('pages the same lines whatever the chunk boundaries, and calls the reference only for graphs the fast recheck does not pass', async () => {
+    const harness = await createCapabilityHarness();
+    try {
+      // graph6 lines of order 7 are 6 bytes: pages of 100 in a store that takes 4096 + 2 · 6 · 100 bytes.
+      const n = 7;
+      const filters = { ...NO_FILTERS(n), connected: true };
+      const lines = gengList(['-c', '7']);
+      const text = `${lines.join('\n')}\n`;
+      const header: PageHeader = { order: n, filters, shard: null, method: 'test' };
+      const context = { artifacts: { ...harness.artifacts, limits: { ...harness.artifacts.limits, maxPayloadBytes: 4096 + 2 * 6 * 100 }, put: harness.artifacts.put.bind(harness.artifacts) }, signal: new AbortController().signal } as unknown as CapabilityContext;
+      let referenced = 0;
+      const sink = new ListingSink({ header, context, reference: () => void referenced++ });
+      const random = mulberry32(9);
+      const all = Buffer.from(text, 'latin1');
+      for (let at = 0; at < all.length; ) {
+        const size = 1 + Math.floor(random() * 50);
+        const wait = sink.write(all.subarray(at, at + size));
+        if (wait !== null) await wait;
+        at += size;
+      }
+      const listing = await sink.end();
+      expect(referenced).toBe(0);
+      expect(listing.graphs).toBeNull();
+      expect(listing.pages.map((page) => page.count)).toEqual([...Array.from({ length: 8 }, () => 100), 53]);
+      const read: string[] = [];
+      for (const [i, ref] of listing.pages.entries()) {
+        const page = PagePayload.parse((await harness.artifacts.get(ref.uri)).payload);
+        expect(page).toMatchObject({ page: i, first_index: read.length, count: ref.count, last: i === 8 });
+        for (const line of page.graph6.slice(0, -1).split('\n')) read.push(line);
+      }
+      expect(read).toEqual(lines);
+      // A line cut short is refused.
+      const cut = new ListingSink({ header, context, reference: () => undefined });
+      expect(cut.write(Buffer.from(text.slice(0, 20), 'latin1'))).toBeNull();
+      await expect(cut.end()).rejects.toThrow(/complete line/);
+    } finally {
+      await harness[Symbol.asyncDispose]();
+    }
+  });
+
+  it('the page contract: count matches the lines, graph6 is lines of graph6 bytes', () => {
+    const page = { order: 3, filters: NO_FILTERS(3), shard: null, method: 'm', page: 0, first_index: 0, count: 2, last: true, graph6: 'Bw\nBg\n' };
+    expect(PagePayload.parse(page)).toEqual(page);
+    expect(PagePayload.safeParse({ ...page, count: 3 }).success).toBe(false);
+    expect(PagePayload.safeParse({ ...page, graph6: 'Bw\nBg' }).success).toBe(false);
+    expect(PagePayload.safeParse({ ...page, graph6: 'Bw\n B\n' }).success).toBe(false);
   });
 });

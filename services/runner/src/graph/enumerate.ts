@@ -13,64 +13,90 @@
  * that shares nothing with either provider; that no two listed graphs are isomorphic rests on
  * the provider.
  *
- * The page payload contract lives here for now; it belongs with the shared graph contracts.
+ * A listing is read as the provider writes it (enumerate-pages.ts): each graph rechecked, full
+ * pages stored while geng is still running.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { isDeepStrictEqual } from 'node:util';
 import {
   decodeGraph6,
   JacobianError,
+  MAX_SHARD_CHILDREN,
   runKernel,
   toAppError,
   type CapabilityContext,
   type CapabilityDefinition,
+  type CapabilityOutcome,
   type IndexedGraph,
   type ProviderRuntime,
+  type ShardChild,
+  type ShardHooks,
+  type ShardRequest,
 } from '@jacobian/shared';
-import { GENG_MAX_ORDER, GENG_PROVIDER, gengMethod, runGeng, type GengProbe, type GengTool } from './enumerate-geng.js';
+import { GENG_MAX_ORDER, GENG_PROVIDER, gengMethod, runGeng, streamGeng, type GengProbe, type GengTool } from './enumerate-geng.js';
+import {
+  ENUMERATION_PAGE_SCHEMA_URI,
+  ENUMERATION_PAGE_SEMANTICS_URI,
+  INLINE_MAX_GRAPHS,
+  ListingSink,
+  MAX_SHARDS,
+  NormalizedFiltersSchema,
+  PAGE_MAX_BYTES,
+  PageRefSchema,
+  ShardSchema,
+  type EnumerationPagePayload,
+  type Listing,
+  type PageHeader,
+  type PageRef,
+} from './enumerate-pages.js';
 import {
   ENUMERATE_TS_MAX_ORDER,
   EnumerationOutcome,
   nullGraphQualifies,
   type EnumerateKernelInput,
   type EnumerationFilters,
-  type EnumerationShard,
 } from './enumerate.kernel.js';
 
 /** Provider name of the TypeScript fallback (its identity digest covers the files that implement it). */
 export const ENUMERATE_TS_PROVIDER = 'jacobian-graph-enumerate-ts';
+
+/**
+ * The files of the TypeScript provider, for its SOURCE_TREE digest (sourceProviderRuntime):
+ * the capability, the kernel and the labeller it uses, the listing sink and the recheck.
+ */
+export const ENUMERATE_TS_SOURCES: readonly string[] = ['./enumerate.ts', './enumerate.kernel.ts', './enumerate-canon.ts', './enumerate-pages.ts', './enumerate-recheck.ts'].map((file) =>
+  fileURLToPath(new URL(file, import.meta.url)),
+);
 
 /** Features the TypeScript provider declares (for its ProviderRuntime). */
 export const ENUMERATE_TS_FEATURES: readonly string[] = ['graph-enumeration', 'canonical-augmentation', `max-order-${ENUMERATE_TS_MAX_ORDER}`];
 
 /**
  * Method name of the TypeScript enumeration. Bump it whenever a change to enumerate.kernel.ts
- * (or the canonical labelling it uses) changes the order of its output or its shard split, so
- * shards of different versions are never combined.
+ * (or the canonical labelling it uses, enumerate-canon.ts) changes the order of its output or
+ * its shard split, so shards of different versions are never combined. (2: the bit-row
+ * labeller and the refinement before it choose differently among tied vertices, and shards
+ * split two levels above the leaves.)
  */
-export const TS_ENUMERATION_METHOD = 'jacobian-ts-enumerate-1 (canonical augmentation)';
+export const TS_ENUMERATION_METHOD = 'jacobian-ts-enumerate-2 (canonical augmentation)';
 
-/** Schema of one page of a listing. */
-export const ENUMERATION_PAGE_SCHEMA_URI = 'jacobian:schema/graph.enumeration.page/v1';
-/** What a page means: part of the list of one isomorphism class representative per class in scope. */
-export const ENUMERATION_PAGE_SEMANTICS_URI = 'jacobian:semantics/graph.enumeration.nonisomorphic/v1';
-
-/** Listings of at most this many graphs are returned inline. */
-export const INLINE_MAX_GRAPHS = 200;
-/** Most graphs on one page (fewer when the artifact store's payload limit demands it). */
-export const PAGE_MAX_GRAPHS = 10_000;
-/** Most shards a request may split into. */
-export const MAX_SHARDS = 100_000;
+export {
+  ENUMERATION_PAGE_SCHEMA_URI,
+  ENUMERATION_PAGE_SEMANTICS_URI,
+  EnumerationPagePayloadSchema,
+  INLINE_MAX_GRAPHS,
+  MAX_SHARDS,
+  NormalizedFiltersSchema,
+  PAGE_MAX_BYTES,
+  type EnumerationPagePayload,
+} from './enumerate-pages.js';
 
 const Int = z.number().int().min(0);
 
-const ShardSchema = z
-  .object({
-    index: Int.describe('which shard, 0 ≤ index < count'),
-    count: z.number().int().min(1).max(MAX_SHARDS).describe('how many shards the enumeration is split into'),
-  })
-  .strict();
+/** The capability's ID; its shard jobs are runs of it too. */
+export const ENUMERATE_ID = 'graph.enumerate.nonisomorphic';
 
 /** Input of graph.enumerate.nonisomorphic. Absent filters do not restrict. */
 export const EnumerateInput = z
@@ -88,9 +114,23 @@ export const EnumerateInput = z
     min_edges: Int.max(1_000_000).optional().describe('at least this many edges'),
     max_edges: Int.max(1_000_000).optional().describe('at most this many edges'),
     shard: ShardSchema.optional().describe(
-      "enumerate only one part of a split: with nauty, geng's res/mod split; with the TypeScript fallback, the search nodes of order max(1, n - 1), numbered in search order, taken modulo count. The shards 0..count-1 under one method are disjoint and together make up the whole class; shards from different methods do not combine",
+      "enumerate only one part of a split: with nauty, geng's res/mod split; with the TypeScript fallback, the search nodes of order max(1, n - 2), numbered in search order, taken modulo count. The shards 0..count-1 under one method are disjoint and together make up the whole class; shards from different methods do not combine",
     ),
     count_only: z.boolean().optional().describe('count the graphs without listing them'),
+    split: z
+      .object({
+        shards: z
+          .number()
+          .int()
+          .min(2)
+          .max(MAX_SHARD_CHILDREN)
+          .describe(`how many shard jobs to split into, 2..${MAX_SHARD_CHILDREN}`),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'run the enumeration as separate shard jobs that any runner may take, and merge them: the request with shard {index, count: shards} for each index, then one answer for the whole class (the count summed, the pages in shard order, every shard job and its pages listed). A run is split only when asked',
+      ),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -100,51 +140,14 @@ export const EnumerateInput = z
     if (input.min_edges !== undefined && input.max_edges !== undefined && input.min_edges > input.max_edges) {
       ctx.addIssue({ code: 'custom', path: ['min_edges'], message: `min_edges ${input.min_edges} exceeds max_edges ${input.max_edges}` });
     }
+    if (input.split !== undefined && input.shard !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['split'], message: 'split and shard exclude each other: split runs every shard as its own job, shard asks for one of them' });
+    }
     if (input.shard !== undefined && input.shard.index >= input.shard.count) {
       ctx.addIssue({ code: 'custom', path: ['shard', 'index'], message: `shard.index ${input.shard.index} must be below shard.count ${input.shard.count}` });
     }
   });
 export type EnumerateInput = z.infer<typeof EnumerateInput>;
-
-/** The filters as applied: every bound explicit, degrees clamped to 0..n−1 and edges to 0..C(n, 2). */
-export const NormalizedFiltersSchema = z
-  .object({
-    connected: z.boolean(),
-    biconnected: z.boolean(),
-    triangle_free: z.boolean(),
-    c4_free: z.boolean(),
-    bipartite: z.boolean(),
-    min_degree: Int,
-    max_degree: Int,
-    min_edges: Int,
-    max_edges: Int,
-  })
-  .strict();
-
-/** Payload of one page artifact (schema {@link ENUMERATION_PAGE_SCHEMA_URI}). */
-export const EnumerationPagePayloadSchema = z
-  .object({
-    order: Int,
-    filters: NormalizedFiltersSchema,
-    shard: ShardSchema.nullable(),
-    method: z.string().describe('what enumerated the graphs; their order and labellings depend on it'),
-    page: Int.describe('0-based page number'),
-    page_count: z.number().int().min(1),
-    first_index: Int.describe('position of this page\'s first graph in the whole listing (0-based)'),
-    total: Int.describe('the number of graphs in the whole listing, i.e. in scope'),
-    graphs: z.array(z.string()).describe('graph6, no header, one representative per isomorphism class'),
-  })
-  .strict();
-export type EnumerationPagePayload = z.infer<typeof EnumerationPagePayloadSchema>;
-
-const PageRef = z
-  .object({
-    uri: z.string(),
-    page: Int,
-    first_index: Int,
-    count: Int.describe('graphs on this page'),
-  })
-  .strict();
 
 /** Output of graph.enumerate.nonisomorphic. */
 export const EnumerateOutput = z
@@ -156,7 +159,7 @@ export const EnumerateOutput = z
     count: Int.describe('the number of graphs in scope (the shard, when one was asked), up to isomorphism, exactly'),
     listing: z.enum(['INLINE', 'PAGED', 'NONE']).describe('INLINE: `graphs` holds them; PAGED: `pages` lists artifacts that hold them; NONE: count_only'),
     graphs: z.array(z.string()).nullable().describe('graph6 of one graph per isomorphism class, when listed inline'),
-    pages: z.array(PageRef).describe(`page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}) in order, when paged; their counts add up to count`),
+    pages: z.array(PageRefSchema).describe(`page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}) in order, when paged; their counts add up to count`),
   })
   .strict();
 export type EnumerateOutput = z.infer<typeof EnumerateOutput>;
@@ -317,34 +320,26 @@ export function filterViolation(graph: IndexedGraph, f: EnumerationFilters): str
   return null;
 }
 
-/** Characters of the graph6 text of a graph on n ≤ 62 vertices. */
-function graph6Length(n: number): number {
-  return 1 + Math.ceil(choose2(n) / 6);
-}
-
-/** Graphs rechecked between yields to the event loop, so a long recheck leaves the runner responsive. */
-const RECHECK_CHUNK = 4096;
-
 /**
- * Decode every listed graph and check its order and the filters. Yields to the event loop
- * between chunks and stops when the run is cancelled or out of time.
+ * The reference recheck of one listed graph: decode it with the shared graph6 decoder and test
+ * its order and the filters with {@link filterViolation}. Throws PROVIDER_FAILED naming the
+ * problem; returns when the graph is in the class.
  */
-async function recheckListing(graphs: readonly string[], n: number, f: EnumerationFilters, who: string, context: CapabilityContext): Promise<void> {
-  for (const [i, text] of graphs.entries()) {
-    if (i % RECHECK_CHUNK === RECHECK_CHUNK - 1) {
-      await yieldToEventLoop();
-      stopIfOver(context, `while rechecking the graphs (${i} of ${graphs.length} done)`);
-    }
+function referenceRecheck(n: number, f: EnumerationFilters, who: string): (text: string, index: number) => void {
+  return (text, index) => {
     let graph: IndexedGraph;
     try {
       graph = decodeGraph6(text);
     } catch (error) {
-      throw new JacobianError('PROVIDER_FAILED', `${who} listed ${JSON.stringify(text.slice(0, 100))} (graph ${i}), which is not graph6: ${toAppError(error).message}`);
+      throw new JacobianError('PROVIDER_FAILED', `${who} listed ${JSON.stringify(text.slice(0, 100))} (graph ${index}), which is not graph6: ${toAppError(error).message}`);
     }
     const problem = graph.order === n ? filterViolation(graph, f) : `has ${graph.order} vertices, not ${n}`;
-    if (problem !== null) throw new JacobianError('PROVIDER_FAILED', `${who} listed the graph ${text} (graph ${i}), which ${problem}; the answer was discarded`);
-  }
+    if (problem !== null) throw new JacobianError('PROVIDER_FAILED', `${who} listed the graph ${text} (graph ${index}), which ${problem}; the answer was discarded`);
+  };
 }
+
+/** Bytes of the TypeScript kernel's listing handed to the sink between yields to the event loop. */
+const LISTING_SLICE_BYTES = 1 << 20;
 
 /** Throw EXECUTION_CANCELLED or EXECUTION_TIMEOUT when the run must stop. */
 function stopIfOver(context: CapabilityContext, when: string): void {
@@ -374,38 +369,53 @@ const KernelOutput = z
   })
   .strict();
 
-/** What a provider found: the exact count and, unless counting only, the graphs. */
+/** What a provider found: the exact count and, unless counting only, the listing. */
 interface Enumerated {
   count: number;
-  graphs: string[] | null;
+  listing: Listing | null;
   basis: string;
 }
 
-async function enumerateWithGeng(tool: GengTool, n: number, f: EnumerationFilters, shard: EnumerationShard | null, countOnly: boolean, context: CapabilityContext): Promise<Enumerated> {
-  const limit = context.budget.max_output_bytes;
-  try {
-    const answer = await runGeng(tool, { order: n, filters: f, shard, countOnly }, { signal: context.signal, deadline: context.deadline, maxOutputBytes: countOnly ? 4096 : limit });
-    const basis =
-      answer.graphs === null
-        ? `geng -u ran to completion and reported ${answer.count} graphs (counted without writing them)`
-        : `geng ran to completion; its reported count ${answer.count} equals the number of graph6 lines it wrote`;
-    return { count: answer.count, graphs: answer.graphs, basis };
-  } catch (error) {
-    const failure = toAppError(error);
-    if (failure.code === 'OUTPUT_LIMIT_EXCEEDED') throw tooManyToList(limit);
-    if (failure.code === 'EXECUTION_TIMEOUT') {
-      throw new JacobianError('EXECUTION_TIMEOUT', `geng was killed at the end of the wall-time budget; nothing was concluded and no count is claimed`, {
-        hint: 'raise budget.wall_time_ms, or split the enumeration with shard {index, count}',
-      });
-    }
-    throw failure;
+function gengFailure(error: unknown, limit: number): JacobianError {
+  const failure = toAppError(error);
+  if (failure.code === 'OUTPUT_LIMIT_EXCEEDED') return tooManyToList(limit);
+  if (failure.code === 'EXECUTION_TIMEOUT') {
+    return new JacobianError('EXECUTION_TIMEOUT', `geng was killed at the end of the wall-time budget; nothing was concluded and no count is claimed`, {
+      hint: 'raise budget.wall_time_ms, or split the enumeration with shard {index, count}',
+    });
   }
+  return failure;
 }
 
-async function enumerateWithTypescript(n: number, f: EnumerationFilters, shard: EnumerationShard | null, countOnly: boolean, context: CapabilityContext): Promise<Enumerated> {
-  // The listing crosses the process boundary as JSON, where a graph6 character may take two bytes.
-  const maxListed = Math.max(0, Math.floor((context.budget.max_output_bytes - 1024) / (2 * graph6Length(n) + 1)));
-  const input: EnumerateKernelInput = { order: n, filters: f, shard, list: !countOnly, max_listed: maxListed };
+async function enumerateWithGeng(tool: GengTool, header: PageHeader, countOnly: boolean, who: string, context: CapabilityContext): Promise<Enumerated> {
+  const limit = context.budget.max_output_bytes;
+  const request = { order: header.order, filters: header.filters, shard: header.shard, countOnly };
+  const run = { signal: context.signal, deadline: context.deadline };
+  if (countOnly) {
+    try {
+      const answer = await runGeng(tool, request, { ...run, maxOutputBytes: 4096 });
+      return { count: answer.count, listing: null, basis: `geng -u ran to completion and reported ${answer.count} graphs (counted without writing them)` };
+    } catch (error) {
+      throw gengFailure(error, limit);
+    }
+  }
+  // The lines are rechecked and paged as geng writes them, on this core while geng runs on another.
+  const sink = new ListingSink({ header, context, reference: referenceRecheck(header.order, header.filters, who) });
+  let count: number;
+  try {
+    count = await streamGeng(tool, request, { ...run, maxOutputBytes: limit }, (chunk) => sink.write(chunk));
+  } catch (error) {
+    throw gengFailure(error, limit);
+  }
+  if (sink.count !== count) throw new JacobianError('PROVIDER_FAILED', `geng reported ${count} graphs but wrote ${sink.count} lines; the answer was discarded`);
+  const listing = await sink.end();
+  return { count, listing, basis: `geng ran to completion; its reported count ${count} equals the number of graph6 lines it wrote` };
+}
+
+async function enumerateWithTypescript(header: PageHeader, countOnly: boolean, who: string, context: CapabilityContext): Promise<Enumerated> {
+  const n = header.order;
+  // The listing crosses the process boundary as a JSON string; 1 kB covers the rest of the answer.
+  const input: EnumerateKernelInput = { order: n, filters: header.filters, shard: header.shard, list: !countOnly, max_listing_bytes: Math.max(0, context.budget.max_output_bytes - 1024) };
   const found = KernelOutput.parse(await runKernel(context, KERNEL, input));
   switch (found.outcome) {
     case 'STOPPED':
@@ -416,45 +426,222 @@ async function enumerateWithTypescript(n: number, f: EnumerationFilters, shard: 
     case 'COMPLETE':
       break;
   }
-  const graphs = countOnly ? null : found.listing === '' ? [] : found.listing.slice(0, -1).split('\n');
-  if (graphs !== null && graphs.length !== found.count) {
-    throw new JacobianError('PROVIDER_FAILED', `the TypeScript enumeration counted ${found.count} graphs but listed ${graphs.length}; the answer was discarded`);
+  const basis = `the canonical augmentation search ran to completion (${found.nodes} search nodes, ${found.canonical_labellings} canonical labellings)`;
+  if (countOnly) return { count: found.count, listing: null, basis };
+  const sink = new ListingSink({ header, context, reference: referenceRecheck(n, header.filters, who) });
+  const bytes = Buffer.from(found.listing, 'latin1');
+  for (let at = 0; at < bytes.length; at += LISTING_SLICE_BYTES) {
+    const wait = sink.write(bytes.subarray(at, at + LISTING_SLICE_BYTES));
+    if (wait !== null) await wait;
+    await yieldToEventLoop();
+    stopIfOver(context, `while rechecking and storing the graphs (${sink.count} of ${found.count} done)`);
   }
+  if (sink.count !== found.count) {
+    throw new JacobianError('PROVIDER_FAILED', `the TypeScript enumeration counted ${found.count} graphs but listed ${sink.count}; the answer was discarded`);
+  }
+  return { count: found.count, listing: await sink.end(), basis };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Split runs: shard jobs and their merge
+
+/**
+ * The split plan (CapabilityDefinition.shards): a request with `split: {shards: k}` becomes k
+ * child runs of this capability, child i being the same request without `split` and with
+ * `shard: {index: i, count: k}`; any other request runs whole (a request naming a shard is a
+ * shard already, and nothing is split unless asked: how many runners could share the work is
+ * the caller's to know).
+ */
+export function planEnumerationShards(input: EnumerateInput): { children: ShardRequest[] } | null {
+  if (input.split === undefined || input.shard !== undefined) return null;
+  const count = input.split.shards;
+  const { split: _split, ...whole } = input;
+  void _split;
   return {
-    count: found.count,
-    graphs,
-    basis: `the canonical augmentation search ran to completion (${found.nodes} search nodes, ${found.canonical_labellings} canonical labellings)`,
+    children: Array.from({ length: count }, (_, index) => ({ capability_id: ENUMERATE_ID, payload: { ...whole, shard: { index, count } } })),
   };
 }
 
-/** Store a long listing as pages of at most PAGE_MAX_GRAPHS graphs, in order. */
-async function storePages(
-  graphs: readonly string[],
-  header: Pick<EnumerationPagePayload, 'order' | 'filters' | 'shard' | 'method'>,
-  context: CapabilityContext,
-): Promise<z.infer<typeof PageRef>[]> {
-  const perGraph = graph6Length(header.order) + 3;
-  const perPage = Math.max(1, Math.min(PAGE_MAX_GRAPHS, Math.floor((context.artifacts.limits.maxPayloadBytes - 4096) / perGraph)));
-  const pageCount = Math.ceil(graphs.length / perPage);
-  const pages: z.infer<typeof PageRef>[] = [];
-  for (let page = 0; page < pageCount; page++) {
-    const first = page * perPage;
-    const slice = graphs.slice(first, first + perPage);
-    const payload: EnumerationPagePayload = EnumerationPagePayloadSchema.parse({ ...header, page, page_count: pageCount, first_index: first, total: graphs.length, graphs: slice });
+/** A child's answer, checked against the request it was planned from; PROVIDER_FAILED naming the child otherwise. */
+function childAnswer(child: ShardChild, count: number, order: number, filters: EnumerationFilters, countOnly: boolean): EnumerateOutput {
+  const who = `shard ${child.index} of ${count} (job ${child.job_id})`;
+  const parsed = EnumerateOutput.safeParse(child.result.output);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new JacobianError('PROVIDER_FAILED', `${who} answered an output that breaks the capability's output schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, {
+      path: ['shards', child.index],
+    });
+  }
+  const found = parsed.data;
+  const problem =
+    found.order !== order
+      ? `order ${found.order}, not ${order}`
+      : !isDeepStrictEqual(found.filters, filters)
+        ? 'other filters'
+        : found.shard?.index !== child.index || found.shard.count !== count
+          ? `shard ${found.shard === null ? 'none' : `${found.shard.index} of ${found.shard.count}`}`
+          : (found.listing === 'NONE') !== countOnly
+            ? `listing ${found.listing}${countOnly ? ' although only a count was asked' : ' although a listing was asked'}`
+            : null;
+  if (problem !== null) throw new JacobianError('PROVIDER_FAILED', `${who} answered for ${problem}; the shards were not merged`, { path: ['shards', child.index] });
+  return found;
+}
+
+/** The JSON size of a value, in bytes. */
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/**
+ * The merge of a split run (CapabilityDefinition.shards): called with every child COMPLETED,
+ * in shard order. Refuses (PROVIDER_FAILED naming the child) unless every child answered for
+ * its own shard of exactly this order and these filters, and all under one method and one
+ * provider (name, version and digest): shards of different methods do not combine, and
+ * runners with different backends may have taken them. The count is the sum; the listing is
+ * the children's in shard order: inline when it holds at most INLINE_MAX_GRAPHS graphs and
+ * the output stays within budget.max_output_bytes, else paged (a child's inline graphs are
+ * then rechecked and stored as one page of that shard).
+ */
+export async function mergeEnumerationShards(input: EnumerateInput, children: readonly ShardChild[], context: CapabilityContext): Promise<CapabilityOutcome<EnumerateOutput>> {
+  const n = input.order;
+  const filters = normalizeFilters(input);
+  const countOnly = input.count_only === true;
+  const k = children.length;
+  if (input.split !== undefined && input.split.shards !== k) {
+    throw new JacobianError('INTERNAL', `the split asked for ${input.split.shards} shards but ${k} were merged`);
+  }
+  const answers = children.map((child) => childAnswer(child, k, n, filters, countOnly));
+  const first = children[0];
+  const firstAnswer = answers[0];
+  if (first === undefined || firstAnswer === undefined) throw new JacobianError('INTERNAL', 'a split run had no shard to merge');
+  const providerOf = (child: ShardChild): string => {
+    const provider = child.result.provider;
+    return provider === null ? 'no provider' : `${provider.name} ${provider.version} (${provider.digest_kind} ${provider.digest.slice(0, 12)})`;
+  };
+  for (const [i, child] of children.entries()) {
+    const answer = answers[i] as EnumerateOutput;
+    const differs =
+      answer.method !== firstAnswer.method ? `by ${answer.method}, shard 0 (job ${first.job_id}) by ${firstAnswer.method}` : providerOf(child) !== providerOf(first) ? `with ${providerOf(child)}, shard 0 (job ${first.job_id}) with ${providerOf(first)}` : null;
+    if (differs !== null) {
+      throw new JacobianError('PROVIDER_FAILED', `shard ${child.index} of ${k} (job ${child.job_id}) was enumerated ${differs}; shards of different methods or providers do not combine (their splits differ), so nothing was concluded`, {
+        path: ['shards', child.index],
+        hint: 'run the split where every runner serves the enumeration with one provider, or ask without split',
+      });
+    }
+  }
+  const method = firstAnswer.method;
+  const count = answers.reduce((sum, answer) => sum + answer.count, 0);
+  const jobs = children.map((child) => child.job_id);
+  const header = { order: n, filters, shard: null, method };
+
+  let listing: EnumerateOutput['listing'] = 'NONE';
+  let graphs: string[] | null = null;
+  let pages: PageRef[] = [];
+  if (!countOnly) {
+    if (count <= INLINE_MAX_GRAPHS && answers.every((answer) => answer.listing === 'INLINE')) {
+      const inline = answers.flatMap((answer) => answer.graphs ?? []);
+      if (inline.length !== count) throw new JacobianError('PROVIDER_FAILED', `the shards listed ${inline.length} graphs inline but counted ${count}; nothing was concluded`);
+      if (jsonBytes({ ...header, count, listing: 'INLINE', graphs: inline, pages: [] }) <= context.budget.max_output_bytes) {
+        listing = 'INLINE';
+        graphs = inline;
+      }
+    }
+    if (listing === 'NONE') {
+      listing = 'PAGED';
+      pages = await mergedPages(children, answers, header, context);
+    }
+  }
+  const output: EnumerateOutput = { ...header, count, listing, graphs, pages };
+  if (jsonBytes(output) > context.budget.max_output_bytes) {
+    throw new JacobianError('OUTPUT_LIMIT_EXCEEDED', `the merged answer of ${k} shards (${pages.length} page references) is larger than budget.max_output_bytes, ${context.budget.max_output_bytes} bytes; nothing was concluded`, {
+      hint: 'raise budget.max_output_bytes, or split into fewer shards (each shard job\'s pages are listed in its own result)',
+    });
+  }
+  return {
+    status: 'COMPLETED',
+    output,
+    scope: {
+      kind: 'EXACT_CLAIM',
+      statement: `${describeClass(n, filters)}; enumerated as ${k} shard jobs under ${method}, which together make up the class; nothing about other orders or other filters`,
+      input_uris: [],
+    },
+    completeness: {
+      status: 'COMPLETE',
+      basis: clip(
+        `all ${k} shards under ${method} completed, each answering for its own shard of exactly this order and these filters (jobs ${jobs.join(', ')}); the count is the sum of theirs${countOnly ? '' : ' and the listing is theirs in shard order'}`,
+        1000,
+      ),
+    },
+    qualifiers: ['EXACT', 'EXHAUSTIVE', 'DETERMINISTIC'],
+    assurance: {
+      level: 'COMPUTED',
+      basis: clip(
+        `merged from ${k} shard jobs enumerated by ${method}${countOnly ? '' : ', each listed graph rechecked against the filters by the shard that listed it'}; that the graphs are pairwise non-isomorphic and none is missing rests on the enumeration and on the shards of one method being disjoint and together complete`,
+        1000,
+      ),
+      verification_record_uri: null,
+      checker_id: null,
+    },
+    obligations: [],
+    relationships: [],
+    artifact_uris: pages.map((page) => page.uri),
+    diagnostics: [],
+  };
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * The pages of a merged listing, in shard order, numbered across the whole listing. A child
+ * that listed its graphs inline gets one page of its shard, stored here after its graphs are
+ * rechecked (the page it would have stored had it paged them).
+ */
+async function mergedPages(children: readonly ShardChild[], answers: readonly EnumerateOutput[], header: PageHeader, context: CapabilityContext): Promise<PageRef[]> {
+  const refs: PageRef[] = [];
+  let firstIndex = 0;
+  const add = (ref: Omit<PageRef, 'page' | 'first_index'>): void => {
+    refs.push({ ...ref, page: refs.length, first_index: firstIndex });
+    firstIndex += ref.count;
+  };
+  for (const [i, child] of children.entries()) {
+    const answer = answers[i] as EnumerateOutput;
+    const shard = answer.shard as NonNullable<EnumerateOutput['shard']>;
+    if (answer.listing === 'PAGED') {
+      const listed = answer.pages.reduce((sum, page) => sum + page.count, 0);
+      if (listed !== answer.count) {
+        throw new JacobianError('PROVIDER_FAILED', `shard ${child.index} (job ${child.job_id}) counted ${answer.count} graphs but its pages hold ${listed}; nothing was concluded`, { path: ['shards', child.index] });
+      }
+      for (const page of answer.pages) add({ uri: page.uri, count: page.count, shard });
+      continue;
+    }
+    const graphs = answer.graphs ?? [];
+    if (graphs.length !== answer.count) {
+      throw new JacobianError('PROVIDER_FAILED', `shard ${child.index} (job ${child.job_id}) counted ${answer.count} graphs but listed ${graphs.length}; nothing was concluded`, { path: ['shards', child.index] });
+    }
+    if (graphs.length === 0) continue;
+    const recheck = referenceRecheck(header.order, header.filters, `shard ${child.index} (job ${child.job_id})`);
+    graphs.forEach(recheck);
+    const payload: EnumerationPagePayload = { ...header, method: answer.method, shard, page: 0, first_index: 0, count: graphs.length, last: true, graph6: `${graphs.join('\n')}\n` };
     const stored = await context.artifacts.put(
       {
         schema_uri: ENUMERATION_PAGE_SCHEMA_URI,
         semantics_uri: ENUMERATION_PAGE_SEMANTICS_URI,
         payload,
         parents: [],
-        summary: { order: header.order, page, page_count: pageCount, graphs: slice.length, total: graphs.length },
+        summary: { order: header.order, page: 0, first_index: 0, graphs: graphs.length, last: true },
       },
       { signal: context.signal },
     );
-    pages.push({ uri: stored.uri, page, first_index: first, count: slice.length });
+    add({ uri: stored.uri, count: graphs.length, shard });
   }
-  return pages;
+  return refs;
 }
+
+/** The shard hooks of graph.enumerate.nonisomorphic. */
+const ENUMERATION_SHARDS: ShardHooks<EnumerateInput, EnumerateOutput> = {
+  plan: (input) => planEnumerationShards(input),
+  merge: (input, children, context) => mergeEnumerationShards(input, children, context),
+};
 
 /**
  * The enumeration capability served by `backend` (see enumerationBackend): geng for orders up
@@ -467,13 +654,13 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
   const maxOrder = geng ? GENG_MAX_ORDER : ENUMERATE_TS_MAX_ORDER;
   const enumerator = geng ? "nauty's geng" : 'the TypeScript canonical augmentation';
   return {
-    id: 'graph.enumerate.nonisomorphic',
+    id: ENUMERATE_ID,
     version: '1.0.0',
     title: 'Enumerate all graphs of an order up to isomorphism, with filters',
     description:
       'Lists (or counts) every simple graph on exactly n vertices, one per isomorphism class, optionally only those that are connected, 2-connected, triangle-free, ' +
       'C4-free, bipartite, within degree bounds or within an edge-count range. The count is exact; the graphs come as graph6, inline up to ' +
-      `${INLINE_MAX_GRAPHS} and otherwise as page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}) of at most ${PAGE_MAX_GRAPHS} each. ` +
+      `${INLINE_MAX_GRAPHS} and otherwise as page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}), each one graph6 text of at most ${PAGE_MAX_BYTES} bytes. ` +
       `A large enumeration can be split with shard {index, count} (the shards of one method are disjoint and together complete). ` +
       `Served here by ${geng ? `nauty's geng (${method}), orders up to ${GENG_MAX_ORDER}` : `the TypeScript fallback (${method}), orders up to ${ENUMERATE_TS_MAX_ORDER}`}. ` +
       'When the budget ends first the run concludes nothing (TIMEOUT), never a partial count.',
@@ -501,12 +688,12 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
     limits: {
       max_order: maxOrder,
       inline_max_graphs: INLINE_MAX_GRAPHS,
-      page_max_graphs: PAGE_MAX_GRAPHS,
+      page_max_bytes: PAGE_MAX_BYTES,
       max_shards: MAX_SHARDS,
       method,
       listing_bytes: geng
         ? 'a listing of more graph6 bytes (one line per graph) than budget.max_output_bytes is refused; count_only has no such bound'
-        : 'a listing is refused when its graph6 lines could exceed half of budget.max_output_bytes (it crosses a process boundary as JSON); count_only has no such bound',
+        : 'a listing is refused when its graph6 lines, as a JSON string (a newline or a backslash takes two bytes), take more than budget.max_output_bytes less 1 kB (it crosses a process boundary as JSON); count_only has no such bound',
     },
     async run(input, context) {
       const n = input.order;
@@ -522,35 +709,32 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
       const shard = input.shard ?? null;
       const countOnly = input.count_only === true;
       const empty = n === 0 ? null : emptyByCounting(n, filters);
+      const header: PageHeader = { order: n, filters, shard, method };
       let found: Enumerated;
       if (n === 0) {
         // geng starts at one vertex; the graph with none is decided here for both providers (in shard 0).
         const count = nullGraphQualifies(filters) && (shard === null || shard.index === 0) ? 1 : 0;
-        found = { count, graphs: countOnly ? null : count === 1 ? ['?'] : [], basis: 'the only graph on 0 vertices was tested against the filters' };
+        found = { count, listing: countOnly ? null : { graphs: count === 1 ? ['?'] : [], pages: [] }, basis: 'the only graph on 0 vertices was tested against the filters' };
       } else if (empty !== null) {
-        found = { count: 0, graphs: countOnly ? null : [], basis: `no graph qualifies: ${empty}` };
+        found = { count: 0, listing: countOnly ? null : { graphs: [], pages: [] }, basis: `no graph qualifies: ${empty}` };
       } else if (backend.kind === 'geng') {
-        found = await enumerateWithGeng(backend.tool, n, filters, shard, countOnly, context);
+        found = await enumerateWithGeng(backend.tool, header, countOnly, enumerator, context);
       } else {
-        found = await enumerateWithTypescript(n, filters, shard, countOnly, context);
+        found = await enumerateWithTypescript(header, countOnly, enumerator, context);
       }
-      if (found.graphs !== null) await recheckListing(found.graphs, n, filters, enumerator, context);
-
-      const header = { order: n, filters, shard, method };
-      const inline = found.graphs !== null && found.graphs.length <= INLINE_MAX_GRAPHS;
-      const pages = found.graphs === null || inline ? [] : await storePages(found.graphs, header, context);
+      const pages = found.listing?.pages ?? [];
       const shardText =
         shard === null
           ? ''
           : `; only shard ${shard.index} of ${shard.count} under ${method} (the ${shard.count} shards under that method are disjoint and together make up the class)`;
-      const listed = found.graphs === null ? '' : `; each listed graph was decoded and rechecked against the filters by plain TypeScript`;
+      const listed = found.listing === null ? '' : `; each listed graph was decoded and rechecked against the filters by plain TypeScript`;
       return {
         status: 'COMPLETED',
         output: {
           ...header,
           count: found.count,
-          listing: found.graphs === null ? 'NONE' : inline ? 'INLINE' : 'PAGED',
-          graphs: inline ? found.graphs : null,
+          listing: found.listing === null ? 'NONE' : found.listing.graphs !== null ? 'INLINE' : 'PAGED',
+          graphs: found.listing?.graphs ?? null,
           pages,
         },
         scope: {

@@ -1,0 +1,486 @@
+/**
+ * `bench graphs`: graph.enumerate.nonisomorphic against nauty's geng run directly on the same
+ * work, in one run on this machine: n = 9 and 10, without and with filters.
+ *
+ * Systems, per case (order n, filters):
+ * - geng direct: `nauty-geng -q [flags] n [res/mod] > file` (or `-u` for a count-only case),
+ *   spawned by PID, wall time from spawn to exit. Its count is the number of lines it wrote.
+ * - capability, geng provider: the capability's execution path (executeCapability: request
+ *   admission, input schema, budget, geng streamed, every graph rechecked, pages stored,
+ *   result validation) in this process, with a fresh local-folder artifact store in the run's
+ *   folder (synced writes, as `jacobian serve` stores them). Wall time of executeCapability.
+ * - capability, TypeScript provider: the same with the TypeScript canonical augmentation, whose
+ *   kernel runs in a child of a process pool (size 1, started and warmed up before measuring).
+ *
+ * In-process rather than math.run over MCP HTTP: the capability is not registered with the
+ * runner yet (so `jacobian serve` does not offer it), and in-process measures exactly what the
+ * targets are about (the provider's own overhead over geng) without an HTTP round trip and
+ * queue hop of a few milliseconds per call, which would only matter at n ≤ 9. The peer gets the
+ * same: a bare process writing a file.
+ *
+ * A listing of more than --graphs-shard-mib MiB of graph6 (default 12; one call may return at
+ * most budget.max_output_bytes = 16 MiB) is split into k shards with geng's res/mod and the
+ * capability's `shard`; geng direct then runs the same k shards (the primary ratio: the same
+ * work) and once whole (the secondary ratio: what the split itself costs). Shards run one after
+ * another, on one "runner" (this process).
+ *
+ * Extending: each comparison is a {@link GraphsComparison} in {@link graphsComparisons}. The
+ * planned "sharded enumeration, 2 runners against 1" belongs there as one more comparison: the
+ * same k shards submitted as queue jobs to a cluster of 1 runner and then of 2 runners (see
+ * queue.ts for starting one), reporting the two wall times and their ratio (target ≥ 1.8×).
+ *
+ * Every count is checked: geng's against OEIS where published, the sum of geng's shards against
+ * geng whole, each capability's count against geng's, and each paged listing's page counts
+ * against its count. A mismatch is a disagreement in the report and fails the run.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  admitRequest,
+  CapabilityRequestSchema,
+  createLocalFolderArtifactStore,
+  createProcessPool,
+  executeCapability,
+  installCapability,
+  sourceProviderRuntime,
+  type CapabilityResult,
+  type InstalledCapability,
+  type IsolatedExecutor,
+} from '@jacobian/shared';
+// The runner does not export the enumeration yet (see the report of the change that added this
+// file); once services/runner/src/index.ts does, these come from '@jacobian/runner'.
+import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, probeGeng } from '@jacobian/runner';
+import type { BenchContext } from './context.js';
+import { cpuMs, CpuWindow } from './proc.js';
+import { ratio, round, table } from './stats.js';
+
+/** Where the benchmark expects Debian's geng. */
+export const GENG_BINARY = '/usr/bin/nauty-geng';
+const CAPABILITY_ID = 'graph.enumerate.nonisomorphic';
+/** The largest listing one call may return (budget.max_output_bytes at its maximum). */
+const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+const WALL_TIME_MS = 600_000;
+
+export interface GraphsOptions {
+  orders: number[];
+  /** IDs of the cases to run (all of {@link CASES} when empty). */
+  cases: string[];
+  /** Measured rounds; each round runs every system once per case, and the median is reported. */
+  repeat: number;
+  /** Listings above this many bytes of graph6 are split into shards. */
+  shardBytes: number;
+}
+
+/** One enumeration problem, in geng's flags and in the capability's payload. */
+interface EnumerationCase {
+  id: string;
+  words: string;
+  gengFlags: string[];
+  payload: Record<string, unknown>;
+  countOnly: boolean;
+  /** Published counts, by order. */
+  oeis?: { id: string; counts: Record<number, number> };
+}
+
+const A000088 = { id: 'A000088', counts: { 9: 274_668, 10: 12_005_168 } };
+const A001349 = { id: 'A001349', counts: { 9: 261_080, 10: 11_716_571 } };
+const A006785 = { id: 'A006785', counts: { 9: 1897, 10: 12_172 } };
+
+export const CASES: readonly EnumerationCase[] = [
+  { id: 'all', words: 'every graph, listed', gengFlags: [], payload: {}, countOnly: false, oeis: A000088 },
+  { id: 'connected', words: 'connected, listed', gengFlags: ['-c'], payload: { connected: true }, countOnly: false, oeis: A001349 },
+  { id: 'triangle-free', words: 'triangle-free, listed', gengFlags: ['-t'], payload: { triangle_free: true }, countOnly: false, oeis: A006785 },
+  { id: 'connected-mindeg2', words: 'connected, minimum degree 2, listed', gengFlags: ['-c', '-d2'], payload: { connected: true, min_degree: 2 }, countOnly: false },
+  { id: 'all-count', words: 'every graph, counted only (geng -u)', gengFlags: [], payload: {}, countOnly: true, oeis: A000088 },
+];
+/** The cases run when none are named (connected-mindeg2 adds about 30 s at n = 10). */
+export const DEFAULT_CASES = ['all', 'connected', 'triangle-free', 'all-count'];
+
+/** One measured run of one system on one case: every shard, one after another. */
+interface SystemRun {
+  ms: number;
+  /** CPU time of this process and its children (geng, the kernel's pool child) over the run. */
+  cpu_ms: number;
+  count: number;
+  /** Pages stored (capability) or bytes written (geng direct). */
+  pages?: number;
+  bytes?: number;
+  failure?: string;
+}
+
+interface SystemSummary {
+  /** Median wall time over the rounds. */
+  ms: number;
+  cpu_ms: number;
+  count: number;
+  runs: SystemRun[];
+}
+
+interface CaseReport {
+  case: string;
+  words: string;
+  order: number;
+  shards: number;
+  geng_direct_shards: SystemSummary;
+  /** geng in one process (only when sharded; else the same as geng_direct_shards). */
+  geng_direct_whole: SystemSummary | null;
+  capability_geng: SystemSummary;
+  capability_typescript: SystemSummary;
+  ratios: {
+    geng_provider_vs_geng: number;
+    typescript_vs_geng: number;
+    /** CPU time (this process and its children) against geng's: robust to other load, blind to overlap. */
+    geng_provider_vs_geng_cpu: number;
+    typescript_vs_geng_cpu: number;
+    geng_provider_vs_geng_whole: number | null;
+    typescript_vs_geng_whole: number | null;
+  };
+  oeis: string | null;
+  disagreements: string[];
+  /** Busy cores of other processes on the machine while this case ran. */
+  other_cores: number;
+}
+
+export interface GraphsReport {
+  benchmark: 'graphs';
+  options: GraphsOptions & { capability_id: string; geng: string; geng_version: string; measured: string };
+  comparisons: Record<string, unknown>[];
+  cases: CaseReport[];
+  targets: { name: string; target: string; measured: string; met: boolean }[];
+  notes: string[];
+  stopped: { name: string; graceful: boolean; code: number | null; signal: string | null }[];
+}
+
+/** Fail clearly when geng is not installed; its version line otherwise. */
+export function checkGeng(): string {
+  const result = spawnSync(GENG_BINARY, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  if (result.error !== undefined || result.status !== 0) {
+    throw new Error(`bench graphs needs nauty's geng at ${GENG_BINARY}: install Debian's package nauty (apt-get install -y nauty)`);
+  }
+  return result.stdout.trim();
+}
+
+/** Bytes of one graph6 line (newline included) of order n. */
+function lineBytes(n: number): number {
+  return 2 + Math.ceil((n * (n - 1)) / 12);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function summary(runs: SystemRun[]): SystemSummary {
+  return { ms: round(median(runs.map((r) => r.ms)), 1), cpu_ms: round(median(runs.map((r) => r.cpu_ms)), 0), count: runs[0]?.count ?? 0, runs };
+}
+
+/** CPU of this process and every descendant, reaped ones included. */
+function benchCpuMs(): number {
+  return cpuMs(process.pid, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// geng direct
+
+/** Run geng once, stdout to `file` (or counting with -u), killed by PID if the bench is interrupted. */
+function runGengOnce(context: BenchContext, args: string[], file: string | null): Promise<{ ms: number; count: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const fd = file === null ? null : openSync(file, 'w');
+    const started = performance.now();
+    const child = spawn(GENG_BINARY, args, { stdio: ['ignore', fd ?? 'ignore', 'pipe'], env: { LC_ALL: 'C' } });
+    const kill = (): Promise<void> => {
+      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+      return Promise.resolve();
+    };
+    context.cleanups.push(kill);
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      if (stderr.length < 16_384) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      if (fd !== null) closeSync(fd);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      const ms = performance.now() - started;
+      if (fd !== null) closeSync(fd);
+      context.cleanups.splice(context.cleanups.indexOf(kill), 1);
+      if (code !== 0) {
+        reject(new Error(`geng ${args.join(' ')} exited with ${code ?? signal ?? '?'}: ${stderr.slice(0, 300)}`));
+        return;
+      }
+      if (file === null) {
+        const match = />Z (\d+) graphs generated/.exec(stderr);
+        if (match === null) {
+          reject(new Error(`geng ${args.join(' ')} printed no count: ${stderr.slice(0, 300)}`));
+          return;
+        }
+        resolve({ ms, count: Number(match[1]), bytes: 0 });
+        return;
+      }
+      const bytes = statSync(file).size;
+      const n = Number(args.find((a) => /^\d+$/.test(a)));
+      const line = lineBytes(n);
+      // Lines of one order have one length: the count is the size over it, checked by the last byte.
+      if (bytes % line !== 0 || (bytes > 0 && readFileSync(file).at(-1) !== 10)) {
+        reject(new Error(`geng ${args.join(' ')} wrote ${bytes} bytes, not whole lines of ${line} bytes`));
+        return;
+      }
+      resolve({ ms, count: bytes / line, bytes });
+    });
+  });
+}
+
+/** geng direct on the k shards (or the whole class when k = 1), one after another. */
+async function gengDirect(context: BenchContext, c: EnumerationCase, n: number, shards: number, dir: string): Promise<SystemRun> {
+  const cpu = benchCpuMs();
+  let ms = 0;
+  let count = 0;
+  let bytes = 0;
+  for (let index = 0; index < shards; index++) {
+    const args = c.countOnly ? ['-u', ...c.gengFlags, String(n)] : ['-q', ...c.gengFlags, String(n)];
+    if (shards > 1) args.push(`${index}/${shards}`);
+    const file = c.countOnly ? null : join(dir, `geng-${c.id}-${n}-${index}.g6`);
+    const run = await runGengOnce(context, args, file);
+    ms += run.ms;
+    count += run.count;
+    bytes += run.bytes;
+    if (file !== null) rmSync(file, { force: true });
+  }
+  return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, bytes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The capability, in process
+
+export interface Installed {
+  geng: InstalledCapability;
+  typescript: InstalledCapability;
+  executor: IsolatedExecutor;
+}
+
+async function install(context: BenchContext): Promise<Installed> {
+  const { tool, runtime } = await probeGeng();
+  const tsRuntime = await sourceProviderRuntime({ provider: ENUMERATE_TS_PROVIDER, version: 'bench', files: ENUMERATE_TS_SOURCES, features: [...ENUMERATE_TS_FEATURES] });
+  const executor = createProcessPool({ size: 1 });
+  context.cleanups.push(() => executor.close());
+  return {
+    geng: installCapability(enumerateNonisomorphic({ kind: 'geng', tool }), runtime, null),
+    typescript: installCapability(enumerateNonisomorphic({ kind: 'typescript' }), tsRuntime, null),
+    executor,
+  };
+}
+
+/** The capability on the k shards, one call after another, each with a fresh artifact store. */
+async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string): Promise<SystemRun> {
+  const root = join(dir, `store-${which}-${c.id}-${n}`);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  const artifacts = createLocalFolderArtifactStore({ root });
+  const cpu = benchCpuMs();
+  let ms = 0;
+  let count = 0;
+  let pages = 0;
+  try {
+    for (let index = 0; index < shards; index++) {
+      const payload = { order: n, ...c.payload, ...(c.countOnly ? { count_only: true } : {}), ...(shards > 1 ? { shard: { index, count: shards } } : {}) };
+      const request = CapabilityRequestSchema.parse({ capability_id: CAPABILITY_ID, payload, budget: { wall_time_ms: WALL_TIME_MS, max_output_bytes: MAX_OUTPUT_BYTES } });
+      const started = performance.now();
+      const result = await executeCapability(installed[which], admitRequest(request), { artifacts, executor: installed.executor }, new AbortController().signal);
+      ms += performance.now() - started;
+      const checked = checkResult(result, c.countOnly);
+      if (typeof checked === 'string') return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, failure: `shard ${index}/${shards}: ${checked}` };
+      count += checked.count;
+      pages += checked.pages;
+    }
+  } finally {
+    await artifacts.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+  return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, pages };
+}
+
+/** The count and pages of a result, or what is wrong with it. */
+function checkResult(result: CapabilityResult, countOnly: boolean): { count: number; pages: number } | string {
+  if (result.execution.status !== 'COMPLETED' || result.completeness.status !== 'COMPLETE') {
+    return `${result.execution.status}: ${JSON.stringify(result.diagnostics).slice(0, 400)}`;
+  }
+  const output = result.output as { count: number; listing: string; graphs: string[] | null; pages: { count: number }[] };
+  if (countOnly) return output.listing === 'NONE' ? { count: output.count, pages: 0 } : `listing ${output.listing} for count_only`;
+  const listed = output.listing === 'INLINE' ? (output.graphs ?? []).length : output.pages.reduce((sum, page) => sum + page.count, 0);
+  if (listed !== output.count) return `count ${output.count} but ${listed} graphs listed`;
+  return { count: output.count, pages: output.pages.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+/**
+ * One comparison of the benchmark. `graphs` runs each in turn; a new one (the sharded 2-runners
+ * case) only has to produce its part of the report.
+ */
+export interface GraphsComparison {
+  id: string;
+  run(context: BenchContext, options: GraphsOptions, installed: Installed): Promise<{ cases?: CaseReport[]; entry?: Record<string, unknown> }>;
+}
+
+/** The comparisons, in order: providers against geng direct. Sharded 2 runners vs 1 goes here next. */
+export function graphsComparisons(): GraphsComparison[] {
+  return [{ id: 'providers-vs-geng', run: (context, options, installed) => providersVsGeng(context, options, installed).then((cases) => ({ cases })) }];
+}
+
+async function providersVsGeng(context: BenchContext, options: GraphsOptions, installed: Installed): Promise<CaseReport[]> {
+  const dir = join(context.dir, 'graphs');
+  mkdirSync(dir, { recursive: true });
+  const selected = CASES.filter((c) => (options.cases.length === 0 ? DEFAULT_CASES : options.cases).includes(c.id));
+  const reports: CaseReport[] = [];
+  for (const n of options.orders) {
+    for (const c of selected) {
+      // Unmeasured: the same filters at order 8 by every system, so each provider's code paths
+      // for them are compiled before the clock starts (a run at n = 9 lasts tens of milliseconds).
+      await gengDirect(context, c, 8, 1, dir);
+      for (const which of ['geng', 'typescript'] as const) await capabilityRun(installed, which, c, 8, 1, dir);
+      await context.waitQuiet(`graphs ${c.id} n=${n}`);
+      const cpu = new CpuWindow(() => []);
+      // geng whole first: its size decides the split, its count is the reference.
+      const whole: SystemRun[] = [];
+      whole.push(await gengDirect(context, c, n, 1, dir));
+      const shards = c.countOnly ? 1 : Math.max(1, Math.ceil((whole[0]?.bytes ?? 0) / options.shardBytes));
+      const direct: SystemRun[] = [];
+      const viaGeng: SystemRun[] = [];
+      const viaTs: SystemRun[] = [];
+      for (let round_ = 0; round_ < options.repeat; round_++) {
+        if (round_ > 0) whole.push(await gengDirect(context, c, n, 1, dir));
+        if (shards > 1) direct.push(await gengDirect(context, c, n, shards, dir));
+        viaGeng.push(await capabilityRun(installed, 'geng', c, n, shards, dir));
+        viaTs.push(await capabilityRun(installed, 'typescript', c, n, shards, dir));
+      }
+      const load = cpu.lap();
+      const wholeSummary = summary(whole);
+      const directSummary = shards > 1 ? summary(direct) : wholeSummary;
+      const gengSummary = summary(viaGeng);
+      const tsSummary = summary(viaTs);
+      const disagreements: string[] = [];
+      const expected = c.oeis?.counts[n];
+      if (expected !== undefined && wholeSummary.count !== expected) disagreements.push(`geng counted ${wholeSummary.count}, OEIS ${c.oeis?.id} says ${expected}`);
+      for (const [name, runs] of [
+        ['geng whole', whole],
+        ['geng shards', direct],
+        ['capability (geng)', viaGeng],
+        ['capability (TypeScript)', viaTs],
+      ] as const) {
+        for (const run of runs) {
+          if (run.failure !== undefined) disagreements.push(`${name}: ${run.failure}`);
+          else if (run.count !== wholeSummary.count) disagreements.push(`${name} counted ${run.count}, geng whole ${wholeSummary.count}`);
+        }
+      }
+      const report: CaseReport = {
+        case: c.id,
+        words: c.words,
+        order: n,
+        shards,
+        geng_direct_shards: directSummary,
+        geng_direct_whole: shards > 1 ? wholeSummary : null,
+        capability_geng: gengSummary,
+        capability_typescript: tsSummary,
+        ratios: {
+          geng_provider_vs_geng: ratio(gengSummary.ms, directSummary.ms),
+          typescript_vs_geng: ratio(tsSummary.ms, directSummary.ms),
+          geng_provider_vs_geng_cpu: ratio(gengSummary.cpu_ms, directSummary.cpu_ms),
+          typescript_vs_geng_cpu: ratio(tsSummary.cpu_ms, directSummary.cpu_ms),
+          geng_provider_vs_geng_whole: shards > 1 ? ratio(gengSummary.ms, wholeSummary.ms) : null,
+          typescript_vs_geng_whole: shards > 1 ? ratio(tsSummary.ms, wholeSummary.ms) : null,
+        },
+        oeis: c.oeis === undefined || expected === undefined ? null : `${c.oeis.id}(${n}) = ${expected}`,
+        disagreements,
+        other_cores: load.other_cores,
+      };
+      reports.push(report);
+      context.log(
+        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
+      );
+    }
+  }
+  return reports;
+}
+
+export async function runGraphsBench(context: BenchContext, options: GraphsOptions): Promise<GraphsReport> {
+  const version = checkGeng();
+  for (const id of options.cases) if (!CASES.some((c) => c.id === id)) throw new Error(`--graphs-cases: ${id} is not one of ${CASES.map((c) => c.id).join(', ')}`);
+  const installed = await install(context);
+  // Warm-up: the pool's child, the JIT of the recheck and the labeller, geng's pages in the cache.
+  const warmDir = join(context.dir, 'graphs-warm-up');
+  mkdirSync(warmDir, { recursive: true });
+  const warm: EnumerationCase = { id: 'warm-up', words: 'warm-up', gengFlags: [], payload: {}, countOnly: false };
+  for (let i = 0; i < 2; i++) {
+    await gengDirect(context, warm, 8, 1, warmDir);
+    for (const which of ['geng', 'typescript'] as const) {
+      const run = await capabilityRun(installed, which, warm, 8, 2, warmDir);
+      if (run.failure !== undefined || run.count !== 12_346) throw new Error(`the warm-up enumeration of order 8 by the ${which} provider failed: ${run.failure ?? `count ${run.count}`}`);
+    }
+  }
+  const cases: CaseReport[] = [];
+  const comparisons: Record<string, unknown>[] = [];
+  for (const comparison of graphsComparisons()) {
+    const part = await comparison.run(context, options, installed);
+    if (part.cases !== undefined) cases.push(...part.cases);
+    comparisons.push({ id: comparison.id, ...(part.entry ?? {}) });
+  }
+  comparisons.push({ id: 'sharded-2-runners-vs-1', status: 'not measured yet: shards as separate queue jobs are being built; see graphsComparisons' });
+
+  const at = (n: number, key: 'geng_provider_vs_geng' | 'typescript_vs_geng'): number[] => cases.filter((c) => c.order === n).map((c) => c.ratios[key]);
+  const worst = (values: number[]): number => (values.length === 0 ? Number.NaN : Math.max(...values));
+  const targets: GraphsReport['targets'] = [];
+  if (options.orders.includes(10)) {
+    const geng10 = worst(at(10, 'geng_provider_vs_geng'));
+    targets.push({ name: 'geng provider vs geng direct, n = 10 (worst case)', target: '≤ 1.10×', measured: `${geng10}×`, met: geng10 <= 1.1 });
+  }
+  for (const n of options.orders.filter((o) => o === 9 || o === 10)) {
+    const ts = worst(at(n, 'typescript_vs_geng'));
+    targets.push({ name: `TypeScript provider vs geng direct, n = ${n} (worst case)`, target: '≤ 5×', measured: `${ts}×`, met: ts <= 5 });
+  }
+  targets.push({ name: 'sharded enumeration, 2 runners vs 1 on 2 cores', target: '≥ 1.8×', measured: 'not measured yet', met: false });
+  return {
+    benchmark: 'graphs',
+    options: { ...options, capability_id: CAPABILITY_ID, geng: GENG_BINARY, geng_version: version, measured: 'in process: executeCapability with a local-folder artifact store and a process pool of 1' },
+    comparisons,
+    cases,
+    targets,
+    notes: [
+      'times are medians over the rounds (--graphs-repeat); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)',
+      'cpu × divides CPU time (this process and its children: geng, the kernel pool child) the same way; it ignores other load on the machine but also the overlap of the provider with geng on the second core',
+      'n ≤ 9 runs take tens of milliseconds, so their ratios carry the fixed cost of a call (request admission, spawning geng, storing a page) and the noise of a shared machine',
+      'a failed enumeration or a count that disagrees with geng or OEIS is listed under disagreements and fails the run',
+    ],
+    stopped: [],
+  };
+}
+
+export function printGraphsTables(report: GraphsReport): string {
+  const rows = report.cases.map((c) => [
+    c.order,
+    c.case,
+    c.capability_geng.count,
+    c.shards,
+    c.geng_direct_whole?.ms ?? c.geng_direct_shards.ms,
+    c.geng_direct_shards.ms,
+    c.capability_geng.ms,
+    c.capability_typescript.ms,
+    c.ratios.geng_provider_vs_geng,
+    c.ratios.typescript_vs_geng,
+    c.ratios.geng_provider_vs_geng_cpu,
+    c.ratios.typescript_vs_geng_cpu,
+    c.other_cores,
+    c.disagreements.length === 0 ? 'ok' : 'MISMATCH',
+  ]);
+  const main = table(['n', 'case', 'count', 'shards', 'geng whole ms', 'geng shards ms', 'cap/geng ms', 'cap/TS ms', 'geng-prov ×', 'TS ×', 'geng-prov cpu ×', 'TS cpu ×', 'other cores', 'counts'], rows);
+  const targets = table(
+    ['target', 'wanted', 'measured', 'met'],
+    report.targets.map((t) => [t.name, t.target, t.measured, t.met]),
+  );
+  const problems = report.cases.flatMap((c) => c.disagreements.map((d) => `n=${c.order} ${c.case}: ${d}`));
+  return [main, '', targets, ...(problems.length > 0 ? ['', 'DISAGREEMENTS:', ...problems] : [])].join('\n');
+}

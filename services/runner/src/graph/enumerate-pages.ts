@@ -1,0 +1,265 @@
+/**
+ * The listing of graph.enumerate.nonisomorphic: the page payload contract, and the sink that
+ * takes a provider's graph6 lines as they come, rechecks each one, and stores full pages while
+ * the provider is still writing.
+ *
+ * Pages are stored as soon as they are full (and known not to be the last), so that reading,
+ * rechecking, canonical JSON, hashing and writing overlap with geng instead of following it.
+ * That is why a page does not carry the total: it is not known until the provider ends. The
+ * last page says so (`last: true`); the capability's output lists every page with its count.
+ * A run that fails after some pages were stored leaves those pages unreferenced (they are
+ * content-addressed, hold only rechecked graphs, and are reused by an identical run).
+ *
+ * The page payload contract lives here for now; it belongs with the shared graph contracts.
+ */
+import { z } from 'zod';
+import { JacobianError, toAppError, type CapabilityContext } from '@jacobian/shared';
+import { FAST_RECHECK_MAX_ORDER, FastRecheck, graph6Bytes } from './enumerate-recheck.js';
+
+/**
+ * Schema of one page of a listing. v2: the graphs as one graph6 text (a line per graph, as geng
+ * writes them: canonical JSON of one string costs a small fraction of ten thousand strings),
+ * and no total or page count (pages are stored before the provider ends) but `last`.
+ */
+export const ENUMERATION_PAGE_SCHEMA_URI = 'jacobian:schema/graph.enumeration.page/v2';
+/** What a page means: part of the list of one isomorphism class representative per class in scope. */
+export const ENUMERATION_PAGE_SEMANTICS_URI = 'jacobian:semantics/graph.enumeration.nonisomorphic/v1';
+
+/** Listings of at most this many graphs are returned inline. */
+export const INLINE_MAX_GRAPHS = 200;
+/**
+ * Most bytes of graph6 text on one page (fewer when the artifact store's payload limit demands
+ * it): 1 MiB, e.g. 104,857 graphs of order 10. Each page costs a store round trip (two synced
+ * files locally, two requests on S3), so pages are large.
+ */
+export const PAGE_MAX_BYTES = 1 << 20;
+/** Most shards a request may split into. */
+export const MAX_SHARDS = 100_000;
+
+const Int = z.number().int().min(0);
+
+export const ShardSchema = z
+  .object({
+    index: Int.describe('which shard, 0 ≤ index < count'),
+    count: z.number().int().min(1).max(MAX_SHARDS).describe('how many shards the enumeration is split into'),
+  })
+  .strict();
+
+/** The filters as applied: every bound explicit, degrees clamped to 0..n−1 and edges to 0..C(n, 2). */
+export const NormalizedFiltersSchema = z
+  .object({
+    connected: z.boolean(),
+    biconnected: z.boolean(),
+    triangle_free: z.boolean(),
+    c4_free: z.boolean(),
+    bipartite: z.boolean(),
+    min_degree: Int,
+    max_degree: Int,
+    min_edges: Int,
+    max_edges: Int,
+  })
+  .strict();
+
+/** Payload of one page artifact (schema {@link ENUMERATION_PAGE_SCHEMA_URI}). */
+export const EnumerationPagePayloadSchema = z
+  .object({
+    order: Int,
+    filters: NormalizedFiltersSchema,
+    shard: ShardSchema.nullable(),
+    method: z.string().describe('what enumerated the graphs; their order and labellings depend on it'),
+    page: Int.describe('0-based page number'),
+    first_index: Int.describe("position of this page's first graph in the whole listing (0-based)"),
+    count: z.number().int().min(1).describe('graphs on this page: lines of graph6'),
+    last: z.boolean().describe('whether this is the last page of the listing'),
+    graph6: z
+      .string()
+      .regex(/^(?:[?-~]+\n)+$/)
+      .describe('one representative per isomorphism class, each as a line of graph6 (no header) ending in "\\n"'),
+  })
+  .strict()
+  .superRefine((page, ctx) => {
+    const lines = page.graph6.split('\n').length - 1;
+    if (lines !== page.count) ctx.addIssue({ code: 'custom', path: ['count'], message: `count is ${page.count} but graph6 holds ${lines} lines` });
+  });
+export type EnumerationPagePayload = z.infer<typeof EnumerationPagePayloadSchema>;
+
+export const PageRefSchema = z
+  .object({
+    uri: z.string(),
+    page: Int.describe('position of the page in the listing (0-based)'),
+    first_index: Int.describe("position of the page's first graph in the listing (0-based)"),
+    count: Int.describe('graphs on this page'),
+    shard: ShardSchema.optional().describe(
+      "in a listing merged from shard jobs (split): the shard whose listing the page belongs to; the page artifact's own page and first_index count within that shard",
+    ),
+  })
+  .strict();
+export type PageRef = z.infer<typeof PageRefSchema>;
+
+/** What every page of one listing repeats. */
+export type PageHeader = Pick<EnumerationPagePayload, 'order' | 'filters' | 'shard' | 'method'>;
+
+/** Graphs on one page: at most {@link PAGE_MAX_BYTES} of graph6 lines, and few enough for the store's payload limit. */
+export function graphsPerPage(order: number, maxPayloadBytes: number): number {
+  const line = graph6Bytes(order) + 1;
+  // In canonical JSON a graph6 character takes two bytes at worst (an escaped backslash), as
+  // does the newline; 4 kB covers the rest of the payload.
+  const fits = Math.floor((maxPayloadBytes - 4096) / (2 * line));
+  return Math.max(1, Math.min(Math.floor(PAGE_MAX_BYTES / line), fits));
+}
+
+/** A finished listing: inline (few graphs) or stored pages. */
+export type Listing = { graphs: string[]; pages: [] } | { graphs: null; pages: PageRef[] };
+
+/**
+ * Pages being stored at once. A store's put is mostly waiting on the disk or the network (the
+ * local folder store syncs each file), so several run side by side; past this many,
+ * {@link ListingSink.write} asks its caller to wait.
+ */
+const MAX_PAGES_IN_FLIGHT = 8;
+
+/** A page's graph6 text and how many lines it holds. */
+interface PageText {
+  text: string;
+  count: number;
+}
+
+/**
+ * Takes graph6 lines (bytes, each ending in "\n", split anywhere across writes), rechecks
+ * each graph (the fast recheck, then `reference` for a graph it does not pass, which throws
+ * PROVIDER_FAILED naming the problem, or accepts), and stores the pages in order.
+ */
+export class ListingSink {
+  /** Graphs taken so far. */
+  count = 0;
+  private readonly header: PageHeader;
+  private readonly context: CapabilityContext;
+  private readonly reference: (text: string, index: number) => void;
+  private readonly fast: FastRecheck | null;
+  private readonly lineBytes: number;
+  private readonly perPage: number;
+  private carry: Buffer | null = null;
+  /** The current page: pieces of text, and its line count. */
+  private parts: string[] = [];
+  private lines = 0;
+  /** Full pages not yet known to be followed by more graphs (only while the listing may still be inline). */
+  private waiting: PageText[] = [];
+  private nextPage = 0;
+  private firstIndex = 0;
+  private readonly refs: PageRef[] = [];
+  /** Pages being stored, settling (never rejecting) when stored or failed. */
+  private readonly storing = new Set<Promise<void>>();
+  private failure: JacobianError | undefined = undefined;
+
+  constructor(options: { header: PageHeader; context: CapabilityContext; reference: (text: string, index: number) => void }) {
+    this.header = options.header;
+    this.context = options.context;
+    this.reference = options.reference;
+    const n = options.header.order;
+    this.fast = n >= 1 && n <= FAST_RECHECK_MAX_ORDER ? new FastRecheck(n, options.header.filters) : null;
+    this.lineBytes = n >= 1 && n <= 62 ? graph6Bytes(n) : -1;
+    this.perPage = graphsPerPage(n, options.context.artifacts.limits.maxPayloadBytes);
+  }
+
+  /**
+   * Take the next bytes of the listing. Returns a promise when stored pages are piling up: the
+   * caller should read no more until it settles.
+   *
+   * @throws JacobianError PROVIDER_FAILED for a graph that is not graph6 of the order or breaks
+   *   a filter; a page store's failure.
+   */
+  write(chunk: Uint8Array): Promise<void> | null {
+    this.throwIfFailed();
+    const bytes = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
+    this.carry = null;
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    const size = bytes.length;
+    const fixed = this.lineBytes;
+    let start = 0;
+    let segment = 0;
+    for (;;) {
+      let end = start + fixed;
+      if (fixed < 0 || end >= size || bytes[end] !== 10) {
+        end = bytes.indexOf(10, start);
+        if (end < 0) break;
+      }
+      // The line is checked as bytes; only a graph the fast recheck does not pass becomes a string.
+      if (this.fast === null || !this.fast.passes(bytes, start, end)) this.reference(text.slice(start, end), this.count);
+      this.count++;
+      start = end + 1;
+      if (++this.lines === this.perPage) {
+        this.parts.push(text.slice(segment, start));
+        segment = start;
+        this.pageFull();
+      }
+    }
+    if (segment < start) this.parts.push(text.slice(segment, start));
+    if (start < size) this.carry = Buffer.from(bytes.subarray(start));
+    return this.storing.size >= MAX_PAGES_IN_FLIGHT ? Promise.race(this.storing) : null;
+  }
+
+  /**
+   * The listing, once every byte was written: inline when it holds at most
+   * {@link INLINE_MAX_GRAPHS} graphs, else the pages (all stored when this settles).
+   *
+   * @throws JacobianError PROVIDER_FAILED when the bytes end inside a line; a page store's failure.
+   */
+  async end(): Promise<Listing> {
+    this.throwIfFailed();
+    if (this.carry !== null) throw new JacobianError('PROVIDER_FAILED', 'the listing does not end with a complete line; the answer was discarded');
+    const current: PageText = { text: this.parts.join(''), count: this.lines };
+    this.parts = [];
+    this.lines = 0;
+    if (this.count <= INLINE_MAX_GRAPHS) {
+      const all = [...this.waiting.map((page) => page.text), current.text].join('');
+      return { graphs: all === '' ? [] : all.slice(0, -1).split('\n'), pages: [] };
+    }
+    for (const full of this.waiting.splice(0)) this.store(full, false);
+    if (current.count > 0) this.store(current, true);
+    while (this.storing.size > 0) await Promise.all(this.storing);
+    this.throwIfFailed();
+    return { graphs: null, pages: this.refs.sort((a, b) => a.page - b.page) };
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** The current page is full: it waits until a later graph shows it is not the last one. */
+  private pageFull(): void {
+    this.waiting.push({ text: this.parts.join(''), count: this.lines });
+    this.parts = [];
+    this.lines = 0;
+    // A full page is followed by more graphs once the next line arrives; with more graphs than
+    // an inline listing holds, every page but the newest is final.
+    if (this.count > INLINE_MAX_GRAPHS) while (this.waiting.length > 1) this.store(this.waiting.shift()!, false);
+  }
+
+  /** Start storing one page (pages may settle out of order; {@link end} sorts them). */
+  private store(page: PageText, last: boolean): void {
+    const index = this.nextPage++;
+    const first = this.firstIndex;
+    this.firstIndex += page.count;
+    const payload: EnumerationPagePayload = { ...this.header, page: index, first_index: first, count: page.count, last, graph6: page.text };
+    const task = (async () => {
+      try {
+        if (this.failure !== undefined) return;
+        const stored = await this.context.artifacts.put(
+          {
+            schema_uri: ENUMERATION_PAGE_SCHEMA_URI,
+            semantics_uri: ENUMERATION_PAGE_SEMANTICS_URI,
+            payload,
+            parents: [],
+            summary: { order: this.header.order, page: index, first_index: first, graphs: page.count, last },
+          },
+          { signal: this.context.signal },
+        );
+        this.refs.push({ uri: stored.uri, page: index, first_index: first, count: page.count });
+      } catch (error) {
+        this.failure ??= toAppError(error);
+      }
+    })();
+    this.storing.add(task);
+    void task.finally(() => this.storing.delete(task));
+  }
+}
