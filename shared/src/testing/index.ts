@@ -9,3 +9,5 @@ export { startS3rver } from './s3rver.js';
 export type { S3rverInstance, StartS3rverOptions } from './s3rver.js';
 export { descendants, isAlive, processesWithEnv, readStat, reapProcessesWithEnv, rssKiB } from './processes.js';
 export type { ProcStat } from './processes.js';
+export { findSingular, singularReducedBases } from '../domains/polynomial/singular.testing.js';
+export type { SingularJob } from '../domains/polynomial/singular.testing.js';

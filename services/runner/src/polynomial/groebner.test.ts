@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cyclicSystem,
+  GroebnerBasisClaimSchema,
+  JacobianError,
+  katsuraSystem,
+  parsePolynomials,
+  printPolynomial,
+  resolveRing,
+  type KernelContext,
+  type MonomialOrder,
+  type Polynomial,
+  type PolynomialRing,
+  type StandardSystem,
+} from '@jacobian/shared';
+import { findSingular, singularReducedBases, type SingularJob } from '@jacobian/shared/testing';
+import { groebnerBasis } from './groebner.js';
+import { groebnerBasisKernel } from './groebner.kernel.js';
+
+const singular = findSingular();
+const FIELDS = [{ kind: 'Q' as const }, { kind: 'GF' as const, characteristic: '32003' }];
+const ORDERS: MonomialOrder[] = ['grevlex', 'grlex', 'lex'];
+
+/** Lex Buchberger is slow on the larger systems (see the report); lex is compared on the small ones. */
+function systemsFor(order: MonomialOrder): StandardSystem[] {
+  const small = [cyclicSystem(4), katsuraSystem(3)];
+  return order === 'lex' ? small : [...small, cyclicSystem(5), katsuraSystem(4), katsuraSystem(5)];
+}
+
+/** A seeded generator (mulberry32), so the random ideals are the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random ideals in x, y, z: 2–3 generators of 2–4 terms of degree ≤ 3 with small coefficients. */
+function randomIdeals(count: number, seed: number): string[][] {
+  const next = random(seed);
+  const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: int(2, 3) }, () =>
+      Array.from({ length: int(2, 4) }, () => {
+        const e = [0, 0, 0];
+        for (let d = int(0, 3); d > 0; d--) (e[int(0, 2)] as number)++;
+        return `${int(-9, 9) || 1}*x^${e[0]}*y^${e[1]}*z^${e[2]}`;
+      }).join(' + '),
+    ),
+  );
+}
+
+const texts = (R: PolynomialRing<unknown>, basis: readonly Polynomial<unknown>[]): string[] => basis.map((p) => printPolynomial(R, p));
+
+describe('groebnerBasis: small cases by hand', () => {
+  const R = resolveRing({ field: { kind: 'Q' }, variables: ['x', 'y'], order: 'lex' });
+  it('gives [] for the zero ideal and [1] for the unit ideal', () => {
+    expect(groebnerBasis(R, parsePolynomials(R, ['0', '0'])).basis).toEqual([]);
+    expect(texts(R, groebnerBasis(R, parsePolynomials(R, ['x', 'x + 1/2'])).basis)).toEqual(['1']);
+  });
+  it('eliminates x from x^2 - y, x*y - 1 under lex', () => {
+    expect(texts(R, groebnerBasis(R, parsePolynomials(R, ['x^2 - y', 'x*y - 1'])).basis)).toEqual(['y^3 - 1', 'x - y^2']);
+  });
+  it('needs at least one variable', () => {
+    expect(() => groebnerBasis({ ...R, arity: 0 } as PolynomialRing<unknown>, [])).toThrow(JacobianError);
+  });
+});
+
+describe.skipIf(singular.path === null)(`groebnerBasis against Singular${singular.path === null ? ` (skipped: ${singular.reason})` : ''}`, () => {
+  for (const field of FIELDS) {
+    for (const order of ORDERS) {
+      const name = `${field.kind === 'Q' ? 'Q' : `GF(${field.characteristic})`}, ${order}`;
+      it(`equals Singular's reduced basis on the standard systems: ${name}`, () => {
+        const jobs: SingularJob<unknown>[] = systemsFor(order).map((system) => {
+          const ring = resolveRing({ field, variables: system.variables, order });
+          return { ring, generators: parsePolynomials(ring, system.generators) };
+        });
+        const expected = singularReducedBases(jobs);
+        jobs.forEach((job, k) => {
+          const ours = groebnerBasis(job.ring, job.generators).basis;
+          expect(texts(job.ring, ours)).toEqual(texts(job.ring, expected[k] as Polynomial<unknown>[]));
+        });
+      });
+      it(`equals Singular's reduced basis on 12 random ideals: ${name}`, () => {
+        const jobs: SingularJob<unknown>[] = randomIdeals(12, order.length * 31 + (field.kind === 'Q' ? 1 : 2)).map((generators) => {
+          const ring = resolveRing({ field, variables: ['x', 'y', 'z'], order });
+          return { ring, generators: parsePolynomials(ring, generators) };
+        });
+        const expected = singularReducedBases(jobs);
+        jobs.forEach((job, k) => {
+          expect(texts(job.ring, groebnerBasis(job.ring, job.generators).basis)).toEqual(texts(job.ring, expected[k] as Polynomial<unknown>[]));
+        });
+      });
+    }
+  }
+});
+
+describe('groebnerBasis: cofactors', () => {
+  const Q = FIELDS[0] as (typeof FIELDS)[number];
+  const GF = FIELDS[1] as (typeof FIELDS)[number];
+  const rational: StandardSystem = { name: 'rational', variables: ['x', 'y', 'z'], generators: ['1/2*x^2 - 3*y*z + 1', '2/3*x*y - z^2', 'y^2 - 5/7*x'] };
+  const cases: [string, StandardSystem, (typeof FIELDS)[number], MonomialOrder][] = [
+    ['cyclic-4 over Q, grevlex', cyclicSystem(4), Q, 'grevlex'],
+    ['katsura-3 over Q, grevlex', katsuraSystem(3), Q, 'grevlex'],
+    ['cyclic-3 over Q, lex', cyclicSystem(3), Q, 'lex'],
+    ['cyclic-4 over GF(32003), grlex', cyclicSystem(4), GF, 'grlex'],
+    ['rational coefficients over Q, grevlex', rational, Q, 'grevlex'],
+  ];
+  it.each(cases)('express every basis element in the generators: %s', (_name, system, field, order) => {
+    const R = resolveRing({ field, variables: system.variables, order });
+    const generators = parsePolynomials(R, system.generators);
+    const plain = groebnerBasis(R, generators);
+    const result = groebnerBasis(R, generators, { cofactors: true });
+    expect(texts(R, result.basis)).toEqual(texts(R, plain.basis));
+    expect(result.cofactors).toHaveLength(result.basis.length);
+    result.basis.forEach((b, i) => {
+      let sum: Polynomial<unknown> = [];
+      (result.cofactors?.[i] ?? []).forEach((c, j) => {
+        sum = R.add(sum, R.mul(c, generators[j] as Polynomial<unknown>));
+      });
+      expect(printPolynomial(R, sum)).toBe(printPolynomial(R, b));
+    });
+  });
+});
+
+describe('groebnerBasis: stopping', () => {
+  it('stops when the checkpoint throws, with the error it threw', () => {
+    const system = cyclicSystem(6);
+    const R = resolveRing({ field: { kind: 'Q' }, variables: system.variables, order: 'grevlex' });
+    let calls = 0;
+    const stop = new JacobianError('EXECUTION_TIMEOUT', 'stop');
+    expect(() =>
+      groebnerBasis(R, parsePolynomials(R, system.generators), {
+        checkpoint: (stats) => {
+          calls++;
+          if (stats.steps >= 500) throw stop;
+        },
+      }),
+    ).toThrow(stop);
+    expect(calls).toBeGreaterThan(0);
+  });
+});
+
+describe('groebnerBasisKernel', () => {
+  const ctx = (deadline: number): KernelContext => ({ deadline, signal: new AbortController().signal, progress: () => undefined });
+  const ring = { field: { kind: 'Q' }, variables: ['x', 'y', 'z'], order: 'grevlex' };
+  it('returns a claim in canonical JSON that the shared schema accepts', () => {
+    const output = groebnerBasisKernel({ ring, generators: ['x*y - z', 'y*z - x', 'x*z - y'], cofactors: true }, ctx(Date.now() + 60_000));
+    const claim = GroebnerBasisClaimSchema.parse({ ring: output.ring, generators: output.generators, basis: output.basis, cofactors: output.cofactors });
+    expect(claim.basis.length).toBeGreaterThan(0);
+    expect(output.stats.reductions).toBeGreaterThan(0);
+  });
+  it('re-parses its input and names the failing field', () => {
+    expect(() => groebnerBasisKernel({ ring, generators: ['x', 'x*w'], cofactors: false }, ctx(Date.now() + 60_000))).toThrow(/generators\.1, column 3/);
+    expect(() => groebnerBasisKernel({ ring: { ...ring, order: 'deglex' }, generators: ['x'], cofactors: false }, ctx(Date.now() + 60_000))).toThrow(JacobianError);
+  });
+  it('throws EXECUTION_TIMEOUT once the deadline has passed', () => {
+    const system = cyclicSystem(6);
+    try {
+      groebnerBasisKernel({ ring: { field: { kind: 'Q' }, variables: system.variables, order: 'grevlex' }, generators: [...system.generators], cofactors: false }, ctx(Date.now() - 1));
+      expect.unreachable('the kernel should have stopped');
+    } catch (error) {
+      expect((error as JacobianError).code).toBe('EXECUTION_TIMEOUT');
+    }
+  });
+});

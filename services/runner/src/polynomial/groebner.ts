@@ -1,0 +1,759 @@
+/**
+ * Reduced Groebner bases: Buchberger's algorithm with the Gebauer–Möller installation of
+ * Buchberger's criteria (the UPDATE procedure of Becker–Weispfenning, Gröbner Bases, §5.5), the
+ * sugar selection strategy (Giovini et al. 1991; the normal strategy breaks ties; an element
+ * entering the basis takes its actual degree as sugar, as Singular does, so for graded orders this
+ * is the normal strategy by degree), the shortest reducer first, remainders reduced in full (tail
+ * included), and a final interreduction to the reduced basis. Over Q it works fraction-free on primitive integer
+ * polynomials (bigint); over GF(p) it keeps basis elements monic, with number residues when
+ * p < 2^26. Optionally it tracks cofactors: each basis element as a combination of the input
+ * generators, with coefficients in the field.
+ *
+ * Representation, chosen for the hot loops: a polynomial is one Int32Array of packed monomials
+ * (stride W words per term) plus an array of coefficients, terms strictly decreasing. Monomials
+ * are encoded so that the monomial order is the plain lexicographic order of the words:
+ *   lex      [e1, …, en]
+ *   grlex    [deg, e1, …, en]
+ *   grevlex  [deg, −en, …, −e1]
+ * so comparison is one loop without allocation, a product is word-wise addition, and divisibility
+ * is word-wise ≤ (≥ on negated words). A 32-bit divisibility mask per leading monomial rejects
+ * most reducer candidates before any word is read.
+ *
+ * The computation is synchronous and CPU-bound; callers stop it through `checkpoint`, which is
+ * called every few dozen reduction steps and may throw (the kernel throws EXECUTION_TIMEOUT).
+ */
+import { bigGcd, JacobianError, MonomialOrder, type Field, type Polynomial, type PolynomialRing, type Rational, type PolynomialTerm } from '@jacobian/shared';
+
+/** Options of {@link groebnerBasis}. */
+export interface GroebnerOptions {
+  /** Track cofactors (basis[i] = Σ_j cofactors[i][j]·generators[j]); costs time and memory. */
+  readonly cofactors?: boolean;
+  /** Called every {@link CHECKPOINT_INTERVAL} reduction steps with the counters so far; throw from it to stop the computation. */
+  readonly checkpoint?: (stats: Readonly<GroebnerStats>) => void;
+  /** Reduce the tails of S-polynomial remainders as well as their leading terms (default true). */
+  readonly tailReduce?: boolean;
+}
+
+/** Counters of one computation, for diagnostics and benchmarks. */
+export interface GroebnerStats {
+  /** S-pairs formed (after the Gebauer–Möller criteria). */
+  pairs: number;
+  /** S-polynomials reduced. */
+  reductions: number;
+  /** Those that reduced to zero. */
+  zeroReductions: number;
+  /** Single reduction steps (one multiple of a basis element subtracted). */
+  steps: number;
+}
+
+/** A reduced Groebner basis, sorted by increasing leading monomial, every element monic. */
+export interface GroebnerResult<C> {
+  readonly basis: Polynomial<C>[];
+  /** When asked for: cofactors[i][j] multiplies generators[j]; their sum is basis[i]. */
+  readonly cofactors?: Polynomial<C>[][];
+  readonly stats: GroebnerStats;
+}
+
+/** Reduction steps between two `checkpoint` calls. */
+export const CHECKPOINT_INTERVAL = 64;
+
+// ---------------------------------------------------------------------------------------------
+// Coefficient domains. Q is handled fraction-free over the integers (bigint); GF(p) as a field.
+
+interface Domain<K> {
+  readonly zero: K;
+  readonly one: K;
+  readonly fractionFree: boolean;
+  isZero(a: K): boolean;
+  isOne(a: K): boolean;
+  /** fp·x − fg·y. */
+  combo(fp: K, x: K, fg: K, y: K): K;
+  /** fp·x. */
+  scale(fp: K, x: K): K;
+  /** −fg·y. */
+  negScale(fg: K, y: K): K;
+  /** (fp, fg) with fp·a = fg·b, as small as possible; fp must not be zero. */
+  multipliers(a: K, b: K): [K, K];
+  /** Make the polynomial's coefficients primitive with a positive lead (Q) or monic (GF); returns the divisor used. */
+  normalize(coefs: K[], len: number): K;
+}
+
+const integerDomain: Domain<bigint> = {
+  zero: 0n,
+  one: 1n,
+  fractionFree: true,
+  isZero: (a) => a === 0n,
+  isOne: (a) => a === 1n,
+  combo: (fp, x, fg, y) => (fp === 1n ? x : fp * x) - fg * y,
+  scale: (fp, x) => (fp === 1n ? x : fp * x),
+  negScale: (fg, y) => -(fg * y),
+  multipliers(a, b) {
+    const g = bigGcd(a, b);
+    let fp = b / g;
+    let fg = a / g;
+    if (fp < 0n) {
+      fp = -fp;
+      fg = -fg;
+    }
+    return [fp, fg];
+  },
+  normalize(coefs, len) {
+    if (len === 0) return 1n;
+    let g = 0n;
+    for (let i = 0; i < len && g !== 1n; i++) g = bigGcd(g, coefs[i] as bigint);
+    if ((coefs[0] as bigint) < 0n) g = -g;
+    if (g !== 1n) for (let i = 0; i < len; i++) coefs[i] = (coefs[i] as bigint) / g;
+    return g;
+  },
+};
+
+function smallPrimeDomain(p: number): Domain<number> {
+  const inv = (a: number): number => {
+    let r0 = p;
+    let r1 = a;
+    let t0 = 0;
+    let t1 = 1;
+    while (r1 !== 0) {
+      const q = Math.floor(r0 / r1);
+      const r = r0 - q * r1;
+      r0 = r1;
+      r1 = r;
+      const t = t0 - q * t1;
+      t0 = t1;
+      t1 = t;
+    }
+    return t0 < 0 ? t0 + p : t0;
+  };
+  return {
+    zero: 0,
+    one: 1,
+    fractionFree: false,
+    isZero: (a) => a === 0,
+    isOne: (a) => a === 1,
+    combo(fp, x, fg, y) {
+      const r = (fp === 1 ? x : (fp * x) % p) - ((fg * y) % p);
+      return r < 0 ? r + p : r;
+    },
+    scale: (fp, x) => (fp === 1 ? x : (fp * x) % p),
+    negScale(fg, y) {
+      const r = (fg * y) % p;
+      return r === 0 ? 0 : p - r;
+    },
+    multipliers: (a, b) => (b === 1 ? [1, a] : [1, (a * inv(b)) % p]),
+    normalize(coefs, len) {
+      if (len === 0 || coefs[0] === 1) return 1;
+      const c = coefs[0] as number;
+      const i = inv(c);
+      for (let k = 0; k < len; k++) coefs[k] = ((coefs[k] as number) * i) % p;
+      return c;
+    },
+  };
+}
+
+function bigPrimeDomain(P: bigint): Domain<bigint> {
+  const inv = (a: bigint): bigint => {
+    let result = 1n;
+    let base = a % P;
+    for (let e = P - 2n; e > 0n; e >>= 1n) {
+      if ((e & 1n) === 1n) result = (result * base) % P;
+      base = (base * base) % P;
+    }
+    return result;
+  };
+  return {
+    zero: 0n,
+    one: 1n,
+    fractionFree: false,
+    isZero: (a) => a === 0n,
+    isOne: (a) => a === 1n,
+    combo(fp, x, fg, y) {
+      const r = ((fp === 1n ? x : fp * x) - fg * y) % P;
+      return r < 0n ? r + P : r;
+    },
+    scale: (fp, x) => (fp === 1n ? x : (fp * x) % P),
+    negScale(fg, y) {
+      const r = (fg * y) % P;
+      return r === 0n ? 0n : P - r;
+    },
+    multipliers: (a, b) => (b === 1n ? [1n, a] : [1n, (a * inv(b)) % P]),
+    normalize(coefs, len) {
+      if (len === 0 || coefs[0] === 1n) return 1n;
+      const c = coefs[0] as bigint;
+      const i = inv(c);
+      for (let k = 0; k < len; k++) coefs[k] = ((coefs[k] as bigint) * i) % P;
+      return c;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packed monomials.
+
+/** The word layout of one ring's monomials. */
+interface Layout {
+  readonly n: number;
+  /** Words per monomial. */
+  readonly W: number;
+  /** Words [0, posEnd) compare as ≤ for divisibility; [posEnd, W) are negated exponents (≥). */
+  readonly posEnd: number;
+  /** First exponent word (0 for lex, 1 for graded orders). */
+  readonly expStart: number;
+  readonly graded: boolean;
+  readonly negated: boolean;
+}
+
+function layoutOf(order: MonomialOrder, n: number): Layout {
+  switch (order) {
+    case MonomialOrder.LEX:
+      return { n, W: n, posEnd: n, expStart: 0, graded: false, negated: false };
+    case MonomialOrder.GRLEX:
+      return { n, W: n + 1, posEnd: n + 1, expStart: 1, graded: true, negated: false };
+    case MonomialOrder.GREVLEX:
+      return { n, W: n + 1, posEnd: 1, expStart: 1, graded: true, negated: true };
+  }
+}
+
+function encode(L: Layout, exps: ArrayLike<number>, out: Int32Array, at: number): void {
+  let deg = 0;
+  for (let i = 0; i < L.n; i++) deg += exps[i] as number;
+  if (L.graded) out[at] = deg;
+  if (L.negated) for (let i = 0; i < L.n; i++) out[at + 1 + i] = -(exps[L.n - 1 - i] as number);
+  else for (let i = 0; i < L.n; i++) out[at + L.expStart + i] = exps[i] as number;
+}
+
+function decode(L: Layout, words: Int32Array, at: number): Int32Array {
+  const exps = new Int32Array(L.n);
+  if (L.negated) for (let i = 0; i < L.n; i++) exps[L.n - 1 - i] = -(words[at + 1 + i] as number);
+  else for (let i = 0; i < L.n; i++) exps[i] = words[at + L.expStart + i] as number;
+  return exps;
+}
+
+function degreeAt(L: Layout, words: Int32Array, at: number): number {
+  if (L.graded) return words[at] as number;
+  let d = 0;
+  for (let i = 0; i < L.W; i++) d += words[at + i] as number;
+  return d;
+}
+
+/** Compare monomial a (at ia) with monomial b (at ib): positive if a is larger. */
+function cmp(W: number, a: Int32Array, ia: number, b: Int32Array, ib: number): number {
+  for (let k = 0; k < W; k++) {
+    const d = (a[ia + k] as number) - (b[ib + k] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** True if monomial a (at ia) divides monomial b (at ib). */
+function divides(L: Layout, a: Int32Array, ia: number, b: Int32Array, ib: number): boolean {
+  for (let k = 0; k < L.posEnd; k++) if ((a[ia + k] as number) > (b[ib + k] as number)) return false;
+  for (let k = L.posEnd; k < L.W; k++) if ((a[ia + k] as number) < (b[ib + k] as number)) return false;
+  return true;
+}
+
+function maskAt(L: Layout, words: Int32Array, at: number): number {
+  let mask = 0;
+  for (let i = 0; i < L.n; i++) if (words[at + L.expStart + i] !== 0) mask |= 1 << i % 32;
+  return mask;
+}
+
+function lcmOf(L: Layout, a: Int32Array, ia: number, b: Int32Array, ib: number): Int32Array {
+  const out = new Int32Array(L.W);
+  let deg = 0;
+  for (let k = L.expStart; k < L.W; k++) {
+    const x = a[ia + k] as number;
+    const y = b[ib + k] as number;
+    const v = L.negated ? Math.min(x, y) : Math.max(x, y);
+    out[k] = v;
+    deg += v;
+  }
+  if (L.graded) out[0] = L.negated ? -deg : deg;
+  return out;
+}
+
+/** q = b / a as words (a divides b). Degree words subtract like the others. */
+function quotientOf(L: Layout, b: Int32Array, ib: number, a: Int32Array, ia: number): Int32Array {
+  const out = new Int32Array(L.W);
+  for (let k = 0; k < L.W; k++) out[k] = (b[ib + k] as number) - (a[ia + k] as number);
+  return out;
+}
+
+function sameWords(W: number, a: Int32Array, ia: number, b: Int32Array, ib: number): boolean {
+  for (let k = 0; k < W; k++) if (a[ia + k] !== b[ib + k]) return false;
+  return true;
+}
+
+function coprime(L: Layout, a: Int32Array, ia: number, b: Int32Array, ib: number): boolean {
+  for (let k = L.expStart; k < L.W; k++) if (a[ia + k] !== 0 && b[ib + k] !== 0) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polynomials of the engine.
+
+interface Poly<K> {
+  mons: Int32Array;
+  coefs: K[];
+  len: number;
+  sugar: number;
+  /** Cofactor certificate: this polynomial equals Σ cof[j]·generators[j] (field polynomials). */
+  cof: Polynomial<unknown>[] | null;
+}
+
+/** The state of one computation. */
+class Engine<K, C> {
+  readonly W: number;
+  readonly stats: GroebnerStats = { pairs: 0, reductions: 0, zeroReductions: 0, steps: 0 };
+  private readonly tmp: Int32Array;
+  private sinceCheckpoint = 0;
+
+  constructor(
+    readonly L: Layout,
+    readonly D: Domain<K>,
+    readonly ring: PolynomialRing<C>,
+    readonly options: GroebnerOptions,
+  ) {
+    this.W = L.W;
+    this.tmp = new Int32Array(L.W);
+  }
+
+  tick(): void {
+    this.stats.steps++;
+    if (++this.sinceCheckpoint >= CHECKPOINT_INTERVAL) {
+      this.sinceCheckpoint = 0;
+      this.options.checkpoint?.(this.stats);
+    }
+  }
+
+  /** fp·p − fg·(q·g), one merge; terms that cancel are dropped. The hot loop: no allocation per term. */
+  combine(p: Poly<K>, fp: K, g: Poly<K>, q: Int32Array, fg: K, top = true): Poly<K> {
+    const W = this.W;
+    const D = this.D;
+    const cap = p.len + g.len;
+    const mons = new Int32Array(cap * W);
+    const coefs: K[] = new Array<K>(cap);
+    const pm = p.mons;
+    const pc = p.coefs;
+    const gm = g.mons;
+    const gc = g.coefs;
+    const t = this.tmp;
+    const pOne = D.isOne(fp);
+    const plen = p.len;
+    const glen = g.len;
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    // t holds the current term of q·g.
+    if (glen > 0) for (let k = 0; k < W; k++) t[k] = (gm[k] as number) + (q[k] as number);
+    while (i < plen && j < glen) {
+      const ib = i * W;
+      let c = 0;
+      for (let k = 0; k < W; k++) {
+        const d = (pm[ib + k] as number) - (t[k] as number);
+        if (d !== 0) {
+          c = d;
+          break;
+        }
+      }
+      const ob = n * W;
+      if (c > 0) {
+        for (let k = 0; k < W; k++) mons[ob + k] = pm[ib + k] as number;
+        coefs[n++] = pOne ? (pc[i] as K) : D.scale(fp, pc[i] as K);
+        i++;
+        continue;
+      }
+      if (c < 0) {
+        for (let k = 0; k < W; k++) mons[ob + k] = t[k] as number;
+        coefs[n++] = D.negScale(fg, gc[j] as K);
+      } else {
+        const v = D.combo(fp, pc[i] as K, fg, gc[j] as K);
+        if (!D.isZero(v)) {
+          for (let k = 0; k < W; k++) mons[ob + k] = t[k] as number;
+          coefs[n++] = v;
+        }
+        i++;
+      }
+      j++;
+      if (j < glen) {
+        const jb = j * W;
+        for (let k = 0; k < W; k++) t[k] = (gm[jb + k] as number) + (q[k] as number);
+      }
+    }
+    if (i < plen) {
+      mons.set(pm.subarray(i * W, plen * W), n * W);
+      for (; i < plen; i++) coefs[n++] = pOne ? (pc[i] as K) : D.scale(fp, pc[i] as K);
+    }
+    for (; j < glen; j++) {
+      const jb = j * W;
+      const ob = n * W;
+      for (let k = 0; k < W; k++) mons[ob + k] = (gm[jb + k] as number) + (q[k] as number);
+      coefs[n++] = D.negScale(fg, gc[j] as K);
+    }
+    coefs.length = n;
+    // Sugar (Giovini et al.) follows top reductions only: reducing a lower term cannot raise the
+    // degree of the homogenized computation beyond the leading term's.
+    const sugar = top ? Math.max(p.sugar, g.sugar + degreeAt(this.L, q, 0)) : p.sugar;
+    return { mons, coefs, len: n, sugar, cof: p.cof && g.cof ? this.combineCofactors(p.cof, fp, g.cof, q, fg) : null };
+  }
+
+  /** The same combination on cofactor vectors, in the field. */
+  private combineCofactors(a: Polynomial<unknown>[], fp: K, b: Polynomial<unknown>[], q: Int32Array, fg: K): Polynomial<unknown>[] {
+    const R = this.ring as PolynomialRing<unknown>;
+    const m = decode(this.L, q, 0);
+    const cp = this.toField(fp);
+    const cg = this.toField(fg);
+    return a.map((x, j) => R.sub(R.scale(x, cp), R.mulTerm(b[j] as Polynomial<unknown>, m, cg)));
+  }
+
+  /** A domain element as a field element (integers into Q, residues as they are). */
+  toField(a: K): unknown {
+    if (typeof a === 'bigint' && this.D.fractionFree) return { num: a, den: 1n } satisfies Rational;
+    return a;
+  }
+
+  /** Normalize p in place (primitive or monic), dividing its cofactors by the same factor. */
+  normalize(p: Poly<K>): void {
+    const divisor = this.D.normalize(p.coefs, p.len);
+    if (p.cof && !this.D.isOne(divisor)) {
+      const R = this.ring as PolynomialRing<unknown>;
+      const inverse = R.field.inv(this.toField(divisor));
+      p.cof = p.cof.map((x) => R.scale(x, inverse));
+    }
+  }
+
+  /** Engine polynomial from a shared polynomial (Q: cleared of denominators). */
+  fromShared(p: Polynomial<C>, cof: Polynomial<unknown>[] | null): Poly<K> {
+    const W = this.W;
+    const mons = new Int32Array(p.length * W);
+    const coefs: K[] = [];
+    let sugar = 0;
+    // Terms stay in the ring's order, which the encoding preserves.
+    p.forEach((t: PolynomialTerm<C>, i) => {
+      encode(this.L, t.monomial, mons, i * W);
+      sugar = Math.max(sugar, degreeAt(this.L, mons, i * W));
+    });
+    let scaleCof: unknown = null;
+    if (this.D.fractionFree) {
+      let lcm = 1n;
+      for (const t of p) {
+        const d = (t.coefficient as Rational).den;
+        lcm = (lcm / bigGcd(lcm, d)) * d;
+      }
+      for (const t of p) {
+        const r = t.coefficient as Rational;
+        coefs.push(((r.num * lcm) / r.den) as K);
+      }
+      if (lcm !== 1n) scaleCof = { num: lcm, den: 1n } satisfies Rational;
+    } else {
+      for (const t of p) coefs.push(t.coefficient as unknown as K);
+    }
+    const R = this.ring as PolynomialRing<unknown>;
+    const poly: Poly<K> = { mons, coefs, len: p.length, sugar, cof: cof && scaleCof !== null ? cof.map((x) => R.scale(x, scaleCof)) : cof };
+    this.normalize(poly);
+    return poly;
+  }
+
+  /** A shared polynomial from an engine polynomial, made monic. */
+  toShared(p: Poly<K>): Polynomial<C> {
+    const F = this.ring.field;
+    const terms: PolynomialTerm<C>[] = [];
+    for (let i = 0; i < p.len; i++) terms.push({ monomial: decode(this.L, p.mons, i * this.W), coefficient: this.toField(p.coefs[i] as K) as C });
+    if (terms.length === 0) return terms;
+    const lc = (terms[0] as PolynomialTerm<C>).coefficient;
+    if (F.isOne(lc)) return terms;
+    const inverse = F.inv(lc);
+    return terms.map((t) => ({ monomial: t.monomial, coefficient: F.mul(t.coefficient, inverse) }));
+  }
+
+  /** The monic cofactors of p (divided by p's leading coefficient as a field element). */
+  monicCofactors(p: Poly<K>): Polynomial<C>[] {
+    const R = this.ring as PolynomialRing<unknown>;
+    const cof = p.cof ?? [];
+    const lc = this.toField(p.coefs[0] as K);
+    if (R.field.isOne(lc)) return cof as Polynomial<C>[];
+    const inverse = R.field.inv(lc);
+    return cof.map((x) => R.scale(x, inverse)) as Polynomial<C>[];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buchberger with Gebauer–Möller.
+
+interface Pair {
+  readonly i: number;
+  readonly j: number;
+  readonly lcm: Int32Array;
+  readonly sugar: number;
+}
+
+class Buchberger<K, C> {
+  /** Every polynomial ever added; `active[i]` says whether it is still in G. */
+  readonly polys: Poly<K>[] = [];
+  readonly masks: number[] = [];
+  readonly active: boolean[] = [];
+  pairs: Pair[] = [];
+
+  constructor(readonly E: Engine<K, C>) {}
+
+  private get L(): Layout {
+    return this.E.L;
+  }
+
+  /** Index of the best active reducer of the monomial at (words, at): the shortest whose lead divides it. */
+  findReducer(words: Int32Array, at: number, exclude = -1): number {
+    const L = this.L;
+    const mask = maskAt(L, words, at);
+    let best = -1;
+    let bestLen = Infinity;
+    for (let r = 0; r < this.polys.length; r++) {
+      if (!this.active[r] || r === exclude) continue;
+      if ((this.masks[r] as number) & ~mask) continue;
+      const g = this.polys[r] as Poly<K>;
+      if (g.len < bestLen && divides(L, g.mons, 0, words, at)) {
+        best = r;
+        bestLen = g.len;
+      }
+    }
+    return best;
+  }
+
+  /** Reduce p modulo the active basis: its leading term until irreducible, then (optionally) its tail. */
+  reduce(p: Poly<K>, tail: boolean, exclude = -1): Poly<K> {
+    const E = this.E;
+    const W = E.W;
+    let i = 0;
+    let steps = 0;
+    while (i < p.len) {
+      const r = this.findReducer(p.mons, i * W, exclude);
+      if (r < 0) {
+        if (!tail) break;
+        i++;
+        continue;
+      }
+      const g = this.polys[r] as Poly<K>;
+      const [fp, fg] = E.D.multipliers(p.coefs[i] as K, g.coefs[0] as K);
+      const q = quotientOf(this.L, p.mons, i * W, g.mons, 0);
+      p = E.combine(p, fp, g, q, fg, i === 0);
+      E.tick();
+      // Fraction-free steps grow the coefficients; take the content out now and then.
+      if (E.D.fractionFree && ++steps % 8 === 0) E.normalize(p);
+    }
+    E.normalize(p);
+    return p;
+  }
+
+  /** The S-polynomial of pair (i, j). */
+  sPolynomial(pair: Pair): Poly<K> {
+    const f = this.polys[pair.i] as Poly<K>;
+    const g = this.polys[pair.j] as Poly<K>;
+    const qf = quotientOf(this.L, pair.lcm, 0, f.mons, 0);
+    const qg = quotientOf(this.L, pair.lcm, 0, g.mons, 0);
+    const [a, b] = this.E.D.multipliers(f.coefs[0] as K, g.coefs[0] as K);
+    // a·lc(f) = b·lc(g): a·qf·f − b·qg·g cancels the lcm term.
+    return this.multiplyThenCombine(f, qf, a, g, qg, b);
+  }
+
+  /** a·qf·f − b·qg·g, by shifting f then one merge. */
+  private multiplyThenCombine(f: Poly<K>, qf: Int32Array, a: K, g: Poly<K>, qg: Int32Array, b: K): Poly<K> {
+    const E = this.E;
+    const W = E.W;
+    const mons = new Int32Array(f.len * W);
+    for (let t = 0; t < f.len; t++) for (let k = 0; k < W; k++) mons[t * W + k] = (f.mons[t * W + k] as number) + (qf[k] as number);
+    const coefs = f.coefs.slice(0, f.len);
+    let cof: Polynomial<unknown>[] | null = null;
+    if (f.cof) {
+      const R = E.ring as PolynomialRing<unknown>;
+      const m = decode(this.L, qf, 0);
+      cof = f.cof.map((x) => R.mulTerm(x, m, R.field.one));
+    }
+    const shifted: Poly<K> = { mons, coefs, len: f.len, sugar: f.sugar + degreeAt(this.L, qf, 0), cof };
+    return E.combine(shifted, a, g, qg, b);
+  }
+
+  /** Gebauer–Möller UPDATE: add h to the basis, form its pairs, prune old and new pairs. */
+  update(h: Poly<K>): void {
+    const L = this.L;
+    const W = L.W;
+    const hi = this.polys.length;
+    this.polys.push(h);
+    this.masks.push(maskAt(L, h.mons, 0));
+    this.active.push(true);
+
+    // New pairs (g, h) for active g, with their lcm.
+    interface Candidate {
+      g: number;
+      lcm: Int32Array;
+      coprime: boolean;
+      sugar: number;
+      keep: boolean;
+    }
+    const C: Candidate[] = [];
+    for (let g = 0; g < hi; g++) {
+      if (!this.active[g]) continue;
+      const p = this.polys[g] as Poly<K>;
+      const lcm = lcmOf(L, p.mons, 0, h.mons, 0);
+      const lcmDeg = degreeAt(L, lcm, 0);
+      const sugar = Math.max(p.sugar + lcmDeg - degreeAt(L, p.mons, 0), h.sugar + lcmDeg - degreeAt(L, h.mons, 0));
+      C.push({ g, lcm, coprime: coprime(L, p.mons, 0, h.mons, 0), sugar, keep: true });
+    }
+    // M and F criteria (Becker–Weispfenning's UPDATE, first loop): (g1, h) is dropped when another
+    // pair (g2, h) has an lcm dividing its lcm, unless g1's lead is coprime to h's. Among pairs with
+    // equal lcms exactly one survives (the later ones are checked against the kept earlier ones).
+    const D: Candidate[] = [];
+    for (let a = 0; a < C.length; a++) {
+      const c1 = C[a] as Candidate;
+      let dominated = false;
+      if (!c1.coprime) {
+        for (let b = a + 1; b < C.length && !dominated; b++) {
+          const c2 = C[b] as Candidate;
+          if (divides(L, c2.lcm, 0, c1.lcm, 0)) dominated = true;
+        }
+        for (let b = 0; b < D.length && !dominated; b++) {
+          const c2 = D[b] as Candidate;
+          if (divides(L, c2.lcm, 0, c1.lcm, 0)) dominated = true;
+        }
+      }
+      if (!dominated) D.push(c1);
+    }
+    // Product criterion: pairs with coprime leading monomials reduce to zero (Buchberger's first criterion).
+    const E = D.filter((c) => !c.coprime);
+    // B criterion: an old pair (g1, g2) goes when h's lead divides its lcm strictly w.r.t. both new lcms.
+    const kept: Pair[] = [];
+    for (const pair of this.pairs) {
+      if (divides(L, h.mons, 0, pair.lcm, 0)) {
+        const a = this.polys[pair.i] as Poly<K>;
+        const b = this.polys[pair.j] as Poly<K>;
+        const la = lcmOf(L, a.mons, 0, h.mons, 0);
+        const lb = lcmOf(L, b.mons, 0, h.mons, 0);
+        if (!sameWords(W, la, 0, pair.lcm, 0) && !sameWords(W, lb, 0, pair.lcm, 0)) continue;
+      }
+      kept.push(pair);
+    }
+    for (const c of E) kept.push({ i: c.g, j: hi, lcm: c.lcm, sugar: c.sugar });
+    this.E.stats.pairs += E.length;
+    this.pairs = kept;
+    // Elements whose lead h's lead divides leave G (their pairs stay in B).
+    for (let g = 0; g < hi; g++) if (this.active[g] && divides(L, h.mons, 0, (this.polys[g] as Poly<K>).mons, 0)) this.active[g] = false;
+  }
+
+  /** Remove and return the pair of least sugar, ties broken by least lcm, then by age. */
+  selectPair(): Pair {
+    const W = this.E.W;
+    let best = 0;
+    for (let k = 1; k < this.pairs.length; k++) {
+      const a = this.pairs[k] as Pair;
+      const b = this.pairs[best] as Pair;
+      if (a.sugar < b.sugar || (a.sugar === b.sugar && cmp(W, a.lcm, 0, b.lcm, 0) < 0)) best = k;
+    }
+    const pair = this.pairs[best] as Pair;
+    this.pairs[best] = this.pairs[this.pairs.length - 1] as Pair;
+    this.pairs.pop();
+    return pair;
+  }
+
+  run(generators: Poly<K>[]): void {
+    const tail = this.E.options.tailReduce ?? true;
+    for (const f of generators) {
+      if (f.len === 0) continue;
+      this.update(f);
+    }
+    while (this.pairs.length > 0) {
+      const pair = this.selectPair();
+      const s = this.sPolynomial(pair);
+      this.E.stats.reductions++;
+      const h = this.reduce(s, tail);
+      if (h.len === 0) {
+        this.E.stats.zeroReductions++;
+        continue;
+      }
+      // As Singular does when it enters a new element (initEcart), its sugar becomes its actual
+      // degree: measured on cyclic-6, the accumulated sugar of degree-dropping remainders
+      // otherwise climbs far above the degrees of the computation and delays useful pairs.
+      let degree = 0;
+      for (let k = 0; k < h.len; k++) degree = Math.max(degree, degreeAt(this.L, h.mons, k * this.E.W));
+      h.sugar = degree;
+      this.update(h);
+    }
+  }
+
+  /**
+   * From the active basis (a Groebner basis) to the reduced one: drop elements whose lead another
+   * lead divides, reduce every tail fully by the others, make monic, sort by increasing lead.
+   */
+  interreduce(): Poly<K>[] {
+    const L = this.L;
+    const W = L.W;
+    let indices = this.polys.map((_, i) => i).filter((i) => this.active[i]);
+    // Minimal basis: a lead divisible by another lead is redundant (for equal leads keep the first).
+    indices = indices.filter((i) => {
+      const a = this.polys[i] as Poly<K>;
+      return !indices.some((j) => {
+        if (j === i) return false;
+        const b = this.polys[j] as Poly<K>;
+        if (!divides(L, b.mons, 0, a.mons, 0)) return false;
+        return !sameWords(W, a.mons, 0, b.mons, 0) || j < i;
+      });
+    });
+    const keep = new Set(indices);
+    for (let i = 0; i < this.active.length; i++) this.active[i] = keep.has(i);
+    // Reduce each tail by the others; leads are untouched, so the set of leads stays the same and
+    // each element can be replaced in place.
+    for (const i of indices) {
+      const p = this.polys[i] as Poly<K>;
+      this.polys[i] = this.reduceTailOnly(p, i);
+    }
+    return indices.map((i) => this.polys[i] as Poly<K>).sort((a, b) => cmp(W, a.mons, 0, b.mons, 0));
+  }
+
+  private reduceTailOnly(p: Poly<K>, self: number): Poly<K> {
+    const E = this.E;
+    const W = E.W;
+    let i = 1;
+    let steps = 0;
+    while (i < p.len) {
+      const r = this.findReducer(p.mons, i * W, self);
+      if (r < 0) {
+        i++;
+        continue;
+      }
+      const g = this.polys[r] as Poly<K>;
+      const [fp, fg] = E.D.multipliers(p.coefs[i] as K, g.coefs[0] as K);
+      p = E.combine(p, fp, g, quotientOf(this.L, p.mons, i * W, g.mons, 0), fg);
+      E.tick();
+      if (E.D.fractionFree && ++steps % 8 === 0) E.normalize(p);
+    }
+    E.normalize(p);
+    return p;
+  }
+}
+
+function domainOf(field: Field<unknown>): Domain<unknown> {
+  if (field.kind === 'Q') return integerDomain;
+  const p = field.characteristic;
+  return p < 1n << 26n ? smallPrimeDomain(Number(p)) : bigPrimeDomain(p);
+}
+
+/**
+ * The reduced Groebner basis of the ideal the generators span, for the ring's monomial order.
+ * The zero ideal has the empty basis; an ideal containing a non-zero constant has basis [1].
+ *
+ * @example
+ * const R = resolveRing({ field: { kind: 'Q' }, variables: ['x', 'y'], order: 'grevlex' });
+ * groebnerBasis(R, parsePolynomials(R, ['x^2 - y', 'x*y - 1'])).basis.map((p) => printPolynomial(R, p));
+ */
+export function groebnerBasis<C>(ring: PolynomialRing<C>, generators: readonly Polynomial<C>[], options: GroebnerOptions = {}): GroebnerResult<C> {
+  if (ring.arity === 0) throw new JacobianError('INVALID_REQUEST', 'a Groebner basis needs at least one variable', { path: ['ring', 'variables'] });
+  const D = domainOf(ring.field);
+  const engine = new Engine<unknown, C>(layoutOf(ring.order, ring.arity), D, ring, options);
+  const R = ring as PolynomialRing<unknown>;
+  const inputs = generators.map((g, j) => engine.fromShared(g, options.cofactors === true ? generators.map((_, k) => (k === j ? R.one() : R.zero())) : null));
+  const buchberger = new Buchberger(engine);
+  buchberger.run(inputs);
+  const reduced = buchberger.interreduce();
+  const basis = reduced.map((p) => engine.toShared(p));
+  return {
+    basis,
+    ...(options.cofactors === true ? { cofactors: reduced.map((p) => engine.monicCofactors(p)) } : {}),
+    stats: engine.stats,
+  };
+}
