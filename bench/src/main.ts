@@ -11,11 +11,13 @@ import { parseArgs } from 'node:util';
 import { checkCvc5, printAlgebraTables, runAlgebraBench } from './algebra.js';
 import type { BenchContext } from './context.js';
 import { printFindTables, runFindBench } from './find.js';
+import { checkGeng, printGraphsTables, runGraphsBench } from './graphs.js';
 import type { Era } from './mcp-http.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
+import { checkCadical, printSatTables, runSatBench } from './sat.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|algebra|all] [options]      (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|algebra|graphs|sat|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -24,6 +26,13 @@ find    math.find requests/s (server on core 0, load generator on core 1) vs a m
 algebra universal_algebra.search.countermodel (orders 1…8 in turn, over MCP HTTP to an embedded
         serve) vs cvc5 --finite-model-find on a fixed set of implications between magma laws;
         needs /usr/bin/cvc5 (Debian package cvc5). Not part of all.
+graphs  graph.enumerate.nonisomorphic (geng provider and TypeScript provider, in process) vs
+        nauty-geng run directly on the same work, n = 9 and 10, with and without filters; every
+        count checked against geng and OEIS. Needs /usr/bin/nauty-geng (Debian package nauty).
+        Not part of all. Several benchmarks run in one invocation: graphs algebra.
+sat     CaDiCaL solving pigeonhole and random 3-SAT instances with a DRAT proof vs our DRAT
+        checker checking that proof (time ratio per instance); needs /usr/bin/cadical
+        (Debian package cadical). Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -48,6 +57,14 @@ Options:
                          (default 8)
   --algebra-only A,B     algebra: run only the implications whose ID contains A or B (IDs: see
                          bench/src/algebra-problems.ts, e.g. central, group4=>comm)
+  --graphs-orders N,M    graphs: orders enumerated (default 9,10; each 1…10)
+  --graphs-cases A,B     graphs: cases run (default all,connected,triangle-free,all-count; also
+                         connected-mindeg2)
+  --graphs-repeat N      graphs: measured rounds per case, medians reported (default 1)
+  --graphs-shard-mib M   graphs: listings above M MiB of graph6 are split into that many-MiB shards
+                         for both geng and the capability (default 12; one call returns ≤ 16 MiB)
+  --sat-reps N           sat: repetitions per instance, medians reported (default 3)
+  --sat-only A,B         sat: run only the instances whose name contains A or B (e.g. php, rand3-250)
   --era modern|legacy    MCP envelope of every request (default modern: 2026-07-28, JSON answers)
   --log-level LEVEL      JACOBIAN_LOG_LEVEL of the jacobian processes (default info, the product default)
   --wait-quiet S         before each phase, wait up to S seconds for other processes on the machine
@@ -92,6 +109,12 @@ async function main(): Promise<number> {
       'algebra-budget': { type: 'string' },
       'algebra-max-order': { type: 'string' },
       'algebra-only': { type: 'string' },
+      'graphs-orders': { type: 'string' },
+      'graphs-cases': { type: 'string' },
+      'graphs-repeat': { type: 'string' },
+      'graphs-shard-mib': { type: 'string' },
+      'sat-reps': { type: 'string' },
+      'sat-only': { type: 'string' },
       era: { type: 'string' },
       'log-level': { type: 'string' },
       json: { type: 'string' },
@@ -104,10 +127,15 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const which = positionals[0] ?? 'all';
-  if (!['queue', 'find', 'algebra', 'all'].includes(which) || positionals.length > 1) throw new Error(`unknown benchmark ${positionals.join(' ')}; see --help`);
-  // Fail before anything starts when the algebra benchmark's peer is missing.
-  if (which === 'algebra') checkCvc5();
+  const requested = positionals.length === 0 ? ['all'] : positionals;
+  for (const name of requested) if (!['queue', 'find', 'algebra', 'graphs', 'sat', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
+  // Fail before anything starts when a benchmark's peer is missing.
+  if (benchmarks.includes('algebra')) checkCvc5();
+  if (benchmarks.includes('graphs')) checkGeng();
+  if (benchmarks.includes('sat')) checkCadical();
+  const graphOrders = (values['graphs-orders'] ?? '9,10').split(',').map((part) => positiveInt('graphs-orders', part, 0));
+  if (graphOrders.some((n) => n > 10)) throw new Error('--graphs-orders: the TypeScript provider enumerates orders up to 10');
   const era = (values.era ?? 'modern') as Era;
   if (era !== 'modern' && era !== 'legacy') throw new Error(`--era: ${values.era} is not modern or legacy`);
 
@@ -164,7 +192,7 @@ async function main(): Promise<number> {
   const machine = machineInfo();
   log(`run ${runTag}: logs in ${dir}; machine ${JSON.stringify(machine)}`);
 
-  for (const name of which === 'all' ? ['queue', 'find'] : [which]) {
+  for (const name of benchmarks) {
     const context: BenchContext = {
       runTag: `${runTag}-${name}`,
       dir: mkdtempSync(join(dir, `${name}-`)),
@@ -202,6 +230,27 @@ async function main(): Promise<number> {
         report.stopped = await teardown(context);
         process.stdout.write(`\n== algebra ==\n${printAlgebraTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+      } else if (name === 'graphs') {
+        const report = await runGraphsBench(context, {
+          orders: graphOrders,
+          cases: (values['graphs-cases'] ?? '').split(',').filter((part) => part !== ''),
+          repeat: positiveInt('graphs-repeat', values['graphs-repeat'], 1),
+          shardBytes: positiveInt('graphs-shard-mib', values['graphs-shard-mib'], 12) * 1024 * 1024,
+        });
+        report.stopped = await teardown(context);
+        process.stdout.write(`\n== graphs ==\n${printGraphsTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.cases.some((c) => c.disagreements.length > 0)) failed = true;
+      } else if (name === 'sat') {
+        const report = runSatBench(context, {
+          reps: positiveInt('sat-reps', values['sat-reps'], 3),
+          only: (values['sat-only'] ?? '').split(',').filter((part) => part !== ''),
+          timeoutMs: 60_000,
+        });
+        report.stopped = await teardown(context);
+        process.stdout.write(`\n== sat ==\n${printSatTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.rows.some((row) => row.verdict !== 'ACCEPTED')) failed = true;
       } else {
         const report = await runFindBench(context, {
           concurrency: positiveInt('find-concurrency', values['find-concurrency'], 8),

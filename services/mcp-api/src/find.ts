@@ -647,6 +647,13 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
       capability['examples'] = examples;
       capability['examples_omitted'] = omitted;
     }
+    // FULL's output schema goes next (output_summary still lists every output field); the
+    // input schema, which a valid call needs, always stays.
+    if ('output_schema' in capability && Buffer.byteLength(JSON.stringify(capability)) > FIND_RESPONSE_MAX_BYTES / 2 - 1024) {
+      const bytes = Buffer.byteLength(JSON.stringify(capability['output_schema']));
+      delete capability['output_schema'];
+      capability['output_schema_omitted'] = `the output schema (${bytes} bytes) does not fit the ${FIND_RESPONSE_MAX_BYTES / 1024} KiB response bound; output_summary lists every output field, and each result carries its own output`;
+    }
     return {
       ...base,
       kind: 'INSPECT',

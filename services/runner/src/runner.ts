@@ -7,6 +7,9 @@ import {
   GRAPH_OPERAND_SOURCE,
   GRAPH_WITNESS_SOURCE,
   JacobianError,
+  createShardHandler,
+  type ShardHandler,
+  SAT_SOURCES,
   nonConclusionResult,
   registerCapabilities,
   sourceProviderRuntime,
@@ -35,6 +38,11 @@ import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
 import { cadicalProvider } from './providers/cadical.js';
 import { probeZ3Provider } from './providers/z3.js';
+import { materializeCnf } from './sat/cnf-materialize.js';
+import { findModel } from './sat/model-find.js';
+import { SAT_TS_PROVIDER, SAT_TS_SOURCES } from './sat/solve.js';
+import { findUnsatProof } from './sat/unsat-proof-find.js';
+import { countermodelCadicalProvider, countermodelZ3Provider } from './universal-algebra/countermodel-providers.js';
 import { countermodelSearch } from './universal-algebra/countermodel.js';
 import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
@@ -86,7 +94,7 @@ const SYMMETRY_TS_FILES = [
 ];
 
 /** Our enumeration by canonical augmentation, the fallback when geng is absent. */
-const ENUMERATE_TS_FILES = ['./graph/enumerate.ts', './graph/enumerate.kernel.ts', './graph/invariants/automorphisms.ts', './graph/invariants/search.ts'];
+const ENUMERATE_TS_FILES = ['./graph/enumerate.ts', './graph/enumerate.kernel.ts', './graph/enumerate-canon.ts', './graph/enumerate-pages.ts', './graph/enumerate-recheck.ts', './graph/invariants/search.ts'];
 
 /** What the runner's providers need to be told by the entry point that configures it. */
 export interface RunnerRegistrationOptions {
@@ -118,6 +126,11 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     [geng, typescriptProvider(ENUMERATE_TS_PROVIDER, ENUMERATE_TS_FILES, [...ENUMERATE_TS_FEATURES], graphSources)],
     options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
   );
+  const skipped = options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped };
+  const countermodelProbes = [countermodelCadicalProvider(), countermodelZ3Provider(executor)];
+  const countermodel = firstHealthyOf(countermodelProbes, skipped);
+  const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
+  const cadical = cadicalProvider();
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -136,7 +149,10 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
       ),
       () => evaluateLawsCapability,
     ),
-    capabilityRegistration(cadicalProvider(), (runtime) => countermodelSearch(runtime)),
+    capabilityRegistration(countermodel, (runtime) => countermodelSearch(runtime, { providers: countermodelProbes })),
+    capabilityRegistration(satTs, () => materializeCnf),
+    capabilityRegistration(firstHealthyOf([cadical, satTs], skipped), (runtime) => findModel(runtime)),
+    capabilityRegistration(cadical, (runtime) => findUnsatProof(runtime)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(
@@ -157,7 +173,10 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
 }
 
 export interface RunnerOptions {
+  /** The default tenant's artifact store. */
   artifacts: ArtifactStore;
+  /** A named tenant's artifact store (see tenantScopes); without it every run uses `artifacts`. */
+  artifactsFor?: (tenant: string) => ArtifactStore;
   executor: IsolatedExecutor;
   /** Pools this runner serves; capabilities of other pools are not offered. */
   pools?: readonly string[];
@@ -172,6 +191,8 @@ export interface Runner {
   readonly unavailable: RegistrationReport['unavailable'];
   readonly pools: readonly string[];
   handle(run: AdmittedRun, signal: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
+  /** The split-and-merge side, for capabilities that fan out into child runs (the queue adapters' `shards`). */
+  readonly shards: ShardHandler;
 }
 
 /** Probe providers, install the healthy capabilities of the chosen pools, and execute their runs. */
@@ -182,10 +203,21 @@ export async function createRunner(options: RunnerOptions): Promise<Runner> {
   );
   const byId = new Map(installed.map((capability) => [capability.descriptor.id, capability]));
   const pools = options.pools ?? [...new Set(installed.map((capability) => capability.descriptor.pool))].sort();
+  /** A tenant's run reads and writes only that tenant's store; never the default's by accident. */
+  const artifactsOf = (run: AdmittedRun): ArtifactStore => {
+    if (run.tenant === undefined) return options.artifacts;
+    if (options.artifactsFor === undefined) throw new JacobianError('INTERNAL', `run ${run.job_id} belongs to tenant ${run.tenant}, but this process has no per-tenant artifact stores`);
+    return options.artifactsFor(run.tenant);
+  };
   return {
     installed,
     unavailable: report.unavailable,
     pools,
+    shards: createShardHandler({
+      capability: (id) => byId.get(id),
+      deps: { artifacts: options.artifacts, executor: options.executor },
+      depsFor: (run) => ({ artifacts: artifactsOf(run), executor: options.executor }),
+    }),
     async handle(run, signal, onProgress) {
       const capability = byId.get(run.capability_id);
       if (capability === undefined) {
@@ -194,7 +226,7 @@ export async function createRunner(options: RunnerOptions): Promise<Runner> {
           diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not offered by this runner`, { path: ['capability_id'] }))],
         });
       }
-      return executeCapability(capability, run, { artifacts: options.artifacts, executor: options.executor }, signal, onProgress);
+      return executeCapability(capability, run, { artifacts: artifactsOf(run), executor: options.executor }, signal, onProgress);
     },
   };
 }

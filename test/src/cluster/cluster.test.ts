@@ -70,11 +70,16 @@ const RUNNER_CAPABILITIES = [
   'universal_algebra.evaluate_laws',
   'universal_algebra.search.countermodel',
   'universal_algebra.enumerate.models',
+  'sat.cnf.materialize',
+  'sat.model.find',
+  'sat.unsat_proof.find',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
   ...['colouring', 'clique', 'independent_set', 'matching', 'hamiltonian_path', 'hamiltonian_cycle', 'spanning_tree', 'isomorphism'].map((name) => `graph.${name}.verify`),
   'universal_algebra.countermodel.verify',
+  'sat.model.verify',
+  'sat.unsat_proof.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
