@@ -91,10 +91,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so --help and --version answer without loading the system.
-  const [{ loadConfig }, { startEmbedded }, { createAuthenticator, loadAuthFile, startHttpServer, startStdioServer }] = await Promise.all([
+  const [{ loadConfig }, { startEmbedded }, { createAuthenticator, createTaskService, loadAuthFile, startHttpServer, startStdioServer }, { createMemoryTaskStore }] = await Promise.all([
     import('./config.js'),
     import('./embedded.js'),
     import('@jacobian/mcp-api'),
+    import('@jacobian/shared'),
   ]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
@@ -106,7 +107,10 @@ async function main(argv: string[]): Promise<number> {
       log.debug('starting', { command });
       const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkipped(log) });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
-      const http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), onError: (error) => log.warn('mcp http error', { error: error.message }) });
+      const onError = (error: Error): void => log.warn('mcp http error', { error: error.message });
+      // Embedded runs live in this process, so their tasks do too.
+      const tasks = createTaskService({ store: createMemoryTaskStore(), onError });
+      const http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), tasks, onError });
       log.info('serving MCP over Streamable HTTP', { url: http.url });
       const signal = await signalled;
       log.info('shutting down', { signal });

@@ -9,6 +9,7 @@ import {
   createProcessPool,
   createRedisClient,
   createS3ArtifactStore,
+  createRedisTaskStore,
   tenantScopes,
   keyId,
   loadPublicKey,
@@ -22,7 +23,7 @@ import {
   type ShardHandler,
   type S3ArtifactStoreOptions,
 } from '@jacobian/shared';
-import { createApi, createAuthenticator, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
+import { createApi, createAuthenticator, createTaskService, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
 import { createRunner } from '@jacobian/runner';
 import { createChecker } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
@@ -151,8 +152,13 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       reasoning: reasoning.log,
       tenants: { artifacts: artifactsFor, reasoning: (tenant) => reasoning.logFor(tenant) },
     });
+    // Task state in Redis: a task outlives this process, and any API process answers for it.
+    const taskStore = createRedisTaskStore({ connection: { url: env.REDIS_URL }, prefix: env.JACOBIAN_PREFIX });
+    cleanups.add(() => taskStore.close());
+    const tasks = createTaskService({ store: taskStore, onError: (error) => log.warn('task error', { error: error.message }) });
     const server: RunningHttpServer = await startHttpServer({
       api,
+      tasks,
       host: http.host,
       port: http.port,
       ...(auth === undefined ? {} : { auth }),

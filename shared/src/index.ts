@@ -399,3 +399,5 @@ export type {
   StandardSystem,
   TermJson,
 } from './domains/polynomial/index.js';
+export { createMemoryTaskStore, createRedisTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
+export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';

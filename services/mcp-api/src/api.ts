@@ -92,6 +92,12 @@ export interface Api {
   run(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
   /** {@link Api.run}, with the reasoning log's account of the call. */
   runWithReasoning(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer>;
+  /**
+   * math.run without the reasoning log: how a task's run is found again by another API process
+   * (or after a restart). The same arguments admit the same job, so this joins the run that is
+   * going on, or gets its stored answer, rather than computing twice.
+   */
+  runUnbound(args: unknown, signal?: AbortSignal): Promise<CapabilityResult>;
   /** The reasoning log when its mode is AUDIT or REQUIRED; null when it is OFF. */
   readonly reasoning: ReasoningLog | null;
   readArtifact(uri: string, signal?: AbortSignal): Promise<LoadedArtifact>;
@@ -416,6 +422,12 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     },
 
     run: async (args, signal, onProgress) => (await runWithReasoning(args, signal, onProgress)).result,
+
+    async runUnbound(args, signal) {
+      const admission = admit(splitReasoningIds(args).rest);
+      if ('rejected' in admission) return admission.rejected;
+      return execute(admission.admitted, admission.capability, signal);
+    },
 
     runWithReasoning,
 

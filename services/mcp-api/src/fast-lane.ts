@@ -45,8 +45,14 @@ type JsonObject = Record<string, unknown>;
  * per call is a measurable share of a cached math.find).
  */
 export type LaneTool =
-  | { cancellable: true; call: (args: JsonObject, signal: AbortSignal, request: IncomingMessage) => Promise<CallToolResult> }
+  | { cancellable: true; call: (args: JsonObject, signal: AbortSignal, request: IncomingMessage, meta: JsonObject | undefined) => Promise<CallToolResult | JsonObject> }
   | { cancellable: false; call: (args: JsonObject, signal: undefined, request: IncomingMessage) => CallToolResult };
+
+/**
+ * A method the SDK does not serve in the modern era, answered by the lane (the tasks
+ * extension's tasks/get, tasks/update, tasks/cancel): a result object, or a JSON-RPC error.
+ */
+export type LaneMethod = (params: JsonObject, request: IncomingMessage) => Promise<JsonObject | { error: { code: number; message: string } }>;
 
 export interface ModernToolLaneOptions {
   tools: ReadonlyMap<string, LaneTool>;
@@ -55,6 +61,8 @@ export interface ModernToolLaneOptions {
   allowedHostnames?: readonly string[];
   /** Host names the Origin header may name; undefined: no Origin check. */
   allowedOrigins?: readonly string[];
+  /** Extension methods by name; their requests carry the task ID as `Mcp-Name`. */
+  methods?: ReadonlyMap<string, LaneMethod>;
   /** Requests declaring a longer body go to the SDK, which answers 413. */
   maxBodyBytes: number;
   /** A handler's thrown error, reported as the SDK's `onerror` would see it. */
@@ -97,6 +105,21 @@ function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+interface RoutedTool {
+  kind: 'tool';
+  id: string | number;
+  tool: LaneTool;
+  args: JsonObject;
+  meta: JsonObject | undefined;
+}
+interface RoutedMethod {
+  kind: 'method';
+  id: string | number;
+  method: LaneMethod;
+  params: JsonObject;
+}
+type Routed = RoutedTool | RoutedMethod;
+
 export function createModernToolLane(options: ModernToolLaneOptions): ModernToolLane {
   const { tools, maxBodyBytes } = options;
   const allowedHostnames = options.allowedHostnames === undefined ? undefined : [...options.allowedHostnames];
@@ -111,16 +134,19 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     const version = header(request, 'mcp-protocol-version');
     if (version === undefined || !MODERN_VERSIONS.includes(stripOws(version))) return false;
     const method = header(request, 'mcp-method');
-    if (method === undefined || stripOws(method) !== 'tools/call') return false;
+    if (method === undefined) return false;
     const name = header(request, 'mcp-name');
-    if (name === undefined || !tools.has(stripOws(name))) return false;
+    if (name === undefined) return false;
+    if (stripOws(method) === 'tools/call') {
+      if (!tools.has(stripOws(name))) return false;
+    } else if (options.methods?.has(stripOws(method)) !== true) return false;
     if (allowedHostnames !== undefined && !validateHostHeader(header(request, 'host'), allowedHostnames).ok) return false;
     if (allowedOrigins !== undefined && !validateOriginHeader(header(request, 'origin'), allowedOrigins).ok) return false;
     return true;
   }
 
   /** The tool call's id, arguments and handler, or undefined when the SDK must decide. */
-  function route(request: IncomingMessage, body: unknown): { id: string | number; tool: LaneTool; args: JsonObject } | undefined {
+  function route(request: IncomingMessage, body: unknown): Routed | undefined {
     const protocolVersionHeader = header(request, 'mcp-protocol-version');
     const mcpMethodHeader = header(request, 'mcp-method');
     const mcpNameHeader = header(request, 'mcp-name');
@@ -135,7 +161,14 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     const revision = outcome.classification.revision;
     if (revision === undefined || revision !== stripOws(protocolVersionHeader ?? '')) return undefined;
     const message = outcome.message as { id: string | number; method: string; params?: unknown };
-    if (message.method !== 'tools/call' || !isPlainObject(message.params)) return undefined;
+    if (!isPlainObject(message.params)) return undefined;
+    const extension = options.methods?.get(message.method);
+    if (extension !== undefined) {
+      // The routing header names the task the params name.
+      if (message.params['taskId'] !== stripOws(mcpNameHeader ?? '')) return undefined;
+      return { kind: 'method', id: message.id, method: extension, params: message.params };
+    }
+    if (message.method !== 'tools/call') return undefined;
     const params = message.params;
     if (Object.keys(params).some((key) => !PARAM_KEYS.has(key))) return undefined;
     const name = params['name'];
@@ -146,17 +179,20 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     // A caller asking for progress gets notifications on the same call, which the SDK streams.
     const meta = params['_meta'];
     if (isPlainObject(meta) && meta['progressToken'] !== undefined) return undefined;
-    return { id: message.id, tool, args };
+    return { kind: 'tool', id: message.id, tool, args, meta: isPlainObject(meta) ? meta : undefined };
   }
 
   /** Serialized results, for tools that return the same result object again (math.find's cache). */
-  const serialized = new WeakMap<CallToolResult, string>();
+  const serialized = new WeakMap<object, string>();
 
-  function answer(response: ServerResponse, id: string | number, result: CallToolResult): void {
+  function answer(response: ServerResponse, id: string | number, result: CallToolResult | JsonObject): void {
     if (response.destroyed || response.headersSent) return;
     let resultText = serialized.get(result);
     if (resultText === undefined) {
-      resultText = JSON.stringify({ ...result, resultType: 'complete', _meta: { ...result._meta, ...serverInfoMeta } });
+      // A task handle or a task method's result names its own resultType.
+      const resultType = typeof result['resultType'] === 'string' ? result['resultType'] : 'complete';
+      const meta = isPlainObject(result['_meta']) ? result['_meta'] : {};
+      resultText = JSON.stringify({ ...result, resultType, _meta: { ...meta, ...serverInfoMeta } });
       serialized.set(result, resultText);
     }
     // The SDK's member order: result, jsonrpc, id.
@@ -165,7 +201,28 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     response.end(text);
   }
 
-  function call(request: IncomingMessage, response: ServerResponse, routed: NonNullable<ReturnType<typeof route>>): void {
+  function answerError(response: ServerResponse, id: string | number, error: { code: number; message: string }): void {
+    if (response.destroyed || response.headersSent) return;
+    const text = JSON.stringify({ jsonrpc: '2.0', id, error });
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    response.end(text);
+  }
+
+  function callMethod(request: IncomingMessage, response: ServerResponse, routed: RoutedMethod): void {
+    routed.method(routed.params, request).then(
+      (answered) => {
+        if ('error' in answered && isPlainObject(answered['error']) && !('resultType' in answered)) answerError(response, routed.id, answered.error as { code: number; message: string });
+        else answer(response, routed.id, answered);
+      },
+      (error: unknown) => {
+        const reported = toError(error);
+        options.onError?.(reported);
+        answerError(response, routed.id, { code: -32603, message: reported.message });
+      },
+    );
+  }
+
+  function call(request: IncomingMessage, response: ServerResponse, routed: RoutedTool): void {
     const toolError = (error: unknown): CallToolResult => {
       const reported = toError(error);
       options.onError?.(reported);
@@ -187,9 +244,9 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
       if (!response.writableFinished) controller.abort(new Error('the client closed the connection'));
     };
     response.once('close', onClose);
-    let pending: Promise<CallToolResult>;
+    let pending: Promise<CallToolResult | JsonObject>;
     try {
-      pending = tool.call(routed.args, controller.signal, request);
+      pending = tool.call(routed.args, controller.signal, request, routed.meta);
     } catch (error) {
       pending = Promise.resolve(toolError(error));
     }
@@ -219,7 +276,8 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
         return;
       }
       taken();
-      call(request, response, routed);
+      if (routed.kind === 'method') callMethod(request, response, routed);
+      else call(request, response, routed);
     });
   }
 

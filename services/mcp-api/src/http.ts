@@ -13,7 +13,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Api } from './api.js';
 import { tenantOf, type Authenticator } from './auth.js';
-import { createModernToolLane, type LaneTool } from './fast-lane.js';
+import type { TaskService } from './tasks.js';
+import { createModernToolLane, type LaneMethod, type LaneTool } from './fast-lane.js';
 import { createMcpServer, SERVER_INFO } from './mcp-server.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
 
@@ -32,6 +33,11 @@ export interface HttpServerOptions {
    * Absent: no authentication (the default for a server bound to loopback).
    */
   auth?: Authenticator;
+  /**
+   * Long math.run calls as MCP tasks, for clients that declare the tasks extension (see
+   * tasks.ts). Absent: every call is answered on its own request.
+   */
+  tasks?: TaskService;
 }
 
 export interface RunningHttpServer {
@@ -70,7 +76,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const auth = options.auth;
   /** The API view a request is served by: its tenant's when it authenticated as one. */
   const apiFor = (authInfo: AuthInfo | undefined): Api => (authInfo === undefined ? options.api : options.api.forTenant(tenantOf(authInfo)));
-  const mcp = createMcpHandler((context) => createMcpServer(apiFor(context.authInfo)), {
+  const tasks = options.tasks;
+  const mcp = createMcpHandler((context) => createMcpServer(apiFor(context.authInfo), { tasks: tasks !== undefined }), {
     legacy: 'stateless',
     ...(options.onError ? { onerror: options.onError } : {}),
   });
@@ -86,13 +93,32 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const loopback = LOOPBACK_HOSTS.includes(options.host);
   const tools = new Map<string, LaneTool>([
     [TOOLS.find.name, { cancellable: false, call: (args, _signal, request) => findToolResult(apiFor((request as AuthenticatedMessage).jacobianAuth), args) }],
-    [TOOLS.run.name, { cancellable: true, call: (args, signal, request) => runToolResult(apiFor((request as AuthenticatedMessage).jacobianAuth), args, signal) }],
+    [
+      TOOLS.run.name,
+      {
+        cancellable: true,
+        call: (args, signal, request, meta) => {
+          const api = apiFor((request as AuthenticatedMessage).jacobianAuth);
+          return tasks?.declared(meta) === true ? tasks.callRun(api, args, signal) : runToolResult(api, args, signal);
+        },
+      },
+    ],
   ]);
+  const apiOf = (request: IncomingMessage): Api => apiFor((request as AuthenticatedMessage).jacobianAuth);
+  const methods =
+    tasks === undefined
+      ? undefined
+      : new Map<string, LaneMethod>([
+          ['tasks/get', (params, request) => tasks.get(apiOf(request), params)],
+          ['tasks/cancel', (params, request) => tasks.cancel(apiOf(request), params)],
+          ['tasks/update', (params, request) => tasks.update(apiOf(request), params)],
+        ]);
   const lane =
     options.toolLane === false
       ? undefined
       : createModernToolLane({
           tools,
+          ...(methods === undefined ? {} : { methods }),
           serverInfo: SERVER_INFO,
           ...(loopback ? { allowedHostnames: localhostAllowedHostnames(), allowedOrigins: localhostAllowedOrigins() } : {}),
           maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE,

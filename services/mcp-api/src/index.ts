@@ -7,3 +7,4 @@ export { INSTRUCTIONS, instructionsFor } from './instructions.js';
 export { REASONING_META_KEY } from './tools.js';
 export { projectFind, projectResult } from './projection.js';
 export { AuthFileSchema, createAuthenticator, loadAuthFile, parseAuthFile, tenantOf, tokenDigest, type AuthFile, type Authenticator } from './auth.js';
+export { createTaskService, TASKS_EXTENSION, type TaskService, type TaskServiceOptions } from './tasks.js';

@@ -5,6 +5,7 @@ import type { Api } from './api.js';
 import { instructionsFor } from './instructions.js';
 import { findToolResult, reasoningWriteResult, runToolResult, TOOLS } from './tools.js';
 import { SERVER_VERSION } from './version.js';
+import { TASKS_EXTENSION } from './tasks.js';
 
 /** Name and version every instance reports, in `initialize` and in each modern result's `_meta`. */
 export const SERVER_INFO = { name: 'jacobian', version: SERVER_VERSION } as const;
@@ -57,14 +58,14 @@ function progressNotifier(ctx: ServerContext): (ProgressListener & { cancel(): v
  * One MCP server instance over the shared API. Stateless HTTP builds one per request and
  * stdio one per connection, so nothing here may hold state between requests.
  */
-export function createMcpServer(api: Api): McpServer {
+export function createMcpServer(api: Api, options: { tasks?: boolean } = {}): McpServer {
   const reasoning = api.reasoning;
   const mode = reasoning?.mode ?? 'OFF';
   const server = new McpServer(
     { ...SERVER_INFO },
     {
       instructions: mode === 'OFF' ? SERVER_INSTRUCTIONS : SERVER_INSTRUCTIONS + REASONING_INSTRUCTIONS[mode],
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, ...(options.tasks === true ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
     },
   );
 

@@ -12,10 +12,11 @@ import {
   ReasoningWriteInputSchema,
   ReportComparisonSchema,
   toAppError,
+  type CapabilityResult,
   type ProgressListener,
   type ReasoningLog,
 } from '@jacobian/shared';
-import type { Api } from './api.js';
+import type { Api, ReasoningNote } from './api.js';
 import { DOMAIN_FILTER_STATUSES, FindArgumentsSchema, PORTFOLIO_FITS, RECOVERY_KINDS, ROUTING_STATUSES } from './find.js';
 import { projectFind, projectReasoningError, projectReasoningNote, projectReceipt, projectResult } from './projection.js';
 
@@ -160,10 +161,15 @@ export function findToolResult(api: Api, args: JsonObject): CallToolResult {
  */
 export async function runToolResult(api: Api, args: JsonObject, signal: AbortSignal, onProgress?: ProgressListener): Promise<CallToolResult> {
   const { result, reasoning } = await api.runWithReasoning(args, signal, onProgress);
+  return runCallToolResult(result, reasoning);
+}
+
+/** math.run's tool result for a capability result, with the reasoning log's note when it is on. */
+export function runCallToolResult(result: CapabilityResult, reasoning: ReasoningNote | null): CallToolResult {
   const text = projectResult(result);
   return {
     content: [{ type: 'text', text: reasoning === null ? text : `${text}\n${projectReasoningNote(reasoning)}` }],
-    structuredContent: result as unknown as JsonObject,
+    structuredContent: result,
     ...(result.execution.status === 'ERROR' ? { isError: true } : {}),
     ...(reasoning === null ? {} : { _meta: { [REASONING_META_KEY]: reasoning } }),
   };
