@@ -32,6 +32,7 @@ import {
 } from './graph/witness-verify.js';
 import { COUNTERMODEL_CHECKER_SOURCES, COUNTERMODEL_VERIFY_CAPABILITY_ID, verifyCountermodel } from './universal-algebra/countermodel-verify.js';
 
+import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebnerBasis } from './polynomial/groebner-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -86,9 +87,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...COUNTERMODEL_CHECKER_SOURCES,
             ...MODEL_CHECKER_SOURCES,
             ...UNSAT_PROOF_CHECKER_SOURCES,
+            ...GROEBNER_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -110,6 +112,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyCountermodel(authority(COUNTERMODEL_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyModel(authority(MODEL_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyUnsatProof(authority(UNSAT_PROOF_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyGroebnerBasis(authority(GROEBNER_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

@@ -38,6 +38,8 @@ import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
 import { cadicalProvider } from './providers/cadical.js';
 import { probeZ3Provider } from './providers/z3.js';
+import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
+import { singularProvider } from './providers/singular.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
 import { findModel } from './sat/model-find.js';
 import { SAT_TS_PROVIDER, SAT_TS_SOURCES } from './sat/solve.js';
@@ -131,6 +133,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const countermodel = firstHealthyOf(countermodelProbes, skipped);
   const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const cadical = cadicalProvider();
+  const singular = singularProvider();
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -153,6 +156,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(satTs, () => materializeCnf),
     capabilityRegistration(firstHealthyOf([cadical, satTs], skipped), (runtime) => findModel(runtime)),
     capabilityRegistration(cadical, (runtime) => findUnsatProof(runtime)),
+    capabilityRegistration(firstHealthyOf([singular, groebnerTsProvider()], skipped), (runtime) => groebnerBasisCompute(runtime, { singular })),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -73,6 +73,7 @@ const RUNNER_CAPABILITIES = [
   'sat.cnf.materialize',
   'sat.model.find',
   'sat.unsat_proof.find',
+  'polynomial.groebner_basis.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -80,6 +81,7 @@ const CHECKER_CAPABILITIES = [
   'universal_algebra.countermodel.verify',
   'sat.model.verify',
   'sat.unsat_proof.verify',
+  'polynomial.groebner_basis.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

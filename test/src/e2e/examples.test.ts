@@ -40,7 +40,7 @@ async function catalogIds(): Promise<string[]> {
 }
 
 describe('every capability runs its advertised examples through MCP', () => {
-  it('the catalog holds the graph and universal-algebra packs with their checkers', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('the catalog holds the graph, universal-algebra, SAT and polynomial packs with their checkers', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const ids = await catalogIds();
     for (const id of [
       'graph.chromatic_number.compute',
@@ -52,6 +52,10 @@ describe('every capability runs its advertised examples through MCP', () => {
       'graph.isomorphism.verify',
       'universal_algebra.evaluate_laws',
       'universal_algebra.search.countermodel',
+      'sat.model.find',
+      'sat.unsat_proof.verify',
+      'polynomial.groebner_basis.compute',
+      'polynomial.groebner_basis.verify',
     ]) {
       expect(ids).toContain(id);
     }

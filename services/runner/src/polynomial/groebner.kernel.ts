@@ -24,8 +24,8 @@ export interface GroebnerKernelOutput {
 }
 
 export function groebnerBasisKernel(input: GroebnerKernelInput, ctx: KernelContext): GroebnerKernelOutput {
-  const ring = resolveRing(input.ring, ['ring']);
-  const generators = parsePolynomials(ring, input.generators, { path: ['generators'] });
+  const ring = resolveRing(input.ring, ['payload', 'ring']);
+  const generators = parsePolynomials(ring, input.generators, { path: ['payload', 'generators'] });
   const checkpoint = (): void => {
     if (ctx.signal.aborted || Date.now() >= ctx.deadline) {
       throw new JacobianError('EXECUTION_TIMEOUT', "the run's wall-time budget ended before the Groebner basis was complete; nothing was concluded");

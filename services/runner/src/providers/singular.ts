@@ -1,0 +1,350 @@
+/**
+ * Singular (Debian package `singular`), the computer algebra system, as the native provider of
+ * reduced Groebner bases: found on disk, identified by the bytes that run (the `Singular`
+ * executable is a thin launcher; the algorithms live in the libsingular shared objects it loads,
+ * so the digest covers both, as nauty's covers libnauty), its release read, and proved healthy on
+ * ideals with known reduced bases before any capability registers with it.
+ *
+ * Nothing a client sends reaches Singular as text. A run takes polynomials already parsed by our
+ * grammar into a ring, renames the ring's variables to `v1 … vn` (client names could collide with
+ * Singular's reserved words and commands), and prints the script from those parsed polynomials
+ * with our canonical printer. Singular's answer is read back between markers with our own parser;
+ * any other line (Singular reports errors on stdout and still exits 0) is a PROVIDER_FAILED.
+ */
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  canonicalDigest,
+  JacobianError,
+  parsePolynomial,
+  platformTag,
+  PolynomialRing,
+  printPolynomial,
+  ProviderRuntimeSchema,
+  resolveRing,
+  toAppError,
+  type Polynomial,
+  type ProviderProbe,
+  type ProviderRuntime,
+} from '@jacobian/shared';
+import { component, runNativeTool, type Component } from './nauty.js';
+
+/** The provider name capabilities built on Singular register under. */
+export const SINGULAR_PROVIDER = 'singular';
+
+/** Where the probe looks when no binary is named (library code does not read PATH). */
+export const DEFAULT_SINGULAR_DIRECTORIES: readonly string[] = ['/usr/bin', '/usr/local/bin', '/opt/homebrew/bin', '/opt/local/bin'];
+
+/** Singular's prime fields are Z/p for p ≤ 2^31 − 1 ("Wrong or unknown ground field specification" beyond). */
+export const SINGULAR_MAX_CHARACTERISTIC = 2_147_483_647n;
+
+const INSTALL_HINT = 'install the Debian package singular (apt-get install -y singular)';
+const PROBE_TIMEOUT_MS = 20_000;
+
+/** Singular's names of our monomial orders: lex `lp`, grlex `Dp`, grevlex `dp` (first variable largest in each). */
+const SINGULAR_ORDER = { lex: 'lp', grlex: 'Dp', grevlex: 'dp' } as const;
+
+/** Where to find Singular: an explicit path, or folders to search for `Singular`. */
+export interface SingularLocation {
+  binary?: string;
+  searchDirectories?: readonly string[];
+}
+
+/** The executable a successful probe vouched for, with its release and identity. */
+export interface SingularTools {
+  /** Absolute, symlink-free path of the executable. */
+  readonly binary: string;
+  /** The release, e.g. "4.3.1". */
+  readonly version: string;
+  /** The files the digest covers (executable and libsingular objects), with their sha256. */
+  readonly components: readonly Component[];
+  /** The COMPOSITE digest of {@link SingularTools.components}. */
+  readonly digest: string;
+}
+
+/**
+ * The absolute, symlink-free path of the Singular executable.
+ *
+ * @throws JacobianError PROVIDER_UNAVAILABLE when none is found.
+ */
+export async function findSingularExecutable(location: SingularLocation = {}): Promise<string> {
+  const candidates = location.binary !== undefined ? [location.binary] : (location.searchDirectories ?? DEFAULT_SINGULAR_DIRECTORIES).map((dir) => path.join(dir, 'Singular'));
+  for (const candidate of candidates) {
+    if (!path.isAbsolute(candidate)) continue;
+    try {
+      await access(candidate, constants.X_OK);
+      const resolved = await realpath(candidate);
+      if ((await stat(resolved)).isFile()) return resolved;
+    } catch {
+      // Not there or not executable: try the next candidate.
+    }
+  }
+  throw new JacobianError('PROVIDER_UNAVAILABLE', `no Singular executable found (looked at ${candidates.join(', ')})`, { hint: INSTALL_HINT });
+}
+
+/** The libsingular shared objects the executable loads, per `ldd`; [] when ldd is absent or the executable is static. */
+async function linkedSingularLibraries(binary: string, signal: AbortSignal | undefined): Promise<string[]> {
+  const ldd = ['/usr/bin/ldd', '/bin/ldd'];
+  for (const candidate of ldd) {
+    try {
+      await access(candidate, constants.X_OK);
+    } catch {
+      continue;
+    }
+    try {
+      const out = await runNativeTool(candidate, [binary], '', { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
+      const libraries = [...out.stdout.matchAll(/^\s*(libsingular\S*) => (\/\S+)/gm)].map((m) => m[2] ?? '').filter((lib) => lib !== '');
+      return [...new Set(await Promise.all(libraries.map((lib) => realpath(lib))))].sort();
+    } catch {
+      return [];
+    }
+  }
+  return [];
+}
+
+/** The identity of the executable and its libraries: their components and the COMPOSITE digest over them. */
+async function identify(binary: string, libraries: readonly string[]): Promise<{ components: Component[]; digest: string }> {
+  const components = [(await component('executable', binary)).component, ...(await Promise.all(libraries.map(async (lib) => (await component('library', lib)).component)))];
+  return { components, digest: canonicalDigest(components) };
+}
+
+/** `Singular --version` starts with "Singular for x86_64-Linux version 4.3.1 (4313, 64 bit) …". */
+async function readVersion(binary: string, signal: AbortSignal | undefined): Promise<string> {
+  const out = await runNativeTool(binary, ['--version'], '', { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 16 * 1024 });
+  const match = /^Singular for \S+ version (\d+\.\d+\.\d+)\b/.exec(out.stdout);
+  if (match === null) throw new Error(`Singular --version printed ${JSON.stringify(out.stdout.slice(0, 100))}, not a Singular version line`);
+  return match[1] as string;
+}
+
+/** What one Singular run should compute. */
+export interface SingularGroebnerRequest<C> {
+  readonly ring: PolynomialRing<C>;
+  readonly generators: readonly Polynomial<C>[];
+  /** Also the cofactors, by `lift`: basis[i] = Σ_j cofactors[i][j]·generators[j]. */
+  readonly cofactors: boolean;
+}
+
+/** What one Singular run found: the reduced basis, monic, by increasing leading monomial. */
+export interface SingularGroebnerResult<C> {
+  readonly basis: Polynomial<C>[];
+  readonly cofactors?: Polynomial<C>[][];
+  readonly runtimeMs: number;
+}
+
+/** How a run is bounded. */
+export interface SingularRunOptions {
+  signal?: AbortSignal | undefined;
+  /** Epoch ms at which Singular is killed and the run rejects with EXECUTION_TIMEOUT. */
+  deadline: number;
+  /** Most stdout bytes accepted; past it Singular is killed and the run rejects with OUTPUT_LIMIT_EXCEEDED. */
+  maxOutputBytes: number;
+}
+
+const MARK = { begin: '@@jacobian:basis', cofactors: '@@jacobian:cofactors', end: '@@jacobian:end' } as const;
+
+/**
+ * The Singular script of a request. Its only inputs are numbers and the polynomials' canonical
+ * text over the renamed variables `v1 … vn`, so no client text can reach Singular's interpreter.
+ */
+export function singularScript<C>(request: SingularGroebnerRequest<C>): { script: string; renamed: PolynomialRing<C> } {
+  const { ring } = request;
+  const characteristic = ring.field.characteristic;
+  if (characteristic > SINGULAR_MAX_CHARACTERISTIC) {
+    throw new JacobianError('INVALID_REQUEST', `ring.field.characteristic: Singular computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}, not ${characteristic}`, {
+      path: ['payload', 'ring', 'field', 'characteristic'],
+      data: { rule: 'provider-field' },
+    });
+  }
+  const renamed = new PolynomialRing<C>(
+    ring.field,
+    ring.variables.map((_, i) => `v${i + 1}`),
+    ring.order,
+  );
+  const generators = request.generators.length === 0 ? ['0'] : request.generators.map((g) => printPolynomial(renamed, g));
+  const lines = [
+    // Reduced bases: minimal (redSB) and with reduced tails (redTail).
+    'option(redSB);',
+    'option(redTail);',
+    `ring r = ${characteristic.toString()}, (${renamed.variables.join(',')}), ${SINGULAR_ORDER[ring.order]};`,
+    'short = 0;',
+    `ideal i = ${generators.join(',\n  ')};`,
+    'ideal g = std(i);',
+    'int k; int j;',
+    `"${MARK.begin}";`,
+    'for (k = 1; k <= ncols(g); k++) { string(g[k]); }',
+  ];
+  if (request.cofactors) {
+    // lift(i, g): matrix(g) = matrix(i) * T, T[j, k] multiplies i[j] in g[k].
+    lines.push('matrix T = lift(i, g);', `"${MARK.cofactors}";`, 'for (k = 1; k <= ncols(g); k++) { for (j = 1; j <= ncols(i); j++) { string(T[j, k]); } }');
+  }
+  lines.push(`"${MARK.end}";`, 'quit;', '');
+  return { script: lines.join('\n'), renamed };
+}
+
+function failed(message: string): JacobianError {
+  return new JacobianError('PROVIDER_FAILED', `Singular: ${message}; the result was discarded`);
+}
+
+/**
+ * Run Singular on one request: `std` with redSB and redTail, and `lift` for cofactors. Elements
+ * are made monic (Singular clears denominators over Q instead) and sorted by increasing leading
+ * monomial; cofactors are divided by the same leading coefficients and follow the sort.
+ *
+ * @throws JacobianError EXECUTION_TIMEOUT / EXECUTION_CANCELLED / OUTPUT_LIMIT_EXCEEDED when the
+ *   run is stopped; PROVIDER_FAILED when Singular reports an error or prints anything unexpected;
+ *   INVALID_REQUEST (path payload.ring.field.characteristic) for a prime Singular does not support.
+ */
+export async function runSingularGroebner<C>(binary: string, request: SingularGroebnerRequest<C>, options: SingularRunOptions): Promise<SingularGroebnerResult<C>> {
+  const { script, renamed } = singularScript(request);
+  const started = Date.now();
+  const out = await runNativeTool(binary, ['-q', '--no-rc', '--no-warn'], script, options);
+  const runtimeMs = Date.now() - started;
+  const lines = out.stdout.split('\n').map((line) => line.trim());
+  const begin = lines.indexOf(MARK.begin);
+  const middle = request.cofactors ? lines.indexOf(MARK.cofactors) : -1;
+  const end = lines.indexOf(MARK.end);
+  const unexpected = lines.findIndex((line, index) => line !== '' && (index < begin || index > end));
+  if (begin < 0 || end < begin || (request.cofactors && (middle < begin || middle > end)) || unexpected >= 0) {
+    const shown = lines.filter((line) => line !== '' && !line.startsWith('@@jacobian:')).slice(0, 4).join(' | ');
+    throw failed(`the answer is not in the expected form${shown === '' ? '' : `: ${shown.slice(0, 500)}`}`);
+  }
+  const R = request.ring;
+  const parse = (line: string, what: string): Polynomial<C> => {
+    try {
+      return parsePolynomial(renamed, line);
+    } catch (error) {
+      throw failed(`${what} does not parse with our grammar (${toAppError(error).message.slice(0, 200)})`);
+    }
+  };
+  const basisLines = lines.slice(begin + 1, middle >= 0 ? middle : end);
+  if (basisLines.some((line) => line === '')) throw failed('the basis has an empty line');
+  const raw = basisLines.map((line, k) => parse(line, `basis element ${k + 1}`));
+  // std of the zero ideal is the ideal (0); a zero element is not a basis element.
+  const kept = raw.map((p, k) => ({ p, k })).filter(({ p }) => p.length > 0);
+  let cofactorRows: Polynomial<C>[][] | undefined;
+  if (request.cofactors) {
+    const cells = lines.slice(middle + 1, end);
+    const width = Math.max(1, request.generators.length);
+    if (cells.length !== raw.length * width || cells.some((line) => line === '')) throw failed(`lift printed ${cells.length} entries for ${raw.length} × ${width}`);
+    cofactorRows = raw.map((_, k) => cells.slice(k * width, (k + 1) * width).map((line, j) => parse(line, `cofactor ${j + 1} of element ${k + 1}`)));
+    // A request with no generators was sent as the ideal (0): no cofactor columns.
+    if (request.generators.length === 0) cofactorRows = cofactorRows.map(() => []);
+  }
+  const F = R.field;
+  const elements = kept.map(({ p, k }) => {
+    const lc = (p[0] as { coefficient: C }).coefficient;
+    const inverse = F.inv(lc);
+    return { basis: R.monic(p), cofactors: cofactorRows?.[k]?.map((c) => R.scale(c, inverse)) };
+  });
+  elements.sort((a, b) => R.compare(R.leadingTerm(a.basis).monomial, R.leadingTerm(b.basis).monomial));
+  for (let i = 1; i < elements.length; i++) {
+    const previous = R.leadingTerm((elements[i - 1] as { basis: Polynomial<C> }).basis).monomial;
+    if (R.compare(previous, R.leadingTerm((elements[i] as { basis: Polynomial<C> }).basis).monomial) === 0) throw failed('two basis elements have the same leading monomial');
+  }
+  return {
+    basis: elements.map((e) => e.basis),
+    ...(cofactorRows === undefined ? {} : { cofactors: elements.map((e) => e.cofactors ?? []) }),
+    runtimeMs,
+  };
+}
+
+/** Ideals with known reduced bases, over Q and GF(32003), one of them with cofactors. */
+const HEALTH_CASES = [
+  { ring: { field: { kind: 'Q' }, variables: ['x', 'y'], order: 'lex' }, generators: ['x^2 - y', 'x*y - 1'], basis: ['y^3 - 1', 'x - y^2'], cofactors: true },
+  { ring: { field: { kind: 'GF', characteristic: '32003' }, variables: ['x', 'y', 'z'], order: 'grevlex' }, generators: ['2*x + 3*y', 'y^2 - z', 'x*z'], basis: ['x + 16003*y', 'z^2', 'y*z', 'y^2 + 32002*z'], cofactors: false },
+] as const;
+
+/** Solve the health cases and compare with the known bases; check the lift cofactors' identity. */
+async function healthCheck(binary: string, signal: AbortSignal | undefined): Promise<void> {
+  for (const health of HEALTH_CASES) {
+    const ring = resolveRing(health.ring);
+    const generators = health.generators.map((text) => parsePolynomial(ring, text));
+    const result = await runSingularGroebner(binary, { ring, generators, cofactors: health.cofactors }, { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
+    const texts = result.basis.map((p) => printPolynomial(ring, p));
+    if (texts.join(', ') !== health.basis.join(', ')) throw new Error(`the reduced basis of <${health.generators.join(', ')}> came out as [${texts.join(', ')}], expected [${health.basis.join(', ')}]`);
+    if (health.cofactors) {
+      result.basis.forEach((b, i) => {
+        let sum: Polynomial<unknown> = [];
+        (result.cofactors?.[i] ?? []).forEach((c, j) => {
+          sum = ring.add(sum, ring.mul(c, generators[j] as Polynomial<unknown>));
+        });
+        if (!ring.equals(sum, b)) throw new Error(`lift's cofactors of basis element ${i} do not combine the generators into it`);
+      });
+    }
+  }
+}
+
+/**
+ * Describe the installed Singular and prove it works: find the executable, read its release,
+ * digest it with the libsingular objects it loads, and compute known reduced bases (with lift
+ * cofactors) correctly.
+ *
+ * @throws JacobianError PROVIDER_UNAVAILABLE if it is missing or fails any of these.
+ */
+export async function probeSingular(options: SingularLocation & { signal?: AbortSignal } = {}): Promise<{ runtime: ProviderRuntime; tools: SingularTools }> {
+  const binary = await findSingularExecutable(options);
+  try {
+    const version = await readVersion(binary, options.signal);
+    const libraries = await linkedSingularLibraries(binary, options.signal);
+    const { components, digest } = await identify(binary, libraries);
+    await healthCheck(binary, options.signal);
+    const copyright = '/usr/share/doc/singular/copyright';
+    const licenseFiles = await access(copyright, constants.R_OK).then(
+      () => [copyright],
+      () => [],
+    );
+    const runtime = ProviderRuntimeSchema.parse({
+      provider: SINGULAR_PROVIDER,
+      availability: 'AVAILABLE',
+      version,
+      digest_kind: 'COMPOSITE',
+      digest,
+      platform: platformTag(),
+      install_tier: 'T1',
+      license_id: 'GPL-2.0-or-later',
+      license_files: licenseFiles,
+      features: ['reduced-groebner-basis', 'std-redSB', 'lift-cofactors', 'fields-Q-GF(p<2^31)', ...(libraries.length > 0 ? ['libsingular-digested'] : [])],
+    });
+    return { runtime, tools: { binary, version, components, digest } };
+  } catch (error) {
+    const cause = toAppError(error);
+    if (cause.code === 'EXECUTION_CANCELLED') throw cause;
+    throw new JacobianError('PROVIDER_UNAVAILABLE', `Singular at ${binary} failed its probe: ${cause.message}; ${INSTALL_HINT}`, { cause: error });
+  }
+}
+
+/**
+ * Check, before a run, that the executable and libraries are still the bytes the probe digested.
+ *
+ * @throws JacobianError PROVIDER_FAILED when anything changed (an upgrade under a running runner).
+ */
+export async function checkSingularIdentity(tools: SingularTools): Promise<void> {
+  const libraries = tools.components.filter((c) => c.role === 'library').map((c) => c.file);
+  const resolved = await linkedSingularLibraries(tools.binary, undefined);
+  const { digest } = await identify(tools.binary, resolved);
+  if (digest !== tools.digest || resolved.map((lib) => path.basename(lib)).join(',') !== libraries.join(',')) {
+    throw new JacobianError('PROVIDER_FAILED', `the Singular installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
+  }
+}
+
+/** The Singular provider probe, remembering the tools its last successful probe vouched for. */
+export interface SingularProbe extends ProviderProbe {
+  readonly tools: SingularTools | undefined;
+}
+
+/** The Singular provider for registration: probed once at start, fail closed. */
+export function singularProvider(location: SingularLocation = {}): SingularProbe {
+  let tools: SingularTools | undefined;
+  return {
+    name: SINGULAR_PROVIDER,
+    get tools() {
+      return tools;
+    },
+    async probe(signal) {
+      const result = await probeSingular({ ...location, ...(signal === undefined ? {} : { signal }) });
+      tools = result.tools;
+      return result.runtime;
+    },
+  };
+}
