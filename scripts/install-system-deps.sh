@@ -5,6 +5,7 @@
 #   nauty                          graph tools (geng, labelg, countg, dreadnaut): a graph provider and
 #                                  the independent truth the graph tests compare against
 #   cadical                        the SAT solver of the SAT-based providers
+#   singular                       the Groebner-basis provider, and the truth the TypeScript engine is compared with
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
 set -euo pipefail
 
@@ -15,6 +16,7 @@ command -v ceph-mon >/dev/null 2>&1 || need+=(ceph-mon)
 command -v ceph-osd >/dev/null 2>&1 || need+=(ceph-osd)
 command -v nauty-geng >/dev/null 2>&1 || need+=(nauty)
 command -v cadical >/dev/null 2>&1 || need+=(cadical)
+command -v Singular >/dev/null 2>&1 || need+=(singular)
 [ "${#need[@]}" -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
