@@ -99,6 +99,12 @@ only grows and a message saying where the run stands (a search reports the bound
 so far). Progress is information while you wait, never a result: a run that ends early concludes
 only what its result says.
 
+Over HTTP with the current protocol, a client that declares the tasks extension
+(\`io.modelcontextprotocol/tasks\`) may get a task handle instead of the result when a run takes
+more than about a second: poll \`tasks/get\` with its \`taskId\` (at the suggested
+\`pollIntervalMs\`) until it is \`completed\`, whose \`result\` is the math.run result, or end it with
+\`tasks/cancel\`. The run is the same job either way.
+
 ## Reading a result
 - execution.status: COMPLETED, TIMEOUT, CANCELLED or ERROR. Only COMPLETED carries a conclusion;
   a timeout, cancellation or error is never a mathematical statement.
@@ -129,7 +135,9 @@ canonical manifest (schema URI, semantics URI, payload digest, parents, summary)
 the resource \`artifact://sha256/{digest}\` to get its manifest and payload; every read re-hashes
 the bytes. Typed artifacts come from the capability that owns their type (for example a graph
 from graph.construct.explicit); \`artifact.put\` stores generic payloads but confers no domain
-meaning. An empty \`artifact_uris\` means the value was not retained.
+meaning. An empty \`artifact_uris\` means the value was not retained. On a server that requires a
+bearer token, everything you create (runs, artifacts, tasks, reasoning logs) belongs to your
+token's tenant: another tenant's artifact URI reads as not found, also as an input.
 `;
 
 /** The reasoning-log section, appended when the operator turned the log on. */
