@@ -485,6 +485,30 @@ describe('BullMQ run queue', () => {
     });
   });
 
+  it('leaves a job running when the API process that submitted it closes: another process gets its result', async () => {
+    const prefix = uniquePrefix();
+    const release = gate();
+    let started = 0;
+    // A handler that stops when told to: a withdrawal would end it CANCELLED.
+    await openWorker(prefix, (run, signal) => {
+      started++;
+      return Promise.race([
+        release.promise.then(() => completedResult(run)),
+        waitForAbort(signal).then(() => nonConclusion(run, 'CANCELLED', 'EXECUTION_CANCELLED')),
+      ]);
+    });
+    const run = admitted(47);
+    const leaving = createBullmqRunQueue({ connection: { url: redis.url }, prefix, backoffMs: 20 });
+    const first = leaving.submit(run, POOL);
+    await until('the handler to start', () => started === 1);
+    await leaving.close();
+    expect((await first).execution.status).toBe('CANCELLED');
+    const later = openQueue(prefix).submit(run, POOL);
+    release.open();
+    expect(await later).toEqual(completedResult(run));
+    expect(started).toBe(1);
+  });
+
   it('retries a handler that throws an infrastructure error, and the caller gets the eventual result', async () => {
     const prefix = uniquePrefix();
     let calls = 0;

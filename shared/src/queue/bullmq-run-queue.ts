@@ -6,7 +6,9 @@
  * - the job ID is the run's deterministic `job_id`, so one request is one job cluster-wide;
  * - a completed answer still stored in Redis is returned without computing again;
  * - cancellation is by withdrawal: when the last waiter in every API process has gone, the job
- *   is removed if it has not started, and its runner is told to abort it if it has;
+ *   is removed if it has not started, and its runner is told to abort it if it has; an API
+ *   process that closes leaves its jobs running (its callers are gone, but a task or a retry
+ *   may ask for the same job again);
  * - Redis being unreachable is an ERROR result (QUEUE_UNAVAILABLE), never a hang;
  * - a split run (see ShardHandler) is one job to its callers: withdrawing its last caller cancels
  *   its unfinished children too, and its progress counts the children that have finished.
@@ -620,7 +622,10 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
       return resultForError(run, appError);
     } finally {
       clearTimeout(timer);
-      if (channel !== undefined && registered) release(channel, run, !answered);
+      // A caller's withdrawal cancels the job once nobody waits; this process closing does not:
+      // the job runs on for whoever asks for it again (a task polled through another API
+      // process, a client retrying after a restart), by its job ID.
+      if (channel !== undefined && registered) release(channel, run, !answered && !closed);
     }
   }
 
