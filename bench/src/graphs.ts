@@ -12,11 +12,11 @@
  * - capability, TypeScript provider: the same with the TypeScript canonical augmentation, whose
  *   kernel runs in a child of a process pool (size 1, started and warmed up before measuring).
  *
- * In-process rather than math.run over MCP HTTP: the capability is not registered with the
- * runner yet (so `jacobian serve` does not offer it), and in-process measures exactly what the
- * targets are about (the provider's own overhead over geng) without an HTTP round trip and
- * queue hop of a few milliseconds per call, which would only matter at n ≤ 9. The peer gets the
- * same: a bare process writing a file.
+ * In-process rather than math.run over MCP HTTP: `jacobian serve` picks geng whenever it is
+ * installed (so it cannot measure the TypeScript provider), and in-process measures exactly
+ * what the targets are about (the provider's own overhead over geng) without an HTTP round trip
+ * and queue hop of a few milliseconds per call, which would only matter at n ≤ 9. The peer gets
+ * the same: a bare process writing a file.
  *
  * A listing of more than --graphs-shard-mib MiB of graph6 (default 12; one call may return at
  * most budget.max_output_bytes = 16 MiB) is split into k shards with geng's res/mod and the
@@ -24,17 +24,23 @@
  * work) and once whole (the secondary ratio: what the split itself costs). Shards run one after
  * another, on one "runner" (this process).
  *
- * Extending: each comparison is a {@link GraphsComparison} in {@link graphsComparisons}. The
- * planned "sharded enumeration, 2 runners against 1" belongs there as one more comparison: the
- * same k shards submitted as queue jobs to a cluster of 1 runner and then of 2 runners (see
- * queue.ts for starting one), reporting the two wall times and their ratio (target ≥ 1.8×).
+ * Each comparison is a {@link GraphsComparison} in {@link graphsComparisons}:
+ * - providers-vs-geng: the above;
+ * - sharded-2-runners (also a --graphs-cases name): one split request (`split: {shards: k}`,
+ *   n = 10, count only) sent by math.run over MCP HTTP to a cluster (Redis, s3rver, `jacobian
+ *   api`, `jacobian runner --pools heavy` with JACOBIAN_CONCURRENCY=1, so one shard job and one
+ *   geng at a time, pinned to its own core with taskset when there is one): a cluster with one
+ *   runner and one with two, called in alternation; the wall time of the call, 1 runner over 2
+ *   (target ≥ 1.8×). See {@link shardedRunners}.
  *
  * Every count is checked: geng's against OEIS where published, the sum of geng's shards against
  * geng whole, each capability's count against geng's, and each paged listing's page counts
  * against its count. A mismatch is a disagreement in the report and fails the run.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
   admitRequest,
@@ -48,11 +54,12 @@ import {
   type InstalledCapability,
   type IsolatedExecutor,
 } from '@jacobian/shared';
-// The runner does not export the enumeration yet (see the report of the change that added this
-// file); once services/runner/src/index.ts does, these come from '@jacobian/runner'.
 import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, probeGeng } from '@jacobian/runner';
-import type { BenchContext } from './context.js';
-import { cpuMs, CpuWindow } from './proc.js';
+import { startRedisServer } from '@jacobian/shared/testing';
+import { generateCheckerKeys, jacobianEnvironment, startChild, startJacobian, type BenchContext, type JacobianProcess } from './context.js';
+import { JsonLineReader } from './lines.js';
+import { HttpClient, parseToolCall, toolCall } from './mcp-http.js';
+import { cpuMs, CpuWindow, readJsonLines } from './proc.js';
 import { ratio, round, table } from './stats.js';
 
 /** Where the benchmark expects Debian's geng. */
@@ -83,7 +90,7 @@ interface EnumerationCase {
   oeis?: { id: string; counts: Record<number, number> };
 }
 
-const A000088 = { id: 'A000088', counts: { 9: 274_668, 10: 12_005_168 } };
+const A000088: { id: string; counts: Record<number, number> } = { id: 'A000088', counts: { 9: 274_668, 10: 12_005_168 } };
 const A001349 = { id: 'A001349', counts: { 9: 261_080, 10: 11_716_571 } };
 const A006785 = { id: 'A006785', counts: { 9: 1897, 10: 12_172 } };
 
@@ -147,6 +154,7 @@ export interface GraphsReport {
   options: GraphsOptions & { capability_id: string; geng: string; geng_version: string; measured: string };
   comparisons: Record<string, unknown>[];
   cases: CaseReport[];
+  sharded: ShardedReport[];
   targets: { name: string; target: string; measured: string; met: boolean }[];
   notes: string[];
   stopped: { name: string; graceful: boolean; code: number | null; signal: string | null }[];
@@ -319,23 +327,42 @@ function checkResult(result: CapabilityResult, countOnly: boolean): { count: num
 // The run
 
 /**
- * One comparison of the benchmark. `graphs` runs each in turn; a new one (the sharded 2-runners
- * case) only has to produce its part of the report.
+ * One comparison of the benchmark. `graphs` runs each selected one in turn; each produces its
+ * part of the report. `installed` installs (once) the in-process providers, warmed up.
  */
 export interface GraphsComparison {
   id: string;
-  run(context: BenchContext, options: GraphsOptions, installed: Installed): Promise<{ cases?: CaseReport[]; entry?: Record<string, unknown> }>;
+  selected(options: GraphsOptions): boolean;
+  run(
+    context: BenchContext,
+    options: GraphsOptions,
+    installed: () => Promise<Installed>,
+  ): Promise<{ cases?: CaseReport[]; sharded?: ShardedReport; entry?: Record<string, unknown> }>;
 }
 
-/** The comparisons, in order: providers against geng direct. Sharded 2 runners vs 1 goes here next. */
+/** The comparisons, in order: providers against geng direct, then the sharded enumeration on 2 runners against 1. */
 export function graphsComparisons(): GraphsComparison[] {
-  return [{ id: 'providers-vs-geng', run: (context, options, installed) => providersVsGeng(context, options, installed).then((cases) => ({ cases })) }];
+  return [
+    {
+      id: 'providers-vs-geng',
+      selected: (options) => options.cases.length === 0 || options.cases.some((id) => CASES.some((c) => c.id === id)),
+      run: async (context, options, installed) => ({ cases: await providersVsGeng(context, options, await installed()) }),
+    },
+    {
+      id: SHARDED_CASE,
+      selected: (options) => options.cases.length === 0 || options.cases.includes(SHARDED_CASE),
+      run: async (context, options) => {
+        const sharded = await shardedRunners(context, options);
+        return { sharded, entry: { order: sharded.order, shards: sharded.shards, speedup: sharded.speedup } };
+      },
+    },
+  ];
 }
 
 async function providersVsGeng(context: BenchContext, options: GraphsOptions, installed: Installed): Promise<CaseReport[]> {
   const dir = join(context.dir, 'graphs');
   mkdirSync(dir, { recursive: true });
-  const selected = CASES.filter((c) => (options.cases.length === 0 ? DEFAULT_CASES : options.cases).includes(c.id));
+  const selected = CASES.filter((c) => (options.cases.some((id) => CASES.some((known) => known.id === id)) ? options.cases : DEFAULT_CASES).includes(c.id));
   const reports: CaseReport[] = [];
   for (const n of options.orders) {
     for (const c of selected) {
@@ -407,11 +434,321 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
   return reports;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Sharded enumeration: 2 runners against 1
+
+/** The --graphs-cases name of the sharded comparison. */
+export const SHARDED_CASE = 'sharded-2-runners';
+/** Its work: every graph on 10 vertices, counted (geng -u 10: about 2.3 s of one core), in 8 shard jobs. */
+const SHARDED_ORDER = 10;
+const SHARDED_SHARDS = 8;
+const SHARDED_BUDGET_MS = 300_000;
+/** Fewest measured rounds (one call per cluster each), whatever --graphs-repeat says. */
+const SHARDED_MIN_ROUNDS = 4;
+const SHARDED_BUCKET = 'jacobian-bench-graphs';
+
+/** One split call to the cluster. */
+interface ShardedCall {
+  ms: number;
+  count: number;
+  /** Shard jobs each runner finished during the call, from the runners' logs. */
+  jobs_by_runner: Record<string, number>;
+  /** CPU time of each runner (with its geng children) over the call. */
+  cpu_ms_by_runner: Record<string, number>;
+  failure?: string;
+}
+
+interface ShardedPhase {
+  runners: number;
+  /** Median wall time of the split call. */
+  ms: number;
+  /** Median other load (cores) during its calls. */
+  other_cores: number;
+  /** Median over the calls of the busiest runner's CPU time: the call's length on an otherwise idle machine, less the queue's waits. */
+  busiest_runner_cpu_ms: number;
+  calls: ShardedCall[];
+}
+
+export interface ShardedReport {
+  order: number;
+  shards: number;
+  payload: Record<string, unknown>;
+  cores: number;
+  pinned: boolean;
+  /** geng -u in one process on the same class, for scale: the work without the queue or the split. */
+  geng_direct_ms: number;
+  one_runner: ShardedPhase;
+  two_runners: ShardedPhase;
+  /** one_runner.ms / two_runners.ms: the target's measure. */
+  speedup: number;
+  /** one_runner.busiest_runner_cpu_ms / two_runners.busiest_runner_cpu_ms: how evenly the shard jobs split the work (blind to other load). */
+  cpu_speedup: number;
+  disagreements: string[];
+}
+
+/** Wait until the API's catalog offers the capability (runners advertise through Redis). */
+async function waitForOffer(url: URL, capability: string, timeoutMs = 90_000): Promise<void> {
+  const client = new HttpClient(url, 1);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const outcome = parseToolCall(await client.post(toolCall('modern', 1, 'math.find', { capability_id: capability })));
+      if (outcome.result?.structuredContent?.['capability'] != null) return;
+      if (Date.now() > deadline) throw new Error(`${url.href} did not offer ${capability} within ${timeoutMs} ms: ${JSON.stringify(outcome).slice(0, 500)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** Shard jobs of `parent` each runner's log says it finished, by runner name. */
+function finishedShardJobs(runners: readonly JacobianProcess[], parentJobId: string): Record<string, number> {
+  const byRunner: Record<string, number> = {};
+  for (const runner of runners) {
+    byRunner[runner.process.name] = readJsonLines(runner.process.logFile).filter(
+      (entry) => entry['msg'] === 'run finished' && typeof entry['job_id'] === 'string' && entry['job_id'].startsWith(`${parentJobId}.s`),
+    ).length;
+  }
+  return byRunner;
+}
+
+/** One cluster of the comparison: an API and its runners, on their own queue prefix. */
+interface ShardedCluster {
+  label: string;
+  api: JacobianProcess;
+  client: HttpClient;
+  runners: JacobianProcess[];
+  calls: ShardedCall[];
+  other_cores: number[];
+}
+
+/**
+ * The sharded comparison. Two clusters share one Redis and one s3rver, each on its own queue
+ * prefix: `1 runner` (a `jacobian api` and one `jacobian runner --pools heavy`) and `2 runners`
+ * (an api and two runners). Every runner has JACOBIAN_CONCURRENCY=1 (one job, one process-pool
+ * child) and is pinned to one core when taskset exists: the single runner and the first of the
+ * pair to core 0, the second of the pair to core 1. Idle clusters use no CPU, so the rounds
+ * alternate between them (1, 2, then 2, 1, …): both see the same drift in the load of the
+ * shared machine. Each cluster first answers one unmeasured split call at n = 9 (its runners'
+ * first jobs); then each of max(4, --graphs-repeat) rounds makes one measured split call at
+ * n = 10 on each, and the medians are compared. Every call
+ * has its own budget (wall_time_ms differs by a millisecond), so its job ID is new and nothing
+ * is served from the queue's cache. Checked: each call COMPLETED and COMPLETE, its count equals
+ * OEIS A000088(10), it names all k shard jobs, and the runners' logs account for every one.
+ */
+async function shardedRunners(context: BenchContext, options: GraphsOptions): Promise<ShardedReport> {
+  const n = SHARDED_ORDER;
+  const k = SHARDED_SHARDS;
+  const expected = A000088.counts[n] as number;
+  const payload = { order: n, count_only: true, split: { shards: k } };
+  const disagreements: string[] = [];
+  // Its calls last a second or two on a shared machine: never fewer than 4 rounds (1, 2, 2, 1).
+  const rounds = Math.max(SHARDED_MIN_ROUNDS, options.repeat);
+
+  await context.waitQuiet('graphs sharded: geng direct');
+  const direct: number[] = [];
+  for (let round_ = 0; round_ < rounds; round_++) {
+    const run = await runGengOnce(context, ['-u', String(n)], null);
+    if (run.count !== expected) disagreements.push(`geng -u ${n} counted ${run.count}, OEIS A000088 says ${expected}`);
+    direct.push(run.ms);
+  }
+
+  context.log('graphs sharded: starting Redis, s3rver and two clusters (api + 1 runner, api + 2 runners)');
+  const redis = await startRedisServer();
+  context.cleanups.push(() => redis.stop());
+  const s3 = startChild(context, 'graphs-s3rver', 's3rver.ts', { env: { BENCH_S3_BUCKET: SHARDED_BUCKET }, pipeStdout: true, pipeStdin: true });
+  const s3Info = (await new JsonLineReader(s3.child.stdout as NonNullable<typeof s3.child.stdout>, 's3rver').next(60_000)) as
+    | { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string }
+    | undefined;
+  if (s3Info === undefined) throw new Error(`s3rver did not start; see ${s3.logFile}`);
+  const keys = generateCheckerKeys(context);
+  const tag = randomBytes(3).toString('hex');
+  const environment = (prefix: string, name: string, extra: Record<string, string>): Record<string, string> =>
+    jacobianEnvironment(context, name, {
+      REDIS_URL: redis.url,
+      JACOBIAN_PREFIX: prefix,
+      S3_BUCKET: SHARDED_BUCKET,
+      S3_REGION: s3Info.region,
+      S3_ENDPOINT: s3Info.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: s3Info.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3Info.secretAccessKey,
+      AWS_REGION: s3Info.region,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      JACOBIAN_CHECKER_PUBLIC_KEYS: keys.publicKey,
+      ...extra,
+    });
+  const startCluster = async (label: string, size: number): Promise<ShardedCluster> => {
+    const prefix = `graphs-${tag}-${size}`;
+    const runners = await Promise.all(
+      Array.from({ length: size }, (_, i) =>
+        startJacobian(context, `graphs-${size}-runner-${i + 1}`, ['runner', '--pools', 'heavy'], {
+          env: environment(prefix, `graphs-${size}-runner-${i + 1}`, { JACOBIAN_CONCURRENCY: '1' }),
+          core: i,
+          readyMessage: 'runner taking jobs',
+        }),
+      ),
+    );
+    const api = await startJacobian(context, `graphs-${size}-api`, ['api', '--host', '127.0.0.1', '--port', '0'], { env: environment(prefix, `graphs-${size}-api`, {}) });
+    if (api.url === undefined) throw new Error(`the api of the ${label} cluster did not log its URL`);
+    await waitForOffer(api.url, CAPABILITY_ID);
+    const client = new HttpClient(api.url, 1);
+    context.cleanups.push(() => {
+      client.close();
+      return Promise.resolve();
+    });
+    return { label, api, client, runners, calls: [], other_cores: [] };
+  };
+  const clusters = [await startCluster('1 runner', 1), await startCluster('2 runners', 2)] as const;
+
+  let callId = 0;
+  /** One split call of `order` to `cluster`, checked. */
+  const call = async (cluster: ShardedCluster, order: number): Promise<ShardedCall> => {
+    callId++;
+    const budget = { wall_time_ms: SHARDED_BUDGET_MS + callId };
+    const { runners } = cluster;
+    const cpuBefore = runners.map((r) => cpuMs(r.process.pid));
+    const started = performance.now();
+    const response = await cluster.client.post(toolCall('modern', callId, 'math.run', { capability_id: CAPABILITY_ID, payload: { ...payload, order }, budget }));
+    const ms = round(performance.now() - started, 1);
+    const cpu = Object.fromEntries(runners.map((r, i) => [r.process.name, round(cpuMs(r.process.pid) - (cpuBefore[i] ?? 0), 0)]));
+    const outcome = parseToolCall(response);
+    const result = outcome.result?.structuredContent as
+      | { execution?: { status?: string; job_id?: string }; completeness?: { status?: string }; output?: { count?: number }; diagnostics?: { code?: string }[] }
+      | undefined;
+    const jobId = result?.execution?.job_id ?? '';
+    // A runner logs a job's end just after answering it: give the logs a moment to catch up.
+    let jobs = finishedShardJobs(runners, jobId);
+    for (let i = 0; i < 20 && Object.values(jobs).reduce((a, b) => a + b, 0) < k; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      jobs = finishedShardJobs(runners, jobId);
+    }
+    const base = { ms, count: result?.output?.count ?? 0, jobs_by_runner: jobs, cpu_ms_by_runner: cpu };
+    const wanted = order === n ? expected : A000088.counts[order];
+    const failure =
+      result?.execution?.status !== 'COMPLETED' || result.completeness?.status !== 'COMPLETE'
+        ? `${result?.execution?.status ?? 'no result'}: ${(outcome.error ?? JSON.stringify(result?.diagnostics ?? result)).slice(0, 400)}`
+        : (result.diagnostics ?? []).filter((d) => d.code === 'SHARD_CHILD').length !== k
+          ? `the result does not name ${k} shard jobs`
+          : Object.values(jobs).reduce((a, b) => a + b, 0) !== k
+            ? `the runners' logs show ${Object.values(jobs).reduce((a, b) => a + b, 0)} finished shard jobs, not ${k}`
+            : base.count !== wanted
+              ? `counted ${base.count}, OEIS A000088(${order}) says ${wanted}`
+              : undefined;
+    if (failure !== undefined) disagreements.push(`${cluster.label}, n = ${order}: ${failure}`);
+    return failure === undefined ? base : { ...base, failure };
+  };
+
+  for (const cluster of clusters) await call(cluster, n - 1);
+  await context.waitQuiet('graphs sharded: clusters');
+  for (let round_ = 0; round_ < rounds; round_++) {
+    for (const cluster of round_ % 2 === 0 ? clusters : [...clusters].reverse()) {
+      const window = new CpuWindow(() => (redis.pid > 0 ? [redis.pid] : []));
+      const measured = await call(cluster, n);
+      cluster.other_cores.push(window.lap().other_cores);
+      cluster.calls.push(measured);
+      context.log(`graphs sharded: ${cluster.label}: ${measured.ms} ms, shard jobs by runner ${JSON.stringify(measured.jobs_by_runner)}, runner CPU ms ${JSON.stringify(measured.cpu_ms_by_runner)}`);
+    }
+  }
+  if (clusters[1].calls.some((c) => Object.values(c.jobs_by_runner).some((jobs) => jobs === 0))) {
+    context.log('graphs sharded: WARNING: a runner took no shard job in a 2-runner call');
+  }
+  const phases = clusters.map(
+    (cluster): ShardedPhase => ({
+      runners: cluster.runners.length,
+      ms: round(median(cluster.calls.map((c) => c.ms)), 1),
+      busiest_runner_cpu_ms: round(median(cluster.calls.map((c) => Math.max(...Object.values(c.cpu_ms_by_runner)))), 0),
+      calls: cluster.calls,
+      other_cores: round(median(cluster.other_cores), 2),
+    }),
+  );
+  const pinned = clusters.every((cluster) => cluster.runners.every((r) => r.process.core !== undefined));
+  for (const cluster of clusters) {
+    for (const runner of cluster.runners) await runner.process.stop();
+    await cluster.api.process.stop();
+  }
+  await s3.stop();
+
+  const [one, two] = phases as [ShardedPhase, ShardedPhase];
+  const speedup = ratio(one.ms, two.ms);
+  const cpuSpeedup = ratio(one.busiest_runner_cpu_ms, two.busiest_runner_cpu_ms);
+  context.log(
+    `graphs sharded: n=${n} in ${k} shard jobs: 1 runner ${one.ms} ms, 2 runners ${two.ms} ms (${speedup}×; busiest runner's CPU ${cpuSpeedup}×); geng direct ${round(median(direct), 0)} ms`,
+  );
+  return {
+    order: n,
+    shards: k,
+    payload,
+    cores: availableParallelism(),
+    pinned,
+    geng_direct_ms: round(median(direct), 1),
+    one_runner: one,
+    two_runners: two,
+    speedup,
+    cpu_speedup: cpuSpeedup,
+    disagreements,
+  };
+}
+
 export async function runGraphsBench(context: BenchContext, options: GraphsOptions): Promise<GraphsReport> {
   const version = checkGeng();
-  for (const id of options.cases) if (!CASES.some((c) => c.id === id)) throw new Error(`--graphs-cases: ${id} is not one of ${CASES.map((c) => c.id).join(', ')}`);
+  for (const id of options.cases) {
+    if (!CASES.some((c) => c.id === id) && id !== SHARDED_CASE) throw new Error(`--graphs-cases: ${id} is not one of ${[...CASES.map((c) => c.id), SHARDED_CASE].join(', ')}`);
+  }
+  let installing: Promise<Installed> | undefined;
+  const installed = (): Promise<Installed> => (installing ??= installAndWarmUp(context));
+  const cases: CaseReport[] = [];
+  const comparisons: Record<string, unknown>[] = [];
+  const sharded: ShardedReport[] = [];
+  for (const comparison of graphsComparisons()) {
+    if (!comparison.selected(options)) continue;
+    const part = await comparison.run(context, options, installed);
+    if (part.cases !== undefined) cases.push(...part.cases);
+    if (part.sharded !== undefined) sharded.push(part.sharded);
+    comparisons.push({ id: comparison.id, ...(part.entry ?? {}) });
+  }
+
+  const at = (n: number, key: 'geng_provider_vs_geng' | 'typescript_vs_geng'): number[] => cases.filter((c) => c.order === n).map((c) => c.ratios[key]);
+  const worst = (values: number[]): number => (values.length === 0 ? Number.NaN : Math.max(...values));
+  const targets: GraphsReport['targets'] = [];
+  if (cases.length > 0 && options.orders.includes(10)) {
+    const geng10 = worst(at(10, 'geng_provider_vs_geng'));
+    targets.push({ name: 'geng provider vs geng direct, n = 10 (worst case)', target: '≤ 1.10×', measured: `${geng10}×`, met: geng10 <= 1.1 });
+  }
+  for (const n of cases.length > 0 ? options.orders.filter((o) => o === 9 || o === 10) : []) {
+    const ts = worst(at(n, 'typescript_vs_geng'));
+    targets.push({ name: `TypeScript provider vs geng direct, n = ${n} (worst case)`, target: '≤ 5×', measured: `${ts}×`, met: ts <= 5 });
+  }
+  for (const report of sharded) {
+    targets.push({
+      name: `sharded enumeration (n = ${report.order}, ${report.shards} shard jobs), 2 runners vs 1 on ${report.cores} cores`,
+      target: '≥ 1.8×',
+      measured: `${report.speedup}×`,
+      met: report.disagreements.length === 0 && report.speedup >= 1.8,
+    });
+  }
+  return {
+    benchmark: 'graphs',
+    options: { ...options, capability_id: CAPABILITY_ID, geng: GENG_BINARY, geng_version: version, measured: 'in process: executeCapability with a local-folder artifact store and a process pool of 1; sharded: math.run over MCP HTTP to a cluster' },
+    comparisons,
+    cases,
+    sharded,
+    targets,
+    notes: [
+      'times are medians over the rounds (--graphs-repeat); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)',
+      'cpu × divides CPU time (this process and its children: geng, the kernel pool child) the same way; it ignores other load on the machine but also the overlap of the provider with geng on the second core',
+      'n ≤ 9 runs take tens of milliseconds, so their ratios carry the fixed cost of a call (request admission, spawning geng, storing a page) and the noise of a shared machine',
+      'sharded: the speed-up (the target) is the median wall time of the split call with 1 runner over that with 2 runners; other_cores is the load of processes outside the benchmark while each phase ran (the machine is shared), which the second runner competes with; cpu × divides the busiest runner\'s CPU time the same way: how evenly the shard jobs split the work, blind to that load',
+      'a failed enumeration or a count that disagrees with geng or OEIS is listed under disagreements and fails the run',
+    ],
+    stopped: [],
+  };
+}
+
+/** Install both providers and warm them up (the pool's child, the JIT of the recheck and the labeller, geng's pages in the cache). */
+async function installAndWarmUp(context: BenchContext): Promise<Installed> {
   const installed = await install(context);
-  // Warm-up: the pool's child, the JIT of the recheck and the labeller, geng's pages in the cache.
   const warmDir = join(context.dir, 'graphs-warm-up');
   mkdirSync(warmDir, { recursive: true });
   const warm: EnumerationCase = { id: 'warm-up', words: 'warm-up', gengFlags: [], payload: {}, countOnly: false };
@@ -422,41 +759,7 @@ export async function runGraphsBench(context: BenchContext, options: GraphsOptio
       if (run.failure !== undefined || run.count !== 12_346) throw new Error(`the warm-up enumeration of order 8 by the ${which} provider failed: ${run.failure ?? `count ${run.count}`}`);
     }
   }
-  const cases: CaseReport[] = [];
-  const comparisons: Record<string, unknown>[] = [];
-  for (const comparison of graphsComparisons()) {
-    const part = await comparison.run(context, options, installed);
-    if (part.cases !== undefined) cases.push(...part.cases);
-    comparisons.push({ id: comparison.id, ...(part.entry ?? {}) });
-  }
-  comparisons.push({ id: 'sharded-2-runners-vs-1', status: 'not measured yet: shards as separate queue jobs are being built; see graphsComparisons' });
-
-  const at = (n: number, key: 'geng_provider_vs_geng' | 'typescript_vs_geng'): number[] => cases.filter((c) => c.order === n).map((c) => c.ratios[key]);
-  const worst = (values: number[]): number => (values.length === 0 ? Number.NaN : Math.max(...values));
-  const targets: GraphsReport['targets'] = [];
-  if (options.orders.includes(10)) {
-    const geng10 = worst(at(10, 'geng_provider_vs_geng'));
-    targets.push({ name: 'geng provider vs geng direct, n = 10 (worst case)', target: '≤ 1.10×', measured: `${geng10}×`, met: geng10 <= 1.1 });
-  }
-  for (const n of options.orders.filter((o) => o === 9 || o === 10)) {
-    const ts = worst(at(n, 'typescript_vs_geng'));
-    targets.push({ name: `TypeScript provider vs geng direct, n = ${n} (worst case)`, target: '≤ 5×', measured: `${ts}×`, met: ts <= 5 });
-  }
-  targets.push({ name: 'sharded enumeration, 2 runners vs 1 on 2 cores', target: '≥ 1.8×', measured: 'not measured yet', met: false });
-  return {
-    benchmark: 'graphs',
-    options: { ...options, capability_id: CAPABILITY_ID, geng: GENG_BINARY, geng_version: version, measured: 'in process: executeCapability with a local-folder artifact store and a process pool of 1' },
-    comparisons,
-    cases,
-    targets,
-    notes: [
-      'times are medians over the rounds (--graphs-repeat); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)',
-      'cpu × divides CPU time (this process and its children: geng, the kernel pool child) the same way; it ignores other load on the machine but also the overlap of the provider with geng on the second core',
-      'n ≤ 9 runs take tens of milliseconds, so their ratios carry the fixed cost of a call (request admission, spawning geng, storing a page) and the noise of a shared machine',
-      'a failed enumeration or a count that disagrees with geng or OEIS is listed under disagreements and fails the run',
-    ],
-    stopped: [],
-  };
+  return installed;
 }
 
 export function printGraphsTables(report: GraphsReport): string {
@@ -481,6 +784,25 @@ export function printGraphsTables(report: GraphsReport): string {
     ['target', 'wanted', 'measured', 'met'],
     report.targets.map((t) => [t.name, t.target, t.measured, t.met]),
   );
-  const problems = report.cases.flatMap((c) => c.disagreements.map((d) => `n=${c.order} ${c.case}: ${d}`));
-  return [main, '', targets, ...(problems.length > 0 ? ['', 'DISAGREEMENTS:', ...problems] : [])].join('\n');
+  const sharded = report.sharded.map((s) =>
+    table(
+      ['sharded', 'runners', 'median ms', 'calls ms', 'shard jobs by runner', 'busiest runner cpu ms', 'other cores'],
+      [s.one_runner, s.two_runners].map((p) => [
+        `n=${s.order}, ${s.shards} shard jobs, count only`,
+        p.runners,
+        p.ms,
+        p.calls.map((c) => c.ms).join(' '),
+        p.calls.map((c) => Object.values(c.jobs_by_runner).join('+')).join(' '),
+        p.busiest_runner_cpu_ms,
+        p.other_cores,
+      ]),
+    ) +
+    `\n(geng -u ${s.order} in one process: ${s.geng_direct_ms} ms; 2 runners vs 1: ${s.speedup}× wall, ${s.cpu_speedup}× busiest runner's CPU${s.pinned ? '; runners pinned one core each' : ''})`,
+  );
+  const problems = [
+    ...report.cases.flatMap((c) => c.disagreements.map((d) => `n=${c.order} ${c.case}: ${d}`)),
+    ...report.sharded.flatMap((s) => s.disagreements.map((d) => `sharded n=${s.order}: ${d}`)),
+  ];
+  const parts = [...(report.cases.length > 0 ? [main, ''] : []), ...sharded.flatMap((t) => [t, '']), targets];
+  return [...parts, ...(problems.length > 0 ? ['', 'DISAGREEMENTS:', ...problems] : [])].join('\n');
 }

@@ -23,12 +23,13 @@ queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cl
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
 find    math.find requests/s (server on core 0, load generator on core 1) vs a minimal
         stateless MCP server on the same SDK, then a long run sampling the server's RSS
-algebra universal_algebra.search.countermodel (orders 1…8 in turn, over MCP HTTP to an embedded
-        serve) vs cvc5 --finite-model-find on a fixed set of implications between magma laws;
+algebra universal_algebra.search.countermodel (one call searching orders 1…8, over MCP HTTP to an
+        embedded serve) vs cvc5 --finite-model-find on a fixed set of implications between magma laws;
         needs /usr/bin/cvc5 (Debian package cvc5). Not part of all.
 graphs  graph.enumerate.nonisomorphic (geng provider and TypeScript provider, in process) vs
         nauty-geng run directly on the same work, n = 9 and 10, with and without filters; every
-        count checked against geng and OEIS. Needs /usr/bin/nauty-geng (Debian package nauty).
+        count checked against geng and OEIS; and n = 10 counted as 8 shard jobs on a cluster with 2
+        runners vs 1 (about 3 minutes in all). Needs /usr/bin/nauty-geng (Debian package nauty).
         Not part of all. Several benchmarks run in one invocation: graphs algebra.
 sat     CaDiCaL solving pigeonhole and random 3-SAT instances with a DRAT proof vs our DRAT
         checker checking that proof (time ratio per instance); needs /usr/bin/cadical
@@ -58,8 +59,8 @@ Options:
   --algebra-only A,B     algebra: run only the implications whose ID contains A or B (IDs: see
                          bench/src/algebra-problems.ts, e.g. central, group4=>comm)
   --graphs-orders N,M    graphs: orders enumerated (default 9,10; each 1…10)
-  --graphs-cases A,B     graphs: cases run (default all,connected,triangle-free,all-count; also
-                         connected-mindeg2)
+  --graphs-cases A,B     graphs: cases run (default all,connected,triangle-free,all-count,
+                         sharded-2-runners; also connected-mindeg2)
   --graphs-repeat N      graphs: measured rounds per case, medians reported (default 1)
   --graphs-shard-mib M   graphs: listings above M MiB of graph6 are split into that many-MiB shards
                          for both geng and the capability (default 12; one call returns ≤ 16 MiB)

@@ -129,7 +129,7 @@ export const EnumerateInput = z
       .strict()
       .optional()
       .describe(
-        'run the enumeration as separate shard jobs that any runner may take, and merge them: the request with shard {index, count: shards} for each index, then one answer for the whole class (the count summed, the pages in shard order, every shard job and its pages listed). A run is split only when asked',
+        'run the enumeration as separate shard jobs that any runner may take, and merge them: the request with shard {index, count: shards} for each index, then one answer for the whole class (the count summed, the pages in shard order, every shard job and its pages listed). A run is split only when asked; a queue that cannot split runs it whole, with the same answer',
       ),
   })
   .strict()
@@ -347,13 +347,13 @@ function stopIfOver(context: CapabilityContext, when: string): void {
     throw new JacobianError('EXECUTION_CANCELLED', `the run was cancelled ${when}; nothing was concluded`);
   }
   if (context.signal.aborted || Date.now() >= context.deadline) {
-    throw new JacobianError('EXECUTION_TIMEOUT', `the wall-time budget ended ${when}; nothing was concluded and no count is claimed`, { hint: 'raise budget.wall_time_ms, or split the enumeration with shard' });
+    throw new JacobianError('EXECUTION_TIMEOUT', `the wall-time budget ended ${when}; nothing was concluded and no count is claimed`, { hint: 'raise budget.wall_time_ms, or split the enumeration into shard jobs with split {shards: k}' });
   }
 }
 
 const tooManyToList = (limit: number): JacobianError =>
   new JacobianError('OUTPUT_LIMIT_EXCEEDED', `the listing of the graphs in scope is larger than ${limit} bytes of graph6 (budget.max_output_bytes); nothing was concluded`, {
-    hint: 'ask count_only: true for the number alone, add filters, split the enumeration with shard {index, count}, or raise budget.max_output_bytes',
+    hint: 'ask count_only: true for the number alone, add filters, split the enumeration into shard jobs with split {shards: k} (or ask one shard {index, count}), or raise budget.max_output_bytes',
   });
 
 const KERNEL = { module: fileURLToPath(new URL('./enumerate.kernel.ts', import.meta.url)), exportName: 'enumerateKernel' };
@@ -381,7 +381,7 @@ function gengFailure(error: unknown, limit: number): JacobianError {
   if (failure.code === 'OUTPUT_LIMIT_EXCEEDED') return tooManyToList(limit);
   if (failure.code === 'EXECUTION_TIMEOUT') {
     return new JacobianError('EXECUTION_TIMEOUT', `geng was killed at the end of the wall-time budget; nothing was concluded and no count is claimed`, {
-      hint: 'raise budget.wall_time_ms, or split the enumeration with shard {index, count}',
+      hint: 'raise budget.wall_time_ms, or split the enumeration into shard jobs with split {shards: k} (or ask one shard {index, count})',
     });
   }
   return failure;
@@ -661,7 +661,7 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
       'Lists (or counts) every simple graph on exactly n vertices, one per isomorphism class, optionally only those that are connected, 2-connected, triangle-free, ' +
       'C4-free, bipartite, within degree bounds or within an edge-count range. The count is exact; the graphs come as graph6, inline up to ' +
       `${INLINE_MAX_GRAPHS} and otherwise as page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}), each one graph6 text of at most ${PAGE_MAX_BYTES} bytes. ` +
-      `A large enumeration can be split with shard {index, count} (the shards of one method are disjoint and together complete). ` +
+      `A large enumeration can be split with shard {index, count} (the shards of one method are disjoint and together complete), or run as separate shard jobs on any runners with split {shards: k} (k ≤ ${MAX_SHARD_CHILDREN}), which answers for the whole class: counts summed, pages in shard order. ` +
       `Served here by ${geng ? `nauty's geng (${method}), orders up to ${GENG_MAX_ORDER}` : `the TypeScript fallback (${method}), orders up to ${ENUMERATE_TS_MAX_ORDER}`}. ` +
       'When the budget ends first the run concludes nothing (TIMEOUT), never a partial count.',
     tags: ['graph', 'enumeration', 'isomorphism', 'isomorph-free', 'generation', 'counting', 'graph6', 'geng', 'nauty', 'exact', 'exhaustive'],
@@ -679,17 +679,20 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
       { title: 'The 23 trees on 8 vertices', mode: 'EXPLORE', payload: { order: 8, connected: true, min_edges: 7, max_edges: 7 } },
       { title: 'How many triangle-free graphs on 9 vertices (1897)', mode: 'EXPLORE', payload: { order: 9, triangle_free: true, count_only: true } },
       { title: 'Shard 0 of 4 of the cubic graphs on 10 vertices', mode: 'EXPLORE', payload: { order: 10, min_degree: 3, max_degree: 3, shard: { index: 0, count: 4 } } },
+      { title: 'The 12,005,168 graphs on 10 vertices counted as 8 shard jobs on any runners', mode: 'EXPLORE', payload: { order: 10, count_only: true, split: { shards: 8 } } },
     ],
     relationships: [],
     assurance_ceiling: 'COMPUTED',
     scope_rule:
       'Covers exactly the requested order and filters (and only the requested shard, when one is given): the count and the list of one graph per isomorphism class of that class, nothing about other orders or filters. ' +
-      'Shards combine only with shards of the same count under the same method.',
+      'Shards combine only with shards of the same count under the same method. A split run (split {shards: k}) covers the whole class, and is COMPLETE only when all k shard jobs completed under one method and provider.',
     limits: {
       max_order: maxOrder,
       inline_max_graphs: INLINE_MAX_GRAPHS,
       page_max_bytes: PAGE_MAX_BYTES,
       max_shards: MAX_SHARDS,
+      max_split_shards: MAX_SHARD_CHILDREN,
+      split_rule: 'a run is split into shard jobs only when the request asks for it with split {shards: k}; a request naming a shard, or without split, runs whole',
       method,
       listing_bytes: geng
         ? 'a listing of more graph6 bytes (one line per graph) than budget.max_output_bytes is refused; count_only has no such bound'
@@ -756,5 +759,6 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
         diagnostics: [],
       };
     },
+    shards: ENUMERATION_SHARDS,
   };
 }
