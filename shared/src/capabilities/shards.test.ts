@@ -8,7 +8,7 @@ import { JacobianError } from '../errors.js';
 import { completedRunResult } from '../queue/fixtures/results.js';
 import { installSumRange, NO_ARTIFACTS, NO_EXECUTOR, SUM_RANGE_ID } from '../queue/fixtures/sum-range.js';
 import { installCapability, type CapabilityDefinition, type CapabilityOutcome, type ShardChild, type ShardHooks, type ShardRequest } from './define.js';
-import { admitRequest, nonConclusionResult, type AdmittedRun } from './host.js';
+import { admitRequest, nonConclusionResult, providerRef, type AdmittedRun } from './host.js';
 import { createShardHandler, MAX_SHARD_CHILDREN, mergeShards, planShards, shardJobId } from './shards.js';
 
 const RUNTIME: ProviderRuntime = {
@@ -184,6 +184,16 @@ describe('mergeShards', () => {
       ['INFO', ['shards', 1]],
     ]);
     expect(notes[0]?.message).toContain(shardJobId(parent.job_id, 0));
+  });
+
+  it('names the children\'s provider when they agree on it, whichever provider the merging runner has', async () => {
+    const installed = splitting({});
+    const parent = admitted({ n: 4 });
+    const elsewhere = { name: 'other-engine', version: '9.9', digest_kind: 'EXECUTABLE' as const, digest: `sha256:${'e'.repeat(64)}` };
+    const agreeing = [0, 1].map((index) => child(index, parent, (run) => ({ ...completedRunResult(run, { total: index }), provider: elsewhere })));
+    expect((await mergeShards(installed, parent, agreeing, deps, never)).provider).toEqual(elsewhere);
+    const mixed = [child(0, parent, (run) => ({ ...completedRunResult(run, { total: 0 }), provider: elsewhere })), child(1, parent, (run) => completedRunResult(run, { total: 1 }))];
+    expect((await mergeShards(installed, parent, mixed, deps, never)).provider).toEqual(providerRef(installed));
   });
 
   it('concludes nothing when a child did not complete: ERROR before TIMEOUT before CANCELLED, each such child named', async () => {

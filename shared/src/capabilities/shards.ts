@@ -245,8 +245,13 @@ export async function mergeShards(
     },
   };
   const result = await executeCapability(merging, run, deps, signal, options.onProgress);
+  // The answer is the children's work: when they agree on their provider, the parent names it
+  // (the runner that merged may serve the capability with another one).
+  const providers = new Set(ordered.map((child) => JSON.stringify(child.result.provider)));
+  const childProvider = providers.size === 1 ? (ordered[0]?.result.provider ?? null) : null;
   return {
     ...result,
+    ...(childProvider === null || result.execution.status !== 'COMPLETED' ? {} : { provider: childProvider }),
     execution: { ...result.execution, runtime_ms: Math.max(result.execution.runtime_ms, Math.round(now() - startedAt)) },
     artifact_uris: unique([...result.artifact_uris, ...childArtifacts]),
     diagnostics: [...result.diagnostics, ...notes],
