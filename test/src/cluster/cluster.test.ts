@@ -795,6 +795,51 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     expect(runStartedCount(jobId)).toBe(1);
   });
 
+  it('a long run as an MCP task outlives the API process that started it: another API answers tasks/get with the one result', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const starter = await startRole('api', ['api', '--host', '127.0.0.1', '--port', '0'], clusterEnv(), markerRoot, 'serving MCP over Streamable HTTP');
+    markers.add(starter.marker);
+    extraApis.push(starter);
+    await waitForCatalog('the starting API to see all capabilities', (view) => view.digest === fullDigest, await connect(servedUrl(starter)));
+    const graphUri = await hardGraph();
+    await settle();
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'jacobian-cluster-e2e', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const rpc = async (url: URL, method: string, name: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    };
+    // A budget no other test uses: a job Redis has never seen, which runs for its whole budget.
+    const handle = await rpc(servedUrl(starter), 'tools/call', 'math.run', {
+      name: 'math.run',
+      arguments: { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: 6_000 } },
+    });
+    expect(handle['resultType']).toBe('task');
+    const taskId = handle['taskId'] as string;
+    expect((await starter.stop()).graceful).toBe(true);
+
+    const answering = servedUrl(theApi());
+    const done = await pollUntil(
+      `task ${taskId} to complete through the other API`,
+      async () => {
+        const task = await rpc(answering, 'tasks/get', taskId, { taskId });
+        expect(['working', 'completed']).toContain(task['status']);
+        return task['status'] === 'completed' ? task : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    const result = (done['result'] as { structuredContent: CapabilityResult }).structuredContent;
+    expect(['COMPLETED', 'TIMEOUT']).toContain(result.execution.status);
+    expect(runStartedCount(result.execution.job_id)).toBe(1);
+  });
+
   // Logging contract (src/log.ts, jacobian --help): logs are JSON lines on stderr.
   it('every role writes only JSON log lines to stderr, even while Redis is down; a failed command adds only its "jacobian:" message', { timeout: TEST_TIMEOUT_MS }, () => {
     const roles = [...(api ? [api] : []), ...extraApis, ...runners, ...(checker ? [checker] : [])];
