@@ -827,7 +827,7 @@ class CountermodelRun {
       if (kept.length > 0) {
         obligations.push({
           id: 'drat-proof-check',
-          statement: `The stored DRAT proof${kept.length === 1 ? '' : 's'} of order ${listOrders(kept)} refute${kept.length === 1 ? 's' : ''} the stored CNF: not yet checked by a DRAT checker independent of CaDiCaL.`,
+          statement: `The stored DRAT proof${kept.length === 1 ? '' : 's'} of order ${listOrders(kept)} refute${kept.length === 1 ? 's' : ''} the stored CNF: not yet checked by a DRAT checker independent of CaDiCaL (sat.unsat_proof.verify in VERIFY mode checks one, given its drat_uri as proof_uri).`,
           status: 'OPEN',
           discharged_by: [],
         });
