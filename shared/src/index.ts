@@ -340,6 +340,37 @@ export {
 } from './domains/sat/index.js';
 export type { Cnf, DratProof, LratProof, LratStep, SatCnfPayload, SatDratPayload, SatLratPayload, SatModelPayload, SatSizeLimits } from './domains/sat/index.js';
 export {
+  atomAssignment,
+  childrenOf,
+  evaluatePropositional,
+  formulaStats,
+  parsePropositional,
+  parsePropositionalPayload,
+  parsePropositionalStructure,
+  printPropositional,
+  PROPOSITIONAL_FORMULA_SEMANTICS_URI,
+  PROPOSITIONAL_LIMITS,
+  PROPOSITIONAL_SOURCES,
+  PROPOSITIONAL_STRUCTURE_SCHEMA_URI,
+  propositionalError,
+  propositionalPayload,
+  PropositionalRule,
+  PropositionalStructurePayloadSchema,
+  tseitin,
+  unwrapGroups,
+  wrapGroups,
+} from './domains/propositional/index.js';
+export type {
+  FormulaStats,
+  PropositionalFormula,
+  PropositionalKind,
+  PropositionalNotation,
+  PropositionalStructurePayload,
+  TseitinEncoding,
+  TseitinTarget,
+  TypedPropositionalStructurePayload,
+} from './domains/propositional/index.js';
+export {
   bigGcd,
   cyclicSystem,
   fieldFromSpec,

@@ -10,6 +10,7 @@ import {
   createShardHandler,
   type ShardHandler,
   SAT_SOURCES,
+  PROPOSITIONAL_SOURCES,
   nonConclusionResult,
   registerCapabilities,
   sourceProviderRuntime,
@@ -26,6 +27,10 @@ import {
 } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { artifactPut } from './artifact/put.js';
+import { splitConjunction } from './claims/conjunction-split.js';
+import { CLAIMS_DECIDE_TS_PROVIDER, decidePropositional } from './claims/decide.js';
+import { implicationObligations } from './claims/implication-obligations.js';
+import { validateClaim } from './claims/validate.js';
 import { automorphismGroup } from './graph/automorphism-group.js';
 import { canonicalForm } from './graph/canonical-form.js';
 import { constructExplicit } from './graph/construct-explicit.js';
@@ -98,6 +103,9 @@ const SYMMETRY_TS_FILES = [
 /** Our enumeration by canonical augmentation, the fallback when geng is absent. */
 const ENUMERATE_TS_FILES = ['./graph/enumerate.ts', './graph/enumerate.kernel.ts', './graph/enumerate-canon.ts', './graph/enumerate-pages.ts', './graph/enumerate-recheck.ts', './graph/invariants/search.ts'];
 
+/** Our propositional claim code (grammar and Tseitin encoding are in the shared domain). */
+const CLAIMS_TS_FILES = ['./claims/propositional-domain.ts', './claims/formula-operand.ts', './claims/validate.ts', './claims/decompose.ts', './claims/conjunction-split.ts', './claims/implication-obligations.ts', './claims/decide.ts'];
+
 /** What the runner's providers need to be told by the entry point that configures it. */
 export interface RunnerRegistrationOptions {
   /** Where nauty is installed (default: the usual prefixes, see DEFAULT_NAUTY_DIRECTORIES). */
@@ -133,6 +141,9 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const countermodel = firstHealthyOf(countermodelProbes, skipped);
   const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const cadical = cadicalProvider();
+  const claimsTs = typescriptProvider('jacobian-claims-ts', CLAIMS_TS_FILES, ['propositional-grammar', 'propositional-structure', 'claim-decomposition'], [...PROPOSITIONAL_SOURCES]);
+  // decide's fallback when cadical is absent: our CDCL solver with the claim code (a name of its own: one file list per provider name).
+  const claimsDecideTs = typescriptProvider(CLAIMS_DECIDE_TS_PROVIDER, CLAIMS_TS_FILES, ['propositional-decision', 'tseitin-encoding', 'cdcl-sat-solver'], [...PROPOSITIONAL_SOURCES, ...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const singular = singularProvider();
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
@@ -156,6 +167,10 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(satTs, () => materializeCnf),
     capabilityRegistration(firstHealthyOf([cadical, satTs], skipped), (runtime) => findModel(runtime)),
     capabilityRegistration(cadical, (runtime) => findUnsatProof(runtime)),
+    capabilityRegistration(claimsTs, () => validateClaim),
+    capabilityRegistration(claimsTs, () => splitConjunction),
+    capabilityRegistration(claimsTs, () => implicationObligations),
+    capabilityRegistration(firstHealthyOf([cadical, claimsDecideTs], skipped), (runtime) => decidePropositional(runtime)),
     capabilityRegistration(firstHealthyOf([singular, groebnerTsProvider()], skipped), (runtime) => groebnerBasisCompute(runtime, { singular })),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(

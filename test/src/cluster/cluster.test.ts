@@ -74,6 +74,10 @@ const RUNNER_CAPABILITIES = [
   'sat.model.find',
   'sat.unsat_proof.find',
   'polynomial.groebner_basis.compute',
+  'claim.validate',
+  'claim.conjunction.split',
+  'claim.implication.obligations',
+  'claim.propositional.decide',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
