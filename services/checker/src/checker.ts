@@ -32,6 +32,7 @@ import {
 } from './graph/witness-verify.js';
 import { COUNTERMODEL_CHECKER_SOURCES, COUNTERMODEL_VERIFY_CAPABILITY_ID, verifyCountermodel } from './universal-algebra/countermodel-verify.js';
 
+import { ALGEBRA_CHECKER_SOURCES, FACTOR_VERIFY_CAPABILITY_ID, MEMBERSHIP_VERIFY_CAPABILITY_ID, verifyFactorization, verifyIdealMembership } from './polynomial/algebra-verify-capability.js';
 import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebnerBasis } from './polynomial/groebner-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
@@ -88,9 +89,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...MODEL_CHECKER_SOURCES,
             ...UNSAT_PROOF_CHECKER_SOURCES,
             ...GROEBNER_CHECKER_SOURCES,
+            ...ALGEBRA_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -113,6 +115,8 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyModel(authority(MODEL_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyUnsatProof(authority(UNSAT_PROOF_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyGroebnerBasis(authority(GROEBNER_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyFactorization(authority(FACTOR_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyIdealMembership(authority(MEMBERSHIP_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

@@ -43,6 +43,8 @@ import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
 import { cadicalProvider } from './providers/cadical.js';
 import { probeZ3Provider } from './providers/z3.js';
+import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resultantCompute } from './polynomial/algebra-capabilities.js';
+import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
 import { singularProvider } from './providers/singular.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
@@ -145,6 +147,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   // decide's fallback when cadical is absent: our CDCL solver with the claim code (a name of its own: one file list per provider name).
   const claimsDecideTs = typescriptProvider(CLAIMS_DECIDE_TS_PROVIDER, CLAIMS_TS_FILES, ['propositional-decision', 'tseitin-encoding', 'cdcl-sat-solver'], [...PROPOSITIONAL_SOURCES, ...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const singular = singularProvider();
+  // Created once: providers are probed once per name, each with one file list.
+  const algebraTs = algebraTsProvider();
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -172,6 +176,12 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(claimsTs, () => implicationObligations),
     capabilityRegistration(firstHealthyOf([cadical, claimsDecideTs], skipped), (runtime) => decidePropositional(runtime)),
     capabilityRegistration(firstHealthyOf([singular, groebnerTsProvider()], skipped), (runtime) => groebnerBasisCompute(runtime, { singular })),
+    capabilityRegistration(algebraTs, (runtime) => expressionNormalize(runtime)),
+    capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => gcdCompute(runtime, { singular })),
+    capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => resultantCompute(runtime, { singular })),
+    capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => idealMembershipDecide(runtime, { singular })),
+    // Factorization needs a real factorizer: Singular only, absent without it.
+    capabilityRegistration(singular, (runtime) => factorCompute(runtime, { singular })),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

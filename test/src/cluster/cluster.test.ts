@@ -74,6 +74,11 @@ const RUNNER_CAPABILITIES = [
   'sat.model.find',
   'sat.unsat_proof.find',
   'polynomial.groebner_basis.compute',
+  'polynomial.expression.normalize',
+  'polynomial.gcd.compute',
+  'polynomial.resultant.compute',
+  'polynomial.ideal_membership.decide',
+  'polynomial.factor.compute',
   'claim.validate',
   'claim.conjunction.split',
   'claim.implication.obligations',
@@ -86,6 +91,8 @@ const CHECKER_CAPABILITIES = [
   'sat.model.verify',
   'sat.unsat_proof.verify',
   'polynomial.groebner_basis.verify',
+  'polynomial.factor.verify',
+  'polynomial.ideal_membership.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -58,6 +58,9 @@ describe('every capability runs its advertised examples through MCP', () => {
       'polynomial.groebner_basis.verify',
       'claim.validate',
       'claim.propositional.decide',
+      'polynomial.gcd.compute',
+      'polynomial.factor.verify',
+      'polynomial.ideal_membership.verify',
     ]) {
       expect(ids).toContain(id);
     }

@@ -348,3 +348,106 @@ export function singularProvider(location: SingularLocation = {}): SingularProbe
     },
   };
 }
+
+/**
+ * One Singular program over a ring: our polynomials are declared as `poly p1 … pn` (printed by
+ * our canonical printer over the renamed variables `v1 … vn`), then `program` runs. The program
+ * is constant text of our own code (it names only p1 … pn, v1 … vn and numbers) and prints its
+ * answers as sections, each opened by a line `"@@jacobian:<name>";`. Answers are read back as
+ * lines per section; an error or warning line anywhere ("? …", "// …": Singular reports them on
+ * stdout and goes on), or any line before the first section or after the end marker, is a
+ * PROVIDER_FAILED.
+ */
+export interface SingularProgramRequest<C> {
+  readonly ring: PolynomialRing<C>;
+  readonly polynomials: readonly Polynomial<C>[];
+  readonly program: readonly string[];
+  readonly sections: readonly string[];
+}
+
+/** The renamed ring and the script of {@link runSingularProgram}. */
+export function singularProgramScript<C>(request: SingularProgramRequest<C>): { script: string; renamed: PolynomialRing<C> } {
+  const { ring } = request;
+  const characteristic = ring.field.characteristic;
+  if (characteristic > SINGULAR_MAX_CHARACTERISTIC) {
+    throw new JacobianError('INVALID_REQUEST', `ring.field.characteristic: Singular computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}, not ${characteristic}`, {
+      path: ['payload', 'ring', 'field', 'characteristic'],
+      data: { rule: 'provider-field' },
+    });
+  }
+  const renamed = new PolynomialRing<C>(
+    ring.field,
+    ring.variables.map((_, i) => `v${i + 1}`),
+    ring.order,
+  );
+  const lines = [
+    `ring r = ${characteristic.toString()}, (${renamed.variables.join(',')}), ${SINGULAR_ORDER[ring.order]};`,
+    'short = 0;',
+    'int k; int j;',
+    ...request.polynomials.map((p, i) => `poly p${i + 1} = ${printPolynomial(renamed, p)};`),
+    ...request.program,
+    `"${MARK.end}";`,
+    'quit;',
+    '',
+  ];
+  return { script: lines.join('\n'), renamed };
+}
+
+/** What {@link runSingularProgram} read: each section's non-empty lines, and the renamed ring to parse them in. */
+export interface SingularProgramResult<C> {
+  readonly sections: Record<string, string[]>;
+  readonly renamed: PolynomialRing<C>;
+  readonly runtimeMs: number;
+  /** Parse a line of an answer with our grammar over the renamed variables; PROVIDER_FAILED if it does not parse. */
+  parse(line: string, what: string): Polynomial<C>;
+}
+
+/**
+ * Run a Singular program (see {@link SingularProgramRequest}) and split its answer into sections.
+ *
+ * @throws JacobianError EXECUTION_TIMEOUT / EXECUTION_CANCELLED / OUTPUT_LIMIT_EXCEEDED when the
+ *   run is stopped; PROVIDER_FAILED when Singular prints anything outside the sections.
+ */
+export async function runSingularProgram<C>(binary: string, request: SingularProgramRequest<C>, options: SingularRunOptions): Promise<SingularProgramResult<C>> {
+  const { script, renamed } = singularProgramScript(request);
+  const started = Date.now();
+  const out = await runNativeTool(binary, ['-q', '--no-rc', '--no-warn'], script, options);
+  const runtimeMs = Date.now() - started;
+  const lines = out.stdout.split('\n').map((line) => line.trim());
+  const end = lines.indexOf(MARK.end);
+  const markers = new Map(request.sections.map((name) => [`@@jacobian:${name}`, name]));
+  const sections: Record<string, string[]> = {};
+  let current: string[] | null = null;
+  let bad: string | null = end < 0 ? 'no end marker' : null;
+  lines.forEach((line, index) => {
+    if (bad !== null || line === '' || index >= end) {
+      if (bad === null && index > end && line !== '') bad = line;
+      return;
+    }
+    // Singular reports errors as lines starting with "?" and warnings with "//", then goes on.
+    if (line.startsWith('?') || line.startsWith('//')) {
+      bad = line;
+      return;
+    }
+    const name = markers.get(line);
+    if (name !== undefined) {
+      current = [];
+      sections[name] = current;
+    } else if (current === null) bad = line;
+    else current.push(line);
+  });
+  if (bad === null && request.sections.some((name) => sections[name] === undefined)) bad = 'a section is missing';
+  if (bad !== null) throw failed(`the answer is not in the expected form: ${String(bad).slice(0, 500)}`);
+  return {
+    sections,
+    renamed,
+    runtimeMs,
+    parse(line, what) {
+      try {
+        return parsePolynomial(renamed, line);
+      } catch (error) {
+        throw failed(`${what} does not parse with our grammar (${toAppError(error).message.slice(0, 200)})`);
+      }
+    },
+  };
+}

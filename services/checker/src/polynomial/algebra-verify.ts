@@ -1,0 +1,220 @@
+/**
+ * The independent checks of factorization and ideal membership claims, on the shared reference
+ * arithmetic only (none of the runner's engines, no CAS).
+ *
+ * Factorization (`polynomial.factor.verify`): every polynomial decodes strictly; the unit is a
+ * non-zero field element; every factor is non-constant with a positive multiplicity; each
+ * factor^multiplicity divides the polynomial exactly (which names a wrong factor); and
+ * unit·Π factor^multiplicity equals the polynomial exactly. Irreducibility is NOT checked.
+ *
+ * Ideal membership (`polynomial.ideal_membership.verify`):
+ * - MEMBER: Σ_j cofactors[j]·generators[j] = polynomial exactly;
+ * - NOT_MEMBER: the claim must carry a Groebner basis with cofactors; the Groebner checker
+ *   (groebner-verify.ts) must accept it with both inclusions (so the basis is the reduced
+ *   Groebner basis of exactly the generated ideal), and the normal form of the polynomial modulo
+ *   that basis must be non-zero (and equal the claimed remainder, if given). A normal form modulo a
+ *   Groebner basis is zero exactly for members of the ideal, so the verdict follows.
+ */
+import { z } from 'zod';
+import { JacobianError, polynomialFromJson, PolynomialJsonSchema, POLYNOMIAL_LIMITS, printPolynomial, resolveRing, RingSpecSchema, type JsonPath, type Polynomial, type PolynomialRing, type PolynomialTerm } from '@jacobian/shared';
+import { checkGroebnerBasisClaim } from './groebner-verify.js';
+
+/** Schema URIs of the claims (as the producers store them). */
+export const FACTORIZATION_SCHEMA_URI = 'jacobian:schema/polynomial.factorization/v1';
+export const FACTORIZATION_SEMANTICS_URI = 'jacobian:semantics/polynomial.factorization.irreducible/v1';
+export const MEMBERSHIP_SCHEMA_URI = 'jacobian:schema/polynomial.ideal_membership/v1';
+export const MEMBERSHIP_SEMANTICS_URI = 'jacobian:semantics/polynomial.ideal_membership/v1';
+
+const Poly = PolynomialJsonSchema;
+
+/** What the factor checker accepts: polynomial = unit · Π factors[i].factor^multiplicity. */
+export const FactorizationClaimInput = z
+  .object({
+    ring: RingSpecSchema,
+    polynomial: Poly,
+    unit: z.string().min(1).max(2 * POLYNOMIAL_LIMITS.maxCoefficientDigits + 2).describe('a non-zero field element in canonical text'),
+    factors: z.array(z.object({ factor: Poly, multiplicity: z.number().int().min(1).max(POLYNOMIAL_LIMITS.maxDegree) }).strict()).max(POLYNOMIAL_LIMITS.maxDegree),
+  })
+  .strict();
+export type FactorizationClaimInput = z.infer<typeof FactorizationClaimInput>;
+
+/** What the membership checker accepts. */
+export const MembershipClaimInput = z
+  .object({
+    ring: RingSpecSchema,
+    generators: z.array(Poly).min(1).max(POLYNOMIAL_LIMITS.maxPolynomials),
+    polynomial: Poly,
+    verdict: z.enum(['MEMBER', 'NOT_MEMBER']),
+    cofactors: z.array(Poly).optional().describe('MEMBER: cofactors[j] multiplies generators[j]'),
+    basis: z.array(Poly).optional().describe('NOT_MEMBER: the reduced Groebner basis of the ideal'),
+    basis_cofactors: z.array(z.array(Poly)).optional().describe('NOT_MEMBER: basis[i] = Σ_j basis_cofactors[i][j]·generators[j]'),
+    remainder: Poly.optional().describe('NOT_MEMBER: the normal form of the polynomial modulo the basis'),
+  })
+  .strict();
+export type MembershipClaimInput = z.infer<typeof MembershipClaimInput>;
+
+export const AlgebraRejectionReason = {
+  /** A polynomial or coefficient is not canonical for the ring, or a part of the claim is missing or mis-shaped. */
+  MALFORMED: 'MALFORMED',
+  /** A factor is constant (the constant belongs in the unit) or the unit is zero. */
+  CONSTANT_FACTOR: 'CONSTANT_FACTOR',
+  /** factor^multiplicity does not divide the polynomial. */
+  FACTOR_NOT_DIVISOR: 'FACTOR_NOT_DIVISOR',
+  /** unit · Π factor^multiplicity differs from the polynomial. */
+  PRODUCT_MISMATCH: 'PRODUCT_MISMATCH',
+  /** MEMBER: Σ cofactors[j]·generators[j] differs from the polynomial. */
+  COFACTOR_MISMATCH: 'COFACTOR_MISMATCH',
+  /** NOT_MEMBER without a basis and its cofactors: the claim cannot be checked. */
+  NO_BASIS_CERTIFICATE: 'NO_BASIS_CERTIFICATE',
+  /** NOT_MEMBER: the Groebner checker rejected the basis. */
+  BASIS_REJECTED: 'BASIS_REJECTED',
+  /** NOT_MEMBER: the polynomial reduces to zero modulo the basis, so it IS a member. */
+  NORMAL_FORM_ZERO: 'NORMAL_FORM_ZERO',
+  /** NOT_MEMBER: the claimed remainder is not the normal form. */
+  REMAINDER_MISMATCH: 'REMAINDER_MISMATCH',
+} as const;
+export type AlgebraRejectionReason = (typeof AlgebraRejectionReason)[keyof typeof AlgebraRejectionReason];
+
+export type AlgebraCheckResult =
+  | { accepted: true; message: string }
+  | { accepted: false; reason_code: AlgebraRejectionReason; message: string; path: JsonPath; witness: string | null };
+
+const WITNESS_LIMIT = 2000;
+function reject(reason_code: AlgebraRejectionReason, message: string, path: JsonPath, witness: string | null = null): AlgebraCheckResult {
+  return { accepted: false, reason_code, message, path, witness: witness === null ? null : witness.length > WITNESS_LIMIT ? `${witness.slice(0, WITNESS_LIMIT)}…` : witness };
+}
+
+function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new JacobianError('INVALID_REQUEST', `the ${what} is malformed: ${issue?.message ?? 'invalid'}`, { path: (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p)) });
+  }
+  return parsed.data;
+}
+
+/** Decode with strict canonical JSON; a non-canonical polynomial becomes a MALFORMED rejection. */
+function decodeAll<T>(decode: () => T): T | AlgebraCheckResult {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof JacobianError && error.code === 'INVALID_REQUEST') return reject(AlgebraRejectionReason.MALFORMED, error.message, error.path ?? []);
+    throw error;
+  }
+}
+
+function isRejection(value: unknown): value is AlgebraCheckResult {
+  return typeof value === 'object' && value !== null && 'accepted' in value;
+}
+
+/** q when divisor·q = p exactly, else null (our own long division by leading terms). */
+function divides<C>(R: PolynomialRing<C>, p: Polynomial<C>, divisor: Polynomial<C>, checkpoint: () => void): boolean {
+  const lead = R.leadingTerm(divisor);
+  let rest = p;
+  while (rest.length > 0) {
+    checkpoint();
+    const t = rest[0] as PolynomialTerm<C>;
+    const m = new Int32Array(R.arity);
+    for (let i = 0; i < R.arity; i++) {
+      const e = (t.monomial[i] as number) - (lead.monomial[i] as number);
+      if (e < 0) return false;
+      m[i] = e;
+    }
+    rest = R.sub(rest, R.mulTerm(divisor, m, R.field.div(t.coefficient, lead.coefficient)));
+  }
+  return true;
+}
+
+/** Options: a checkpoint that may throw to stop (the kernel throws EXECUTION_TIMEOUT). */
+export interface AlgebraCheckOptions {
+  checkpoint?: () => void;
+}
+
+/** Check a factorization claim. A malformed shape throws INVALID_REQUEST; a false claim is a rejection naming the failing part. */
+export function checkFactorizationClaim(input: unknown, options: AlgebraCheckOptions = {}): AlgebraCheckResult {
+  const checkpoint = options.checkpoint ?? ((): void => {});
+  const claim = parseOrThrow(FactorizationClaimInput, input, 'factorization claim');
+  const R = resolveRing(claim.ring, ['ring']);
+  const F = R.field;
+  const decoded = decodeAll(() => ({ f: polynomialFromJson(R, claim.polynomial, ['polynomial']), factors: claim.factors.map((x, i) => polynomialFromJson(R, x.factor, ['factors', i, 'factor'])) }));
+  if (isRejection(decoded)) return decoded;
+  const unit = F.parseCanonical(claim.unit);
+  if (unit === null) return reject(AlgebraRejectionReason.MALFORMED, `the unit "${claim.unit.slice(0, 40)}" is not a coefficient of ${F.name} in canonical form`, ['unit']);
+  if (F.isZero(unit)) return reject(AlgebraRejectionReason.CONSTANT_FACTOR, 'the unit is zero', ['unit']);
+  if (decoded.f.length === 0) return reject(AlgebraRejectionReason.MALFORMED, 'the polynomial is zero, which has no factorization', ['polynomial']);
+  for (const [i, p] of decoded.factors.entries()) {
+    if (R.degree(p) <= 0) return reject(AlgebraRejectionReason.CONSTANT_FACTOR, `factor ${i} is constant (${printPolynomial(R, p)}); constants belong in the unit`, ['factors', i, 'factor']);
+  }
+  for (const [i, p] of decoded.factors.entries()) {
+    const m = (claim.factors[i] as { multiplicity: number }).multiplicity;
+    if (R.degree(p) * m > R.degree(decoded.f)) return reject(AlgebraRejectionReason.FACTOR_NOT_DIVISOR, `factor ${i} to the power ${m} has degree above the polynomial's`, ['factors', i]);
+    if (!divides(R, decoded.f, R.pow(p, m), checkpoint)) {
+      return reject(AlgebraRejectionReason.FACTOR_NOT_DIVISOR, `factor ${i}${m > 1 ? ` to the power ${m}` : ''} does not divide the polynomial`, ['factors', i], printPolynomial(R, p));
+    }
+  }
+  let product = R.constant(unit);
+  for (const [i, p] of decoded.factors.entries()) {
+    checkpoint();
+    product = R.mul(product, R.pow(p, (claim.factors[i] as { multiplicity: number }).multiplicity));
+  }
+  if (!R.equals(product, decoded.f)) {
+    const scalarOnly = product.length === decoded.f.length && product.every((t, k) => t.monomial.every((e, v) => e === (decoded.f[k] as PolynomialTerm<unknown>).monomial[v]));
+    const difference = printPolynomial(R, R.sub(product, decoded.f));
+    return scalarOnly
+      ? reject(AlgebraRejectionReason.PRODUCT_MISMATCH, 'the factors multiply back to the polynomial only up to a constant: the unit is wrong', ['unit'], difference)
+      : reject(AlgebraRejectionReason.PRODUCT_MISMATCH, 'unit · Π factor^multiplicity differs from the polynomial (a factor or multiplicity is missing or wrong)', ['factors'], difference);
+  }
+  const n = decoded.factors.length;
+  return { accepted: true, message: `the unit and the ${n} factor${n === 1 ? '' : 's'} with their multiplicities multiply back to the polynomial exactly; irreducibility was not checked` };
+}
+
+/** Check an ideal membership claim. A malformed shape throws INVALID_REQUEST; a false claim is a rejection naming the failing part and rule. */
+export function checkMembershipClaim(input: unknown, options: AlgebraCheckOptions = {}): AlgebraCheckResult {
+  const checkpoint = options.checkpoint ?? ((): void => {});
+  const claim = parseOrThrow(MembershipClaimInput, input, 'membership claim');
+  const R = resolveRing(claim.ring, ['ring']);
+  const decoded = decodeAll(() => ({ generators: claim.generators.map((g, i) => polynomialFromJson(R, g, ['generators', i])), f: polynomialFromJson(R, claim.polynomial, ['polynomial']) }));
+  if (isRejection(decoded)) return decoded;
+  const { generators, f } = decoded;
+  if (claim.verdict === 'MEMBER') {
+    if (claim.cofactors === undefined) return reject(AlgebraRejectionReason.MALFORMED, 'a MEMBER claim needs cofactors (one per generator)', ['cofactors']);
+    if (claim.cofactors.length !== generators.length) return reject(AlgebraRejectionReason.MALFORMED, `there are ${claim.cofactors.length} cofactors for ${generators.length} generators`, ['cofactors']);
+    const cofactors = decodeAll(() => (claim.cofactors ?? []).map((c, j) => polynomialFromJson(R, c, ['cofactors', j])));
+    if (isRejection(cofactors)) return cofactors;
+    let sum: Polynomial<unknown> = [];
+    cofactors.forEach((c, j) => {
+      checkpoint();
+      sum = R.add(sum, R.mul(c, generators[j] as Polynomial<unknown>));
+    });
+    if (!R.equals(sum, f)) {
+      return reject(AlgebraRejectionReason.COFACTOR_MISMATCH, 'Σ cofactors[j]·generators[j] differs from the polynomial (the witness is the difference)', ['cofactors'], printPolynomial(R, R.sub(sum, f)));
+    }
+    return { accepted: true, message: `the ${generators.length} cofactors combine the generators into the polynomial exactly, so it lies in the ideal` };
+  }
+  if (claim.basis === undefined || claim.basis_cofactors === undefined) {
+    return reject(
+      AlgebraRejectionReason.NO_BASIS_CERTIFICATE,
+      'a NOT_MEMBER claim is checked only with the reduced Groebner basis of the ideal and its cofactors (basis, basis_cofactors); they are missing',
+      [claim.basis === undefined ? 'basis' : 'basis_cofactors'],
+    );
+  }
+  const basisCheck = checkGroebnerBasisClaim({ ring: claim.ring, generators: claim.generators, basis: claim.basis, cofactors: claim.basis_cofactors }, { checkpoint });
+  if (!basisCheck.accepted) {
+    const [head, ...rest] = basisCheck.path;
+    const path: JsonPath = head === 'cofactors' ? ['basis_cofactors', ...rest] : basisCheck.path;
+    return reject(AlgebraRejectionReason.BASIS_REJECTED, `the Groebner basis certificate was rejected: ${basisCheck.reason_code}: ${basisCheck.message}`, path, basisCheck.witness);
+  }
+  if (basisCheck.ideal_inclusion !== 'EQUAL') return reject(AlgebraRejectionReason.NO_BASIS_CERTIFICATE, 'the basis was not shown to generate exactly the ideal', ['basis_cofactors']);
+  const basis = claim.basis.map((b, i) => polynomialFromJson(R, b, ['basis', i]));
+  const normalForm = R.normalForm(f, basis, checkpoint);
+  if (normalForm.length === 0) return reject(AlgebraRejectionReason.NORMAL_FORM_ZERO, 'the polynomial reduces to zero modulo the verified Groebner basis: it is a member of the ideal', ['verdict']);
+  if (claim.remainder !== undefined) {
+    const remainder = decodeAll(() => polynomialFromJson(R, claim.remainder, ['remainder']));
+    if (isRejection(remainder)) return remainder;
+    if (!R.equals(remainder, normalForm)) return reject(AlgebraRejectionReason.REMAINDER_MISMATCH, 'the claimed remainder is not the normal form of the polynomial modulo the basis', ['remainder'], printPolynomial(R, normalForm));
+  }
+  return {
+    accepted: true,
+    message: `the basis is verified as the reduced Groebner basis of the ideal (with cofactors), and the polynomial's normal form modulo it is non-zero (${normalForm.length} term${normalForm.length === 1 ? '' : 's'}), so it is not in the ideal`,
+  };
+}
