@@ -647,12 +647,17 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
       capability['examples'] = examples;
       capability['examples_omitted'] = omitted;
     }
-    // FULL's output schema goes next (output_summary still lists every output field); the
-    // input schema, which a valid call needs, always stays.
-    if ('output_schema' in capability && Buffer.byteLength(JSON.stringify(capability)) > FIND_RESPONSE_MAX_BYTES / 2 - 1024) {
-      const bytes = Buffer.byteLength(JSON.stringify(capability['output_schema']));
-      delete capability['output_schema'];
-      capability['output_schema_omitted'] = `the output schema (${bytes} bytes) does not fit the ${FIND_RESPONSE_MAX_BYTES / 1024} KiB response bound; output_summary lists every output field, and each result carries its own output`;
+    // FULL's extras go next, in this order (output_summary still lists every output field, and
+    // the provider summary stays); the input schema, which a valid call needs, always stays.
+    const dropped: string[] = [];
+    for (const field of ['output_schema', 'provider_runtime', 'license']) {
+      if (!(field in capability) || Buffer.byteLength(JSON.stringify(capability)) <= FIND_RESPONSE_MAX_BYTES / 2 - 1024) continue;
+      dropped.push(`${field} (${Buffer.byteLength(JSON.stringify(capability[field]))} B)`);
+      delete capability[field];
+    }
+    if (dropped.length > 0) {
+      capability['omitted_for_size'] = dropped;
+      capability['omitted_basis'] = 'over the 16 KiB bound; output_summary lists the output fields, provider names the provider';
     }
     return {
       ...base,
