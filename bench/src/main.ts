@@ -15,9 +15,10 @@ import { checkGeng, printGraphsTables, runGraphsBench } from './graphs.js';
 import type { Era } from './mcp-http.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
+import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|algebra|graphs|sat|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|algebra|graphs|sat|polynomial|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -34,6 +35,9 @@ graphs  graph.enumerate.nonisomorphic (geng provider and TypeScript provider, in
 sat     CaDiCaL solving pigeonhole and random 3-SAT instances with a DRAT proof vs our DRAT
         checker checking that proof (time ratio per instance); needs /usr/bin/cadical
         (Debian package cadical). Not part of all.
+polynomial reduced Groebner bases of cyclic-5/6 and katsura-5/6 (grevlex over Q): our TypeScript
+        engine vs Singular run directly, the Singular provider vs Singular direct, and sympy
+        (python3-sympy) as a second reference. Needs /usr/bin/Singular. Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -66,6 +70,8 @@ Options:
                          for both geng and the capability (default 12; one call returns ≤ 16 MiB)
   --sat-reps N           sat: repetitions per instance, medians reported (default 3)
   --sat-only A,B         sat: run only the instances whose name contains A or B (e.g. php, rand3-250)
+  --polynomial-reps N    polynomial: repetitions per system, medians reported (default 3)
+  --polynomial-only A,B  polynomial: run only the systems whose name contains A or B (e.g. cyclic-6)
   --era modern|legacy    MCP envelope of every request (default modern: 2026-07-28, JSON answers)
   --log-level LEVEL      JACOBIAN_LOG_LEVEL of the jacobian processes (default info, the product default)
   --wait-quiet S         before each phase, wait up to S seconds for other processes on the machine
@@ -116,6 +122,8 @@ async function main(): Promise<number> {
       'graphs-shard-mib': { type: 'string' },
       'sat-reps': { type: 'string' },
       'sat-only': { type: 'string' },
+      'polynomial-reps': { type: 'string' },
+      'polynomial-only': { type: 'string' },
       era: { type: 'string' },
       'log-level': { type: 'string' },
       json: { type: 'string' },
@@ -129,12 +137,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'algebra', 'graphs', 'sat', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'algebra', 'graphs', 'sat', 'polynomial', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
   if (benchmarks.includes('graphs')) checkGeng();
   if (benchmarks.includes('sat')) checkCadical();
+  if (benchmarks.includes('polynomial')) checkSingular();
   const graphOrders = (values['graphs-orders'] ?? '9,10').split(',').map((part) => positiveInt('graphs-orders', part, 0));
   if (graphOrders.some((n) => n > 10)) throw new Error('--graphs-orders: the TypeScript provider enumerates orders up to 10');
   const era = (values.era ?? 'modern') as Era;
@@ -242,6 +251,16 @@ async function main(): Promise<number> {
         process.stdout.write(`\n== graphs ==\n${printGraphsTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.cases.some((c) => c.disagreements.length > 0)) failed = true;
+      } else if (name === 'polynomial') {
+        const report = await runPolynomialBench(context, {
+          reps: positiveInt('polynomial-reps', values['polynomial-reps'], 3),
+          only: (values['polynomial-only'] ?? '').split(',').filter((part) => part !== ''),
+          sympyTimeoutMs: 600_000,
+        });
+        report.stopped = await teardown(context);
+        process.stdout.write(`\n== polynomial ==\n${printPolynomialTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.rows.some((row) => !row.agree)) failed = true;
       } else if (name === 'sat') {
         const report = runSatBench(context, {
           reps: positiveInt('sat-reps', values['sat-reps'], 3),

@@ -6,3 +6,5 @@ export { GRAPH_INVARIANTS } from './graph/invariants.js';
 export { DEFAULT_NAUTY_DIRECTORIES, type NautyProbeOptions } from './providers/nauty.js';
 export { enumerateNonisomorphic, ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES } from './graph/enumerate.js';
 export { probeGeng } from './graph/enumerate-geng.js';
+export { groebnerBasis } from './polynomial/groebner.js';
+export { findSingularExecutable, runSingularGroebner, singularScript } from './providers/singular.js';
