@@ -12,6 +12,7 @@
  * isolated kernel; an accepted claim gets a signed verification record bound to the stored claim,
  * a rejected one names the failing part and rule.
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -27,7 +28,6 @@ import {
   type CapabilityDefinition,
   type CapabilityOutcome,
   type JsonPath,
-  type LoadedArtifact,
   type Obligation,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
@@ -107,16 +107,9 @@ function inputSchema<T>(spec: Spec<T>): z.ZodType<{ result_uri?: string | undefi
 }
 
 const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
-const ARTIFACT_ERROR_CODES = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 
 async function readStored<T>(spec: Spec<T>, uri: string, context: CapabilityContext): Promise<{ claim: T; uri: string }> {
-  let artifact: LoadedArtifact;
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERROR_CODES.has(error.code)) throw error;
-    throw new JacobianError(error.code, `payload.result_uri: ${error.message}`, { path: RESULT_PATH, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, RESULT_PATH, { signal: context.signal });
   if (artifact.manifest.schema_uri !== spec.schemaUri || artifact.manifest.semantics_uri !== spec.semanticsUri) {
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the artifact has schema ${artifact.manifest.schema_uri}; a stored claim (${spec.schemaUri}) is required`, {
       path: RESULT_PATH,

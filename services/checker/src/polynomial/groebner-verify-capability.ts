@@ -18,6 +18,7 @@
  * basis is a reduced Groebner basis of an ideal containing the generators, and the result keeps
  * the other inclusion as an open obligation.
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -40,7 +41,6 @@ import {
   type GroebnerBasisClaim,
   type InvocationExample,
   type JsonPath,
-  type LoadedArtifact,
   type Obligation,
   type PolynomialRing,
   type RingSpec,
@@ -171,7 +171,6 @@ const EXAMPLES: InvocationExample[] = [
 ];
 
 /** Errors of the artifact store about the artifact `result_uri` names, which should point at that field. */
-const ARTIFACT_ERROR_CODES = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
 
 interface Source {
@@ -181,13 +180,7 @@ interface Source {
 }
 
 async function readStoredClaim(uri: string, context: CapabilityContext): Promise<Source> {
-  let artifact: LoadedArtifact;
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERROR_CODES.has(error.code)) throw error;
-    throw new JacobianError(error.code, `payload.result_uri: ${error.message}`, { path: RESULT_PATH, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, RESULT_PATH, { signal: context.signal });
   const { manifest } = artifact;
   if (manifest.schema_uri !== GROEBNER_BASIS_SCHEMA_URI || manifest.semantics_uri !== GROEBNER_BASIS_SEMANTICS_URI) {
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the artifact has schema ${manifest.schema_uri}; a stored Groebner basis claim (${GROEBNER_BASIS_SCHEMA_URI}) is required`, {

@@ -3,6 +3,7 @@
  * stored models and proofs, whose parent must be the CNF they are about. Written for the checker
  * (which never imports the runner); parsing is the shared strict parser's.
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { z } from 'zod';
 import { ArtifactUriSchema, JacobianError, type CapabilityContext, type JsonPath, type LoadedArtifact } from '@jacobian/shared';
 import { parseCnfPayload, parseDimacs, SAT_CNF_SCHEMA_URI, SatCnfPayloadSchema, type Cnf } from './sat-domain.js';
@@ -15,18 +16,11 @@ export const checkerCnfShape = {
   cnf_uri: ArtifactUriSchema.optional().describe(`a stored CNF (${SAT_CNF_SCHEMA_URI})`),
 };
 
-const ARTIFACT_ERRORS = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 
 /** Load an artifact of one schema; errors name `path`. */
 export async function loadTyped(uri: string, schemaUri: string, context: CapabilityContext, path: JsonPath): Promise<LoadedArtifact> {
   const where = path.join('.');
-  let artifact: LoadedArtifact;
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERRORS.has(error.code)) throw error;
-    throw new JacobianError(error.code, `${where}: ${error.message}`, { path, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, path, { signal: context.signal });
   if (artifact.manifest.schema_uri !== schemaUri) {
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the artifact has schema ${artifact.manifest.schema_uri}; ${schemaUri} is required`, { path });
   }

@@ -13,6 +13,7 @@
  * stored result itself, or, for an inline claim, the same claim stored by the checker as a
  * countermodel result artifact (written only on acceptance).
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -38,7 +39,6 @@ import {
   type InvocationExample,
   type JsonPath,
   type Law,
-  type LoadedArtifact,
 } from '@jacobian/shared';
 import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
@@ -184,7 +184,6 @@ const EXAMPLES: InvocationExample[] = [
 ];
 
 /** Errors of the artifact store about the artifact `result_uri` names, which should point at that field. */
-const ARTIFACT_ERROR_CODES = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
 
 /** The claim to check and where it came from. */
@@ -195,13 +194,7 @@ interface Source {
 }
 
 async function readStoredClaim(uri: string, context: CapabilityContext): Promise<Source> {
-  let artifact: LoadedArtifact;
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERROR_CODES.has(error.code)) throw error;
-    throw new JacobianError(error.code, `payload.result_uri: ${error.message}`, { path: RESULT_PATH, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, RESULT_PATH, { signal: context.signal });
   const { manifest } = artifact;
   if (manifest.schema_uri !== COUNTERMODEL_RESULT_SCHEMA_URI || manifest.semantics_uri !== COUNTERMODEL_RESULT_SEMANTICS_URI) {
     throw new JacobianError(

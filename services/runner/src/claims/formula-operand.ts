@@ -4,8 +4,9 @@
  * read by the shared strict parser, so bad input is an INVALID_REQUEST naming the field, the
  * position or node, and the rule.
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { z } from 'zod';
-import { ArtifactUriSchema, JacobianError, type CapabilityContext, type LoadedArtifact, type StoredArtifact } from '@jacobian/shared';
+import { ArtifactUriSchema, JacobianError, type CapabilityContext, type StoredArtifact } from '@jacobian/shared';
 import {
   formulaStats,
   parsePropositional,
@@ -49,18 +50,11 @@ export interface ResolvedFormula {
   description: string;
 }
 
-const ARTIFACT_ERRORS = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 
 /** Read a stored structure; the stored payload is at fault (ARTIFACT_TYPE_MISMATCH) when it does not check. */
 export async function readStructureArtifact(uri: string, context: CapabilityContext): Promise<PropositionalFormula> {
   const path = ['payload', 'structure_uri'];
-  let artifact: LoadedArtifact;
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERRORS.has(error.code)) throw error;
-    throw new JacobianError(error.code, `payload.structure_uri: ${error.message}`, { path, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, path, { signal: context.signal });
   if (artifact.manifest.schema_uri !== PROPOSITIONAL_STRUCTURE_SCHEMA_URI) {
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.structure_uri: the artifact has schema ${artifact.manifest.schema_uri}; a stored formula (${PROPOSITIONAL_STRUCTURE_SCHEMA_URI}) is required`, { path });
   }

@@ -15,6 +15,7 @@
  * The budget ends the run as the host does it: the kernel polls the deadline and the pool kills
  * it, Singular is killed at the deadline; both give TIMEOUT with nothing concluded.
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -48,7 +49,6 @@ import {
   type GroebnerBasisClaim,
   type InvocationExample,
   type JsonPath,
-  type LoadedArtifact,
   type Obligation,
   type Polynomial,
   type PolynomialJson,
@@ -207,17 +207,10 @@ interface ResolvedGenerators {
   uri: string | null;
 }
 
-const ARTIFACT_ERRORS = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 const URI_PATH: JsonPath = ['payload', 'generators_uri'];
 
 async function readGeneratorList(uri: string, ring: PolynomialRing<unknown>, context: CapabilityContext): Promise<Polynomial<unknown>[]> {
-  let artifact: LoadedArtifact;
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERRORS.has(error.code)) throw error;
-    throw new JacobianError(error.code, `payload.generators_uri: ${error.message}`, { path: URI_PATH, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, URI_PATH, { signal: context.signal });
   if (artifact.manifest.schema_uri !== POLYNOMIAL_LIST_SCHEMA_URI) {
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.generators_uri: the artifact has schema ${artifact.manifest.schema_uri}; a stored polynomial list (${POLYNOMIAL_LIST_SCHEMA_URI}) is required`, {
       path: URI_PATH,

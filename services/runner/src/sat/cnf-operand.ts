@@ -3,8 +3,9 @@
  * (`cnf_uri`), exactly one. Either way the text is parsed by the shared strict parser, so a bad
  * formula is an INVALID_REQUEST naming the line and the rule, never a solver error.
  */
+import { getArtifactAt } from '@jacobian/shared';
 import { z } from 'zod';
-import { ArtifactUriSchema, JacobianError, type CapabilityContext, type JsonPath, type LoadedArtifact, type StoredArtifact } from '@jacobian/shared';
+import { ArtifactUriSchema, JacobianError, type CapabilityContext, type JsonPath, type StoredArtifact } from '@jacobian/shared';
 import { parseCnfPayload, parseDimacs, SAT_CNF_SCHEMA_URI, SAT_CNF_SEMANTICS_URI, SatCnfPayloadSchema, serializeDimacs, type Cnf } from './sat-domain.js';
 
 /** Longest DIMACS text accepted inline (larger formulas are stored first, e.g. with sat.cnf.materialize in pieces of this size). */
@@ -37,18 +38,11 @@ export interface ResolvedCnf {
   description: string;
 }
 
-const ARTIFACT_ERRORS = new Set(['ARTIFACT_NOT_FOUND', 'ARTIFACT_INTEGRITY', 'ARTIFACT_TYPE_MISMATCH']);
 
 /** Read a stored CNF artifact, errors naming `path`. */
 export async function readCnfArtifact(uri: string, context: CapabilityContext, path: JsonPath): Promise<Cnf> {
-  let artifact: LoadedArtifact;
   const where = path.join('.');
-  try {
-    artifact = await context.artifacts.get(uri, { signal: context.signal });
-  } catch (error) {
-    if (!(error instanceof JacobianError) || !ARTIFACT_ERRORS.has(error.code)) throw error;
-    throw new JacobianError(error.code, `${where}: ${error.message}`, { path, cause: error });
-  }
+  const artifact = await getArtifactAt(context.artifacts, uri, path, { signal: context.signal });
   if (artifact.manifest.schema_uri !== SAT_CNF_SCHEMA_URI) {
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the artifact has schema ${artifact.manifest.schema_uri}; a stored CNF (${SAT_CNF_SCHEMA_URI}) is required`, { path });
   }
