@@ -37,7 +37,8 @@ import {
   verifyIdealMembership,
   type AlgebraVerifyOutput,
 } from './algebra-verify-capability.js';
-import { checkFactorizationClaim, FACTORIZATION_SCHEMA_URI, FACTORIZATION_SEMANTICS_URI, MEMBERSHIP_SCHEMA_URI, MEMBERSHIP_SEMANTICS_URI } from './algebra-verify.js';
+import { FACTORIZATION_SCHEMA_URI, FACTORIZATION_SEMANTICS_URI, MEMBERSHIP_SCHEMA_URI, MEMBERSHIP_SEMANTICS_URI } from '@jacobian/shared';
+import { checkFactorizationClaim } from './algebra-verify.js';
 
 const RUNTIME: ProviderRuntime = {
   provider: 'jacobian-checker-ts',

@@ -15,43 +15,10 @@
  *   that basis must be non-zero (and equal the claimed remainder, if given). A normal form modulo a
  *   Groebner basis is zero exactly for members of the ideal, so the verdict follows.
  */
-import { z } from 'zod';
-import { JacobianError, polynomialFromJson, PolynomialJsonSchema, POLYNOMIAL_LIMITS, printPolynomial, resolveRing, RingSpecSchema, type JsonPath, type Polynomial, type PolynomialRing, type PolynomialTerm } from '@jacobian/shared';
+import type { z } from 'zod';
+import { FactorizationClaimSchema, JacobianError, MembershipClaimSchema, polynomialFromJson, printPolynomial, resolveRing, type JsonPath, type Polynomial, type PolynomialRing, type PolynomialTerm } from '@jacobian/shared';
 import { checkGroebnerBasisClaim } from './groebner-verify.js';
 
-/** Schema URIs of the claims (as the producers store them). */
-export const FACTORIZATION_SCHEMA_URI = 'jacobian:schema/polynomial.factorization/v1';
-export const FACTORIZATION_SEMANTICS_URI = 'jacobian:semantics/polynomial.factorization.irreducible/v1';
-export const MEMBERSHIP_SCHEMA_URI = 'jacobian:schema/polynomial.ideal_membership/v1';
-export const MEMBERSHIP_SEMANTICS_URI = 'jacobian:semantics/polynomial.ideal_membership/v1';
-
-const Poly = PolynomialJsonSchema;
-
-/** What the factor checker accepts: polynomial = unit · Π factors[i].factor^multiplicity. */
-export const FactorizationClaimInput = z
-  .object({
-    ring: RingSpecSchema,
-    polynomial: Poly,
-    unit: z.string().min(1).max(2 * POLYNOMIAL_LIMITS.maxCoefficientDigits + 2).describe('a non-zero field element in canonical text'),
-    factors: z.array(z.object({ factor: Poly, multiplicity: z.number().int().min(1).max(POLYNOMIAL_LIMITS.maxDegree) }).strict()).max(POLYNOMIAL_LIMITS.maxDegree),
-  })
-  .strict();
-export type FactorizationClaimInput = z.infer<typeof FactorizationClaimInput>;
-
-/** What the membership checker accepts. */
-export const MembershipClaimInput = z
-  .object({
-    ring: RingSpecSchema,
-    generators: z.array(Poly).min(1).max(POLYNOMIAL_LIMITS.maxPolynomials),
-    polynomial: Poly,
-    verdict: z.enum(['MEMBER', 'NOT_MEMBER']),
-    cofactors: z.array(Poly).optional().describe('MEMBER: cofactors[j] multiplies generators[j]'),
-    basis: z.array(Poly).optional().describe('NOT_MEMBER: the reduced Groebner basis of the ideal'),
-    basis_cofactors: z.array(z.array(Poly)).optional().describe('NOT_MEMBER: basis[i] = Σ_j basis_cofactors[i][j]·generators[j]'),
-    remainder: Poly.optional().describe('NOT_MEMBER: the normal form of the polynomial modulo the basis'),
-  })
-  .strict();
-export type MembershipClaimInput = z.infer<typeof MembershipClaimInput>;
 
 export const AlgebraRejectionReason = {
   /** A polynomial or coefficient is not canonical for the ring, or a part of the claim is missing or mis-shaped. */
@@ -133,7 +100,7 @@ export interface AlgebraCheckOptions {
 /** Check a factorization claim. A malformed shape throws INVALID_REQUEST; a false claim is a rejection naming the failing part. */
 export function checkFactorizationClaim(input: unknown, options: AlgebraCheckOptions = {}): AlgebraCheckResult {
   const checkpoint = options.checkpoint ?? ((): void => {});
-  const claim = parseOrThrow(FactorizationClaimInput, input, 'factorization claim');
+  const claim = parseOrThrow(FactorizationClaimSchema, input, 'factorization claim');
   const R = resolveRing(claim.ring, ['ring']);
   const F = R.field;
   const decoded = decodeAll(() => ({ f: polynomialFromJson(R, claim.polynomial, ['polynomial']), factors: claim.factors.map((x, i) => polynomialFromJson(R, x.factor, ['factors', i, 'factor'])) }));
@@ -171,7 +138,7 @@ export function checkFactorizationClaim(input: unknown, options: AlgebraCheckOpt
 /** Check an ideal membership claim. A malformed shape throws INVALID_REQUEST; a false claim is a rejection naming the failing part and rule. */
 export function checkMembershipClaim(input: unknown, options: AlgebraCheckOptions = {}): AlgebraCheckResult {
   const checkpoint = options.checkpoint ?? ((): void => {});
-  const claim = parseOrThrow(MembershipClaimInput, input, 'membership claim');
+  const claim = parseOrThrow(MembershipClaimSchema, input, 'membership claim');
   const R = resolveRing(claim.ring, ['ring']);
   const decoded = decodeAll(() => ({ generators: claim.generators.map((g, i) => polynomialFromJson(R, g, ['generators', i])), f: polynomialFromJson(R, claim.polynomial, ['polynomial']) }));
   if (isRejection(decoded)) return decoded;

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityResultSchema, POLYNOMIAL_LIST_SCHEMA_URI, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import {
+  CapabilityResultSchema,
+  FACTORIZATION_SCHEMA_URI,
+  FactorizationClaimSchema,
+  MEMBERSHIP_SCHEMA_URI,
+  MembershipClaimSchema,
+  POLYNOMIAL_LIST_SCHEMA_URI,
+  type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
 import { findSingular } from '@jacobian/shared/testing';
 import { probeSingular, SINGULAR_PROVIDER, type SingularTools } from '../providers/singular.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
@@ -8,8 +15,6 @@ import {
   type AlgebraBackendOptions,
   algebraTsProvider,
   expressionNormalize,
-  FACTORIZATION_SCHEMA_URI,
-  FactorizationClaimSchema,
   factorCompute,
   gcdCompute,
   resultantCompute,
@@ -18,7 +23,7 @@ import {
   type NormalizeOutput,
   type ResultantOutput,
 } from './algebra-capabilities.js';
-import { idealMembershipDecide, MEMBERSHIP_SCHEMA_URI, MembershipClaimSchema, type MembershipOutput } from './membership-capability.js';
+import { idealMembershipDecide, type MembershipOutput } from './membership-capability.js';
 
 const singularFound = findSingular();
 const TS: ProviderRuntime = { ...FAKE_RUNTIME, provider: ALGEBRA_TS_PROVIDER };

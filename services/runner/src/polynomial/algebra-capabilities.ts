@@ -19,6 +19,9 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
+  FACTORIZATION_SCHEMA_URI,
+  FACTORIZATION_SEMANTICS_URI,
+  FactorizationClaimSchema,
   JacobianError,
   parsePolynomial,
   parsePolynomials,
@@ -38,6 +41,7 @@ import {
   type CapabilityContext,
   type CapabilityDefinition,
   type CapabilityOutcome,
+  type FactorizationClaim,
   type Diagnostic,
   type Polynomial,
   type PolynomialRing,
@@ -90,21 +94,6 @@ export const NORMALIZED_LIST_SEMANTICS_URI = 'jacobian:semantics/polynomial.list
 export const GCD_SEMANTICS_URI = 'jacobian:semantics/polynomial.gcd.normalized/v1';
 /** Meaning of a stored one-element list holding the resultant. */
 export const RESULTANT_SEMANTICS_URI = 'jacobian:semantics/polynomial.resultant/v1';
-/** Schema of a stored factorization claim ({@link FactorizationClaimSchema}). */
-export const FACTORIZATION_SCHEMA_URI = 'jacobian:schema/polynomial.factorization/v1';
-/** polynomial = unit · Π factors[i]^multiplicity[i], each factor irreducible and non-constant. */
-export const FACTORIZATION_SEMANTICS_URI = 'jacobian:semantics/polynomial.factorization.irreducible/v1';
-
-/** A stored factorization: the polynomial, the unit (a field element) and the factors with multiplicities. */
-export const FactorizationClaimSchema = z
-  .object({
-    ring: RingSpecSchema,
-    polynomial: PolynomialJsonSchema,
-    unit: z.string().min(1).describe('a non-zero field element in canonical text'),
-    factors: z.array(z.object({ factor: PolynomialJsonSchema, multiplicity: z.number().int().min(1).max(POLYNOMIAL_LIMITS.maxDegree) }).strict()).max(POLYNOMIAL_LIMITS.maxDegree),
-  })
-  .strict();
-export type FactorizationClaim = z.infer<typeof FactorizationClaimSchema>;
 
 const Text = z.string().min(1).max(POLYNOMIAL_LIMITS.maxTextLength);
 const Ring = RingSpecSchema.describe('the polynomial ring: field ({kind: "Q"} or {kind: "GF", characteristic: "<prime>"}), variables in decreasing order, and the monomial order (it fixes the canonical term order)');

@@ -9,6 +9,9 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
+  MEMBERSHIP_SCHEMA_URI,
+  MEMBERSHIP_SEMANTICS_URI,
+  MembershipClaimSchema,
   parsePolynomial,
   parsePolynomials,
   POLYNOMIAL_LIMITS,
@@ -22,6 +25,7 @@ import {
   runKernel,
   type CapabilityDefinition,
   type Diagnostic,
+  type MembershipClaim,
   type Polynomial,
   type ProviderRuntime,
 } from '@jacobian/shared';
@@ -29,32 +33,11 @@ import { checkSingularIdentity, runSingularGroebner } from '../providers/singula
 import { backendOf, checkSingularField, singularRunOptions, storeOrWarn, type AlgebraBackendOptions } from './algebra-capabilities.js';
 import { membershipFromBasis } from './algebra.js';
 
+const Poly = PolynomialJsonSchema;
+
 export const MEMBERSHIP_CAPABILITY_ID = 'polynomial.ideal_membership.decide';
 const VERIFY_ID = 'polynomial.ideal_membership.verify';
 const VERSION = '1.0.0';
-/** Schema of a stored membership claim ({@link MembershipClaimSchema}). */
-export const MEMBERSHIP_SCHEMA_URI = 'jacobian:schema/polynomial.ideal_membership/v1';
-/**
- * MEMBER: polynomial = Σ_j cofactors[j]·generators[j]. NOT_MEMBER: basis is the reduced Groebner
- * basis of <generators> (basis[i] = Σ_j basis_cofactors[i][j]·generators[j]) and remainder, the
- * normal form of polynomial modulo basis, is not zero.
- */
-export const MEMBERSHIP_SEMANTICS_URI = 'jacobian:semantics/polynomial.ideal_membership/v1';
-
-const Poly = PolynomialJsonSchema;
-export const MembershipClaimSchema = z
-  .object({
-    ring: RingSpecSchema,
-    generators: z.array(Poly).min(1).max(POLYNOMIAL_LIMITS.maxPolynomials),
-    polynomial: Poly,
-    verdict: z.enum(['MEMBER', 'NOT_MEMBER']),
-    cofactors: z.array(Poly).optional().describe('MEMBER: cofactors[j] multiplies generators[j]; their sum is the polynomial'),
-    basis: z.array(Poly).optional().describe('NOT_MEMBER: the reduced Groebner basis of the ideal'),
-    basis_cofactors: z.array(z.array(Poly)).optional().describe('NOT_MEMBER: basis[i] = Σ_j basis_cofactors[i][j]·generators[j]'),
-    remainder: Poly.optional().describe('NOT_MEMBER: the normal form of the polynomial modulo the basis'),
-  })
-  .strict();
-export type MembershipClaim = z.infer<typeof MembershipClaimSchema>;
 
 const Text = z.string().min(1).max(POLYNOMIAL_LIMITS.maxTextLength);
 export const MembershipInput = z

@@ -49,8 +49,18 @@ export {
   TermJsonSchema,
 } from './canonical.js';
 export type { PolynomialJson, PolynomialListPayload, RingSpec, TermJson } from './canonical.js';
-export { GROEBNER_BASIS_SCHEMA_URI, GROEBNER_BASIS_SEMANTICS_URI, GroebnerBasisClaimSchema } from './results.js';
-export type { GroebnerBasisClaim } from './results.js';
+export {
+  FACTORIZATION_SCHEMA_URI,
+  FACTORIZATION_SEMANTICS_URI,
+  FactorizationClaimSchema,
+  GROEBNER_BASIS_SCHEMA_URI,
+  GROEBNER_BASIS_SEMANTICS_URI,
+  GroebnerBasisClaimSchema,
+  MEMBERSHIP_SCHEMA_URI,
+  MEMBERSHIP_SEMANTICS_URI,
+  MembershipClaimSchema,
+} from './results.js';
+export type { FactorizationClaim, GroebnerBasisClaim, MembershipClaim } from './results.js';
 
 /** The files of this core, for the SOURCE_TREE digest of a provider built on it. */
 export const POLYNOMIAL_SOURCES: readonly string[] = ['./limits.ts', './field.ts', './polynomial.ts', './syntax.ts', './canonical.ts', './results.ts', './standard-systems.ts', './index.ts'].map((file) =>

@@ -28,3 +28,44 @@ export const GroebnerBasisClaimSchema = z
   })
   .strict();
 export type GroebnerBasisClaim = z.infer<typeof GroebnerBasisClaimSchema>;
+
+/** Schema of a stored factorization: {@link FactorizationClaimSchema}. */
+export const FACTORIZATION_SCHEMA_URI = 'jacobian:schema/polynomial.factorization/v1';
+/** polynomial = unit · Π factors[i]^multiplicity[i], each factor irreducible and non-constant. */
+export const FACTORIZATION_SEMANTICS_URI = 'jacobian:semantics/polynomial.factorization.irreducible/v1';
+
+/** A stored factorization: the polynomial, the unit (a non-zero field element) and the factors with multiplicities. */
+export const FactorizationClaimSchema = z
+  .object({
+    ring: RingSpecSchema,
+    polynomial: PolynomialJsonSchema,
+    unit: z.string().min(1).max(2 * POLYNOMIAL_LIMITS.maxCoefficientDigits + 2).describe('a non-zero field element in canonical text'),
+    factors: z
+      .array(z.object({ factor: PolynomialJsonSchema, multiplicity: z.number().int().min(1).max(POLYNOMIAL_LIMITS.maxDegree) }).strict())
+      .max(POLYNOMIAL_LIMITS.maxDegree),
+  })
+  .strict();
+export type FactorizationClaim = z.infer<typeof FactorizationClaimSchema>;
+
+/** Schema of a stored ideal membership claim: {@link MembershipClaimSchema}. */
+export const MEMBERSHIP_SCHEMA_URI = 'jacobian:schema/polynomial.ideal_membership/v1';
+/**
+ * MEMBER: polynomial = Σ_j cofactors[j]·generators[j]. NOT_MEMBER: basis is the reduced Groebner
+ * basis of <generators> (basis[i] = Σ_j basis_cofactors[i][j]·generators[j]) and remainder, the
+ * normal form of polynomial modulo basis, is not zero.
+ */
+export const MEMBERSHIP_SEMANTICS_URI = 'jacobian:semantics/polynomial.ideal_membership/v1';
+
+export const MembershipClaimSchema = z
+  .object({
+    ring: RingSpecSchema,
+    generators: z.array(PolynomialJsonSchema).min(1).max(POLYNOMIAL_LIMITS.maxPolynomials),
+    polynomial: PolynomialJsonSchema,
+    verdict: z.enum(['MEMBER', 'NOT_MEMBER']),
+    cofactors: z.array(PolynomialJsonSchema).optional().describe('MEMBER: cofactors[j] multiplies generators[j]; their sum is the polynomial'),
+    basis: z.array(PolynomialJsonSchema).optional().describe('NOT_MEMBER: the reduced Groebner basis of the ideal'),
+    basis_cofactors: z.array(z.array(PolynomialJsonSchema)).optional().describe('NOT_MEMBER: basis[i] = Σ_j basis_cofactors[i][j]·generators[j]'),
+    remainder: PolynomialJsonSchema.optional().describe('NOT_MEMBER: the normal form of the polynomial modulo the basis'),
+  })
+  .strict();
+export type MembershipClaim = z.infer<typeof MembershipClaimSchema>;
