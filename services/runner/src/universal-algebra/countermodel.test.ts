@@ -13,6 +13,8 @@ import {
   executeCapability,
   parseLaw,
   resolveSignature,
+  SAT_CNF_SCHEMA_URI,
+  SAT_DRAT_SCHEMA_URI,
   validateAlgebra,
   type CapabilityResult,
   type InstalledCapability,
@@ -20,7 +22,7 @@ import {
 } from '@jacobian/shared';
 import { probeCadical } from '../providers/cadical.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
-import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch, derivesEmptyClause, SAT_DIMACS_SCHEMA_URI, SAT_DRAT_SCHEMA_URI, type CountermodelOutput } from './countermodel.js';
+import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch, derivesEmptyClause, type CountermodelOutput } from './countermodel.js';
 import { countermodelCadicalProvider, countermodelZ3Provider, FINITE_MODEL_SEARCH_FEATURE, type CountermodelProviderProbe } from './countermodel-providers.js';
 import { evaluateLawsCapability, type EvaluateLawsOutput } from './evaluate-laws.js';
 import { checkRupRefutation } from './rup-check.testing.js';
@@ -157,7 +159,7 @@ describe('universal_algebra.search.countermodel with a plain cadical runtime (Ca
     expect(result.relationships).toEqual([{ subject: evidence.drat_uri, predicate: 'COMPUTED_FROM', object: evidence.cnf_uri }]);
     const cnf = await harness.artifacts.get(evidence.cnf_uri as string);
     const drat = await harness.artifacts.get(evidence.drat_uri as string);
-    expect(cnf.manifest.schema_uri).toBe(SAT_DIMACS_SCHEMA_URI);
+    expect(cnf.manifest.schema_uri).toBe(SAT_CNF_SCHEMA_URI);
     expect(drat.manifest.schema_uri).toBe(SAT_DRAT_SCHEMA_URI);
     expect(drat.manifest.parents).toEqual([cnf.uri]);
     const dimacs = (cnf.payload as { dimacs: string }).dimacs;
@@ -542,7 +544,7 @@ describe('universal_algebra.search.countermodel with our search and Z3 (counterm
       expect(record.evidence).toMatchObject({ drat_uri: null, drat_bytes: 0, proof_format: 'NONE' });
       expect(record.established_by).toMatch(/Z3 writes no proof/);
       const cnf = await harness.artifacts.get(record.evidence?.cnf_uri as string);
-      expect(cnf.manifest.schema_uri).toBe(SAT_DIMACS_SCHEMA_URI);
+      expect(cnf.manifest.schema_uri).toBe(SAT_CNF_SCHEMA_URI);
     }
     expect(result.artifact_uris).toHaveLength(2);
     expect(result.relationships).toEqual([]);

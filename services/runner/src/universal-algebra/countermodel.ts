@@ -32,6 +32,7 @@ import {
   COUNTERMODEL_RESULT_SCHEMA_URI,
   COUNTERMODEL_RESULT_SEMANTICS_URI,
   CountermodelResultPayloadSchema,
+  DRAT_REFUTATION_SEMANTICS_URI,
   evaluateLaws,
   evaluateTerm,
   JacobianError,
@@ -41,6 +42,8 @@ import {
   printLaw,
   resolveSignature,
   runKernel,
+  SAT_CNF_SCHEMA_URI,
+  SAT_DRAT_SCHEMA_URI,
   SignatureSchema,
   toAppError,
   UNIVERSAL_ALGEBRA_LIMITS,
@@ -72,14 +75,8 @@ const COUNTERMODEL_VERSION = '1.1.0';
 /** The checker service's capability that verifies a stored countermodel (the runner never imports the checker). */
 const VERIFY_CAPABILITY_ID = 'universal_algebra.countermodel.verify';
 
-/** Schema of a stored CNF: `{ format: 'DIMACS_CNF', variables, clauses, dimacs, encoding }`. */
-export const SAT_DIMACS_SCHEMA_URI = 'jacobian:schema/sat.dimacs/v1';
-/** Schema of a stored DRAT proof: `{ format: 'DRAT_TEXT', proof, lines }`. */
-export const SAT_DRAT_SCHEMA_URI = 'jacobian:schema/sat.drat/v1';
 /** Meaning of the CNF: satisfiable iff a countermodel of the stated order passes the symmetry breaking (see `encoding`). */
 export const COUNTERMODEL_CNF_SEMANTICS_URI = 'jacobian:semantics/universal_algebra.countermodel.cnf/v1';
-/** Meaning of the proof: a DRAT refutation of its parent CNF (the artifact it names as parent). */
-export const DRAT_REFUTATION_SEMANTICS_URI = 'jacobian:semantics/sat.drat.refutation/v1';
 
 /** Largest order searched. */
 export const MAX_COUNTERMODEL_ORDER = 10;
@@ -385,7 +382,7 @@ export function countermodelSearch(runtime: ProviderRuntime, options: Countermod
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST'],
     accepted_artifact_types: [],
-    produced_artifact_types: [COUNTERMODEL_RESULT_SCHEMA_URI, SAT_DIMACS_SCHEMA_URI, ...(engines.sat.engine === 'CADICAL' ? [SAT_DRAT_SCHEMA_URI] : [])],
+    produced_artifact_types: [COUNTERMODEL_RESULT_SCHEMA_URI, SAT_CNF_SCHEMA_URI, ...(engines.sat.engine === 'CADICAL' ? [SAT_DRAT_SCHEMA_URI] : [])],
     input: CountermodelInput,
     output: CountermodelOutput,
     examples: EXAMPLES,
@@ -1108,7 +1105,7 @@ class CountermodelRun {
       encoded.bytes > limit
         ? tooLarge(`CNF of order ${order}`, encoded.bytes)
         : await store(`CNF of order ${order}`, {
-            schema_uri: SAT_DIMACS_SCHEMA_URI,
+            schema_uri: SAT_CNF_SCHEMA_URI,
             semantics_uri: COUNTERMODEL_CNF_SEMANTICS_URI,
             payload: { format: 'DIMACS_CNF', variables: encoded.variables, clauses: encoded.clauses, dimacs: await readFile(refutation.cnfPath, 'utf8'), encoding: encodingDescription },
             parents: [],
