@@ -6,9 +6,14 @@ import type { CapabilityContext } from './define.js';
  * Run a CPU-bound kernel isolated, inside what is left of the run's budget. The kernel's
  * outcome is returned; a timeout, cancellation or crash is thrown as a JacobianError whose
  * code the host turns into the execution status.
+ *
+ * `reserveMs` keeps that much of the run's time back from the kernel: it is killed that long
+ * before the run's deadline, so a caller that has settled part of its question (some orders of a
+ * range, say) still has time to answer with it when the kernel overruns (a slow start on a
+ * loaded machine, a hard instance) instead of the whole run ending as a timeout.
  */
-export async function runKernel(context: CapabilityContext, kernel: KernelRef, input: unknown): Promise<unknown> {
-  const remaining = context.deadline - Date.now();
+export async function runKernel(context: CapabilityContext, kernel: KernelRef, input: unknown, options: { reserveMs?: number } = {}): Promise<unknown> {
+  const remaining = context.deadline - Date.now() - (options.reserveMs ?? 0);
   if (remaining <= 0) {
     throw new JacobianError('EXECUTION_TIMEOUT', `the run exhausted its wall-time budget of ${context.budget.wall_time_ms} ms before the kernel started`);
   }

@@ -224,6 +224,34 @@ describe('createProcessPool: cancellation and queueing', () => {
     }
   });
 
+  it('counts time spent waiting for a child in the wall-time budget: a task that never starts in time ends as TIMEOUT', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jacobian-pool-'));
+    try {
+      const executor = pool({ size: 1 });
+      const blocker = executor.run(task('busy-loop.ts', 'spin', null, { wallTimeMs: 1500 }));
+      const marker = join(dir, 'started');
+      const queued = await executor.run(task('mark.ts', 'mark', { path: marker }, { wallTimeMs: 300 }));
+      expect(queued).toMatchObject({ status: 'TIMEOUT', runtimeMs: 0 });
+      expect(errorOf(queued).code).toBe('EXECUTION_TIMEOUT');
+      expect(errorOf(queued).message).toMatch(/did not start within its wall-time budget of 300 ms/);
+      expect((await blocker).status).toBe('TIMEOUT');
+      // Had the expired task stayed queued, it would run before this one.
+      expect((await executor.run(echo())).status).toBe('COMPLETED');
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives a task that waited for a child only what is left of its wall time', async () => {
+    const executor = pool({ size: 1 });
+    const blocker = executor.run(task('context.ts', 'nap', { ms: 400 }));
+    const waited = outputOf(await executor.run(task('context.ts', 'inspect', null, { wallTimeMs: 2000 }))) as { now: number; deadline: number };
+    expect((await blocker).status).toBe('COMPLETED');
+    // At least 400 ms went to waiting, and the soft margin is 10% of 2000 ms: at most 1400 ms are left.
+    expect(waited.deadline - waited.now).toBeLessThanOrEqual(1400);
+  });
+
   it('resolves CANCELLED at once for an already-aborted signal', async () => {
     const executor = pool({ size: 1 });
     const outcome = await executor.run(echo(), { signal: AbortSignal.abort() });

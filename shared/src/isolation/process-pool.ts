@@ -104,6 +104,13 @@ interface Job {
   settled: boolean;
   worker: Worker | undefined;
   detachAbort: () => void;
+  /**
+   * When the task's wall time ends (performance.now() clock): it counts from run(), so time spent
+   * waiting for a free child or for a child to start is part of the budget.
+   */
+  readonly deadline: number;
+  /** Settles the task as TIMEOUT if it has not started by its deadline. */
+  waitTimer: NodeJS.Timeout | undefined;
 }
 
 interface Execution {
@@ -266,7 +273,17 @@ class ProcessPool implements IsolatedExecutor {
       });
     }
     return new Promise<KernelOutcome>((resolve) => {
-      const job: Job = { task, resolve, onProgress: options.onProgress, settled: false, worker: undefined, detachAbort: () => {} };
+      const job: Job = {
+        task,
+        resolve,
+        onProgress: options.onProgress,
+        settled: false,
+        worker: undefined,
+        detachAbort: () => {},
+        deadline: performance.now() + task.budget.wallTimeMs,
+        waitTimer: undefined,
+      };
+      job.waitTimer = setTimeout(() => this.expireWaiting(job), task.budget.wallTimeMs);
       if (signal !== undefined) {
         const onAbort = (): void => this.abort(job);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -346,23 +363,41 @@ class ProcessPool implements IsolatedExecutor {
     }
   }
 
-  private abort(job: Job): void {
-    if (job.settled) return;
+  /**
+   * Settle a task that no child has started yet (queued, or assigned to a child still booting,
+   * which stays in the pool); false when a child is already running it.
+   */
+  private settleWaiting(job: Job, outcome: KernelOutcome): boolean {
     const worker = job.worker;
     if (worker === undefined) {
       const index = this.queue.indexOf(job);
       if (index >= 0) this.queue.splice(index, 1);
-      this.settle(job, this.cancelled('task was cancelled while waiting for a free child process', 0));
-      return;
+      this.settle(job, outcome);
+      return true;
     }
-    if (worker.execution === undefined) {
-      // The child is still booting and has not seen the task; it stays in the pool.
-      worker.job = undefined;
-      this.setRef(worker, false);
-      this.settle(job, this.cancelled('task was cancelled while waiting for a free child process', 0));
-      this.pump();
-      return;
-    }
+    if (worker.execution !== undefined) return false;
+    worker.job = undefined;
+    this.setRef(worker, false);
+    this.settle(job, outcome);
+    this.pump();
+    return true;
+  }
+
+  /** The wall time of a task that never started is over: it ends as a timeout. */
+  private expireWaiting(job: Job): void {
+    if (job.settled) return;
+    const { wallTimeMs } = job.task.budget;
+    this.settleWaiting(job, {
+      status: 'TIMEOUT',
+      error: failure('EXECUTION_TIMEOUT', `kernel did not start within its wall-time budget of ${wallTimeMs} ms (no child process was free or ready in time)`, { wallTimeMs }),
+      runtimeMs: 0,
+    });
+  }
+
+  private abort(job: Job): void {
+    if (job.settled) return;
+    if (this.settleWaiting(job, this.cancelled('task was cancelled while waiting for a free child process', 0))) return;
+    const worker = job.worker as Worker;
     this.kill(worker, {
       status: 'CANCELLED',
       error: failure('EXECUTION_CANCELLED', 'task was cancelled; its child process was killed'),
@@ -376,6 +411,7 @@ class ProcessPool implements IsolatedExecutor {
   private settle(job: Job, outcome: KernelOutcome): void {
     if (job.settled) return;
     job.settled = true;
+    if (job.waitTimer !== undefined) clearTimeout(job.waitTimer);
     job.detachAbort();
     job.resolve(outcome);
   }
@@ -564,8 +600,13 @@ class ProcessPool implements IsolatedExecutor {
     const pid = worker.pid;
     const id = this.nextId++;
     const startedAt = performance.now();
-    const { wallTimeMs } = task.budget;
-    const margin = softMarginMs(task);
+    if (job.waitTimer !== undefined) clearTimeout(job.waitTimer);
+    job.waitTimer = undefined;
+    // What is left of the wall time after waiting for this child (the wait timer has not fired,
+    // so some is left); the soft margin stays at most half of it.
+    const wallTimeMs = Math.max(1, Math.round(job.deadline - startedAt));
+    const budgetMs = task.budget.wallTimeMs;
+    const margin = Math.min(softMarginMs(task), wallTimeMs / 2);
     const moduleUrl = task.kernel.module.startsWith('file:')
       ? task.kernel.module
       : pathToFileURL(task.kernel.module).href;
@@ -607,8 +648,8 @@ class ProcessPool implements IsolatedExecutor {
       setTimeout(() => {
         this.kill(worker, {
           status: 'TIMEOUT',
-          error: failure('EXECUTION_TIMEOUT', `kernel exceeded its wall-time budget of ${wallTimeMs} ms and was killed`, {
-            wallTimeMs,
+          error: failure('EXECUTION_TIMEOUT', `kernel exceeded its wall-time budget of ${budgetMs} ms and was killed`, {
+            wallTimeMs: budgetMs,
           }),
         });
       }, wallTimeMs),

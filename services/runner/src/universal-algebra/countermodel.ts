@@ -684,7 +684,9 @@ class CountermodelRun {
           order: n,
           symmetry_breaking: this.input.symmetry_breaking,
           cnf_path: cnfPath,
-        }),
+          // An encoding that overruns (a slow kernel start on a loaded machine) is stopped with
+          // time left to answer with the orders already settled.
+        }, { reserveMs: reserveMs(this.context.deadline - Date.now()) }),
       );
     } catch (error) {
       const appError = toAppError(error);
@@ -737,8 +739,10 @@ class CountermodelRun {
 
     const decodeVariables = Math.max(...layout.tables.map((block) => block.first + block.cells * n - 1), ...layout.witness.map((block) => block.first + n - 1));
     let answer: z.infer<typeof Z3Output>;
+    // Z3 stops itself at stopAt; the kernel is killed halfway through the reserve after it, which
+    // still leaves time to answer with the orders settled before this one.
     try {
-      answer = Z3Output.parse(await runKernel(this.context, Z3_KERNEL, { cnf_path: cnfPath, decode_variables: decodeVariables, stop_at: stopAt }));
+      answer = Z3Output.parse(await runKernel(this.context, Z3_KERNEL, { cnf_path: cnfPath, decode_variables: decodeVariables, stop_at: stopAt }, { reserveMs: Math.floor((this.context.deadline - stopAt) / 2) }));
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === 'EXECUTION_TIMEOUT' && !this.context.signal.aborted && Date.now() < this.context.deadline) {
