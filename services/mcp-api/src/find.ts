@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
-  canonicalize,
   InputKind,
   JacobianError,
   Mode,
@@ -188,14 +187,10 @@ interface CursorState {
  * `cursor` argument's 512 characters whatever the length of the query or artifact type.
  */
 function filterKey(args: FindArguments): string {
-  const key = canonicalize({
-    q: args.query ?? null,
-    d: args.domain ?? null,
-    m: args.mode ?? null,
-    k: args.input_kind ?? null,
-    t: args.artifact_type ?? null,
-    l: args.limit ?? 5,
-  });
+  // The RFC 8785 form of {q, d, m, k, t, l}, written directly (members in code-unit order, strings
+  // NFC as our canonical JSON has them): canonicalize() here was a fifth of a search's cost.
+  const nfc = (value: string | undefined): string | null => (value === undefined ? null : value.normalize('NFC'));
+  const key = JSON.stringify({ d: nfc(args.domain), k: args.input_kind ?? null, l: args.limit ?? 5, m: args.mode ?? null, q: nfc(args.query), t: nfc(args.artifact_type) });
   return createHash('sha256').update(key).digest('base64url').slice(0, FILTER_KEY_LENGTH);
 }
 
@@ -328,7 +323,9 @@ function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: Cata
     base = { card: built, bytes: Buffer.byteLength(JSON.stringify(built)) };
     baseCards.set(entry, base);
   }
-  if (scored === undefined) return { card: { ...base.card }, bytes: base.bytes };
+  // Object.assign, not spreads: cards differ in shape from entry to entry, and a spread into an
+  // object literal is several times slower on such sources (the search's largest cost).
+  if (scored === undefined) return { card: Object.assign({}, base.card), bytes: base.bytes };
   const signals = {
     matched_on: scored.matched_on,
     matched_terms: scored.matched_terms,
@@ -336,7 +333,7 @@ function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: Cata
     query_coverage_milli: scored.query_coverage_milli,
     lexical_fit: scored.lexical_fit,
   };
-  return { card: { ...base.card, ...signals }, bytes: base.bytes + Buffer.byteLength(JSON.stringify(signals)) - 1 };
+  return { card: Object.assign({}, base.card, signals), bytes: base.bytes + Buffer.byteLength(JSON.stringify(signals)) - 1 };
 }
 
 /** A card's output summary keeps each field's line within this many characters. */
