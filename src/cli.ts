@@ -37,6 +37,17 @@ Cluster roles (api, runner, checker) also read:
   JACOBIAN_CHECKER_PUBLIC_KEYS    comma-separated public key files whose records the API trusts (api; required)
   JACOBIAN_HEARTBEAT_TTL_MS       how long a registration outlives its last heartbeat (default 15000)
   JACOBIAN_DRAIN_GRACE_MS         how long a stopping runner lets running jobs finish (default 30000)
+  JACOBIAN_OPS_HOST               address of the operations server: GET /healthz, /readyz, /metrics (default 127.0.0.1)
+  JACOBIAN_OPS_PORT               its port (default 9464; 0 picks a free port, logged in the ready line; off: none)
+                                  (the api also answers /healthz, /readyz and /metrics on its MCP port, as serve does)
+
+Tracing (every command that serves; off unless an endpoint is set):
+  OTEL_EXPORTER_OTLP_ENDPOINT     OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (spans go to <endpoint>/v1/traces, as JSON)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT   the full traces URL, instead of the above
+  OTEL_SERVICE_NAME               service name (default jacobian-<command>, e.g. jacobian-runner)
+  OTEL_RESOURCE_ATTRIBUTES        extra resource attributes, key=value,...
+  OTEL_TRACES_SAMPLER             default parentbased_always_on (OTEL_TRACES_SAMPLER_ARG for ratios)
+  OTEL_SDK_DISABLED               true turns tracing off whatever else is set
 `;
 
 /**
@@ -91,26 +102,42 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so --help and --version answer without loading the system.
-  const [{ loadConfig }, { startEmbedded }, { createAuthenticator, createTaskService, loadAuthFile, startHttpServer, startStdioServer }, { createMemoryTaskStore }] = await Promise.all([
-    import('./config.js'),
-    import('./embedded.js'),
-    import('@jacobian/mcp-api'),
-    import('@jacobian/shared'),
-  ]);
+  const [
+    { loadConfig },
+    { startEmbedded },
+    { createAuthenticator, createTaskService, loadAuthFile, startHttpServer, startStdioServer },
+    { artifactStoreCheck, createMemoryTaskStore, createReadiness },
+    { startTelemetry },
+  ] = await Promise.all([import('./config.js'), import('./embedded.js'), import('@jacobian/mcp-api'), import('@jacobian/shared'), import('./telemetry.js')]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
+  // Metrics, and tracing when configured; spans still buffered are exported before the process exits.
+  const telemetry = await startTelemetry(command, process.env, log);
+  stopTelemetry = () => telemetry.close();
   switch (command) {
     case 'serve': {
       const { host, port } = parseHttp(values.host, values.port);
       const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
       const signalled = waitForSignal();
       log.debug('starting', { command });
-      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkipped(log) });
+      const metrics = telemetry.metrics;
+      const skipped = providerSkipped(log);
+      const onProviderSkipped = (provider: string, reason: string): void => {
+        skipped(provider, reason);
+        metrics.providerHealth(provider, false);
+      };
+      const jacobian = await startEmbedded(config, { onProviderSkipped });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
+      for (const provider of jacobian.runner.unavailable) metrics.providerHealth(provider.provider, false);
+      for (const capability of [...jacobian.runner.installed, ...jacobian.checker.installed]) metrics.providerHealth(capability.descriptor.provider_runtime.provider, true);
+      // Providers were probed by startEmbedded; the local artifact folder is the one dependency left to check.
+      const readiness = createReadiness(['artifacts', 'providers']);
+      readiness.provide('artifacts', artifactStoreCheck(jacobian.artifacts));
+      readiness.provide('providers', () => Promise.resolve());
       const onError = (error: Error): void => log.warn('mcp http error', { error: error.message });
       // Embedded runs live in this process, so their tasks do too.
       const tasks = createTaskService({ store: createMemoryTaskStore(), onError });
-      const http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), tasks, onError });
+      const http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), tasks, onError, ops: { readiness, metrics } });
       log.info('serving MCP over Streamable HTTP', { url: http.url });
       const signal = await signalled;
       log.info('shutting down', { signal });
@@ -140,17 +167,18 @@ async function main(argv: string[]): Promise<number> {
       const { loadClusterEnvironment } = await import('./cluster-config.js');
       const roles = await import('./roles.js');
       const env = loadClusterEnvironment(process.env, command);
+      const roleTelemetry = { metrics: telemetry.metrics };
       const signalled = waitForSignal();
       log.debug('starting', { command });
       let role;
       if (command === 'api') {
-        role = await roles.startApiRole(env, config, parseHttp(values.host, values.port), log);
+        role = await roles.startApiRole(env, config, parseHttp(values.host, values.port), log, roleTelemetry);
       } else if (command === 'runner') {
         const pools = values.pools !== undefined ? values.pools.split(',').map((p) => p.trim()).filter((p) => p.length > 0) : (env.JACOBIAN_POOLS ?? ['light', 'heavy']);
         if (pools.length === 0) throw new Error('--pools: give at least one pool name');
-        role = await roles.startRunnerRole(env, config, pools, log);
+        role = await roles.startRunnerRole(env, config, pools, log, roleTelemetry);
       } else {
-        role = await roles.startCheckerRole(env, config, log);
+        role = await roles.startCheckerRole(env, config, log, roleTelemetry);
       }
       const signal = await signalled;
       log.info('shutting down', { signal, role: role.description });
@@ -179,10 +207,17 @@ function logStart(log: Logger, unavailable: readonly { provider: string; reason:
   log.info('jacobian started', { capabilities, data_dir: dataDir });
 }
 
+/** Set once telemetry started: flushes and stops it, whichever way the command ends. */
+let stopTelemetry: () => Promise<void> = () => Promise.resolve();
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
+  async (code) => {
+    await stopTelemetry().catch(() => undefined);
+    process.exit(code);
+  },
+  async (error: unknown) => {
     process.stderr.write(`jacobian: ${error instanceof Error ? error.message : String(error)}\n`);
+    await stopTelemetry().catch(() => undefined);
     process.exit(2);
   },
 );

@@ -9,6 +9,12 @@ describe('loadClusterEnvironment', () => {
     expect(env).toMatchObject({ JACOBIAN_PREFIX: 'jacobian', S3_REGION: 'us-east-1', S3_PREFIX: '', JACOBIAN_HEARTBEAT_TTL_MS: 15000 });
   });
 
+  it('serves operations on 127.0.0.1:9464 unless told otherwise, and on no port when off', () => {
+    expect(loadClusterEnvironment(BASE, 'runner')).toMatchObject({ JACOBIAN_OPS_HOST: '127.0.0.1', JACOBIAN_OPS_PORT: 9464 });
+    expect(loadClusterEnvironment({ ...BASE, JACOBIAN_OPS_HOST: '0.0.0.0', JACOBIAN_OPS_PORT: '0' }, 'runner')).toMatchObject({ JACOBIAN_OPS_HOST: '0.0.0.0', JACOBIAN_OPS_PORT: 0 });
+    expect(loadClusterEnvironment({ ...BASE, JACOBIAN_OPS_PORT: 'off' }, 'runner').JACOBIAN_OPS_PORT).toBeNull();
+  });
+
   it('parses lists and booleans', () => {
     const env = loadClusterEnvironment({ ...BASE, JACOBIAN_POOLS: 'light, heavy', S3_FORCE_PATH_STYLE: 'true', JACOBIAN_CHECKER_PUBLIC_KEYS: 'a.pem,b.pem' }, 'api');
     expect(env.JACOBIAN_POOLS).toEqual(['light', 'heavy']);
@@ -24,6 +30,9 @@ describe('loadClusterEnvironment', () => {
     ['an api without checker public keys', BASE, 'api', /^JACOBIAN_CHECKER_PUBLIC_KEYS: is required by jacobian api/],
     ['a checker without its key file', BASE, 'checker', /^JACOBIAN_CHECKER_KEY_FILE: is required by jacobian checker/],
     ['a too short heartbeat TTL', { ...BASE, JACOBIAN_HEARTBEAT_TTL_MS: '10' }, 'runner', /^JACOBIAN_HEARTBEAT_TTL_MS: /],
+    ['an ops port out of range', { ...BASE, JACOBIAN_OPS_PORT: '65536' }, 'runner', /^JACOBIAN_OPS_PORT: must be a port number/],
+    ['an ops port that is not a number', { ...BASE, JACOBIAN_OPS_PORT: 'none' }, 'checker', /^JACOBIAN_OPS_PORT: must be a port number/],
+    ['an empty ops host', { ...BASE, JACOBIAN_OPS_HOST: '' }, 'runner', /^JACOBIAN_OPS_HOST: /],
   ];
   for (const [name, env, role, message] of bad) {
     it(`rejects ${name}, naming the variable`, () => {

@@ -26,6 +26,15 @@ export const ClusterEnvironmentSchema = z.object({
   JACOBIAN_DRAIN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /** How long a runner's claim on a job outlives its last renewal: a dead runner's jobs move on after this. */
   JACOBIAN_JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Address of the operations server (/healthz, /readyz, /metrics); `0.0.0.0` in containers. */
+  JACOBIAN_OPS_HOST: z.string().min(1).max(253).default('127.0.0.1'),
+  /** Its port: 0 picks a free one (logged in the role's ready line); `off` serves no operations port (null). */
+  JACOBIAN_OPS_PORT: z
+    .string()
+    .regex(/^(off|\d{1,5})$/, "must be a port number (0-65535) or 'off'")
+    .transform((value) => (value === 'off' ? null : Number(value)))
+    .refine((port) => port === null || port <= 65535, "must be a port number (0-65535) or 'off'")
+    .default(9464),
 });
 export type ClusterEnvironment = z.infer<typeof ClusterEnvironmentSchema>;
 

@@ -19,6 +19,8 @@ export interface EmbeddedJacobian {
   readonly api: Api;
   readonly runner: Runner;
   readonly checker: CheckerService;
+  /** The default tenant's artifact store (for the readiness check of `serve`). */
+  readonly artifacts: ArtifactStore;
   close(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export async function startEmbedded(
       reasoning: reasoning.log,
       tenants: { artifacts: artifactsFor, reasoning: (tenant) => reasoning.logFor(tenant) },
     });
-    return { api, runner, checker, close: closeAll };
+    return { api, runner, checker, artifacts, close: closeAll };
   } catch (error) {
     await closeAll().catch(() => undefined);
     throw error;

@@ -1,5 +1,4 @@
-type Level = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+import { createJsonLogger, type LogLevel } from '@jacobian/shared/logger';
 
 export interface Logger {
   debug(message: string, fields?: object): void;
@@ -9,19 +8,17 @@ export interface Logger {
 }
 
 /**
- * JSON lines on stderr: stdout belongs to the MCP stdio protocol. Fields are metadata such
- * as IDs and counts, never payloads.
+ * JSON lines on stderr (pino): stdout belongs to the MCP stdio protocol. Each line has `time`
+ * (ISO 8601), `level` as text and `msg`, then the fields, and `trace_id`/`span_id` while a
+ * span is active. Fields are metadata such as IDs and counts, never payloads.
  */
-export function createLogger(level: Level): Logger {
-  const write = (at: Exclude<Level, 'silent'>, message: string, fields?: object): void => {
-    if (RANK[at] < RANK[level]) return;
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg: message, ...fields })}\n`);
-  };
+export function createLogger(level: LogLevel): Logger {
+  const log = createJsonLogger(level);
   return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
+    debug: (m, f) => (f === undefined ? log.debug(m) : log.debug(f, m)),
+    info: (m, f) => (f === undefined ? log.info(m) : log.info(f, m)),
+    warn: (m, f) => (f === undefined ? log.warn(m) : log.warn(f, m)),
+    error: (m, f) => (f === undefined ? log.error(m) : log.error(f, m)),
   };
 }
 

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KeyObject } from 'node:crypto';
 import {
+  artifactStoreCheck,
   assertRedisReachable,
   createBullmqRunQueue,
   createBullmqRunWorker,
+  createReadiness,
   createLiveCatalogSource,
   createProcessPool,
   createRedisClient,
@@ -14,10 +16,14 @@ import {
   keyId,
   loadPublicKey,
   loadSigningKey,
+  readQueueDepths,
   startAdvertising,
   verifyS3Access,
   type ArtifactStore,
   type CapabilityDescriptor,
+  type InstalledCapability,
+  type JacobianMetrics,
+  type Readiness,
   type RunHandler,
   type RunTarget,
   type ShardHandler,
@@ -29,7 +35,13 @@ import { createChecker } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
 import type { ClusterEnvironment } from './cluster-config.js';
 import { providerSkipped, type Logger } from './log.js';
+import { startOpsServer } from './ops-server.js';
 import { clusterReasoningLog } from './reasoning.js';
+
+/** What a role reports its metrics to (started by the entry point, with tracing when configured). */
+export interface RoleTelemetry {
+  readonly metrics: JacobianMetrics;
+}
 
 /** A started role: close it to stop taking work, drain, and release everything in order. */
 export interface RunningRole {
@@ -91,11 +103,45 @@ function processId(role: string): string {
   return `${role}-${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40)}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
+/**
+ * The role's operations port (see JACOBIAN_OPS_PORT), started before anything else so that
+ * /healthz answers while the role starts and /readyz says what it still waits for. Its URL, or
+ * undefined when it is off, or when another process on this host holds the port (several roles
+ * on one machine without JACOBIAN_OPS_PORT=0): the role then works without it, and says so.
+ */
+async function serveOps(env: ClusterEnvironment, readiness: Readiness, telemetry: RoleTelemetry, cleanups: Cleanups, log: Logger): Promise<string | undefined> {
+  const port = env.JACOBIAN_OPS_PORT;
+  if (port === null) return undefined;
+  try {
+    const server = await startOpsServer({
+      host: env.JACOBIAN_OPS_HOST,
+      port,
+      ops: { readiness, metrics: telemetry.metrics },
+      onError: (error) => log.warn('ops server error', { error: error.message }),
+    });
+    cleanups.add(() => server.close());
+    return server.url;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      throw new Error(`JACOBIAN_OPS_HOST, JACOBIAN_OPS_PORT: cannot serve on ${env.JACOBIAN_OPS_HOST}:${port}: ${(error as Error).message}`, { cause: error });
+    }
+    log.warn('operations port in use; /healthz, /readyz and /metrics are not served on it', { host: env.JACOBIAN_OPS_HOST, port, variable: 'JACOBIAN_OPS_PORT' });
+    return undefined;
+  }
+}
+
+/** The start-up probe's verdict per provider: those serving installed capabilities are up, those unavailable down. */
+function reportProviders(metrics: JacobianMetrics, installed: readonly InstalledCapability[], unavailable: readonly { provider: string }[]): void {
+  for (const provider of unavailable) metrics.providerHealth(provider.provider, false);
+  for (const capability of installed) metrics.providerHealth(capability.descriptor.provider_runtime.provider, true);
+}
+
 /** Shared start-up of every role: Redis and the artifact store, both checked before anything serves. */
 async function connect(
   env: ClusterEnvironment,
   cleanups: Cleanups,
   log: Logger,
+  readiness: Readiness,
 ): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore; artifactsFor: (tenant: string) => ArtifactStore }> {
   const connection = { url: env.REDIS_URL };
   const redis = createRedisClient(connection, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -104,10 +150,12 @@ async function connect(
   redis.on('error', (error: Error) => log.debug('redis connection error', { error: error.message }));
   cleanups.add(() => redis.disconnect());
   await assertRedisReachable(redis, env.REDIS_URL);
+  readiness.provide('redis', () => redis.ping());
   const options = s3Options(env);
   await verifyS3Access(options);
   const artifacts = createS3ArtifactStore(options);
   cleanups.add(() => artifacts.close());
+  readiness.provide('artifacts', artifactStoreCheck(artifacts));
   // A named tenant's artifacts live under `<S3_PREFIX>tenants/<tenant>/`.
   const base = options.prefix === undefined || options.prefix === '' || options.prefix.endsWith('/') ? (options.prefix ?? '') : `${options.prefix}/`;
   const tenants = tenantScopes(artifacts, (tenant) => createS3ArtifactStore({ ...options, prefix: `${base}tenants/${tenant}/` }), (store) => store.close());
@@ -116,8 +164,16 @@ async function connect(
 }
 
 /** `jacobian api`: MCP over HTTP; admits runs onto the queues; computes nothing. */
-export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, http: { host: string; port: number }, log: Logger): Promise<RunningRole> {
+export function startApiRole(
+  env: ClusterEnvironment,
+  config: JacobianConfig,
+  http: { host: string; port: number },
+  log: Logger,
+  telemetry: RoleTelemetry,
+): Promise<RunningRole> {
   return startRole(async (cleanups) => {
+    const readiness = createReadiness(['redis', 'artifacts']);
+    const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     // Checked before anything connects: a bad auth file stops the role at once.
     const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
     const trusted = new Map<string, KeyObject>();
@@ -125,7 +181,7 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       const key = await loadPublicKey(path);
       trusted.set(keyId(key), key);
     }
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
     const catalog = await createLiveCatalogSource({
       redis,
       prefix: env.JACOBIAN_PREFIX,
@@ -134,6 +190,15 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       onChange: (digest, ids) => log.info('catalog changed', { digest, capabilities: ids.length }),
     });
     cleanups.add(() => catalog.close());
+    // The depth of every queue the catalog's capabilities are served from.
+    telemetry.metrics.watchQueueDepths(() => {
+      const targets = new Map<string, RunTarget>();
+      for (const { descriptor } of catalog.current()) {
+        if (descriptor.role === 'checker') targets.set('checker', { kind: 'checker' });
+        else targets.set(`pool:${descriptor.pool}`, { kind: 'pool', pool: descriptor.pool });
+      }
+      return readQueueDepths(redis, env.JACOBIAN_PREFIX, [...targets.values()]);
+    });
     // Closed after the queue (cleanups run in reverse), so runs finishing meanwhile still record their outcomes.
     const reasoning = clusterReasoningLog(config.reasoningMode, env);
     cleanups.add(() => reasoning.close());
@@ -162,10 +227,17 @@ export function startApiRole(env: ClusterEnvironment, config: JacobianConfig, ht
       host: http.host,
       port: http.port,
       ...(auth === undefined ? {} : { auth }),
+      ops: { readiness, metrics: telemetry.metrics },
       onError: (error) => log.warn('mcp http error', { error: error.message }),
     });
     cleanups.add(() => server.close());
-    log.info('serving MCP over Streamable HTTP', { url: server.url, role: 'api', capabilities: catalog.current().length, reasoning_mode: config.reasoningMode });
+    log.info('serving MCP over Streamable HTTP', {
+      url: server.url,
+      role: 'api',
+      capabilities: catalog.current().length,
+      reasoning_mode: config.reasoningMode,
+      ...(opsUrl === undefined ? {} : { ops_url: opsUrl }),
+    });
     return `api at ${server.url}`;
   });
 }
@@ -187,8 +259,10 @@ async function takeWork(options: {
   /** Runners: the split-and-merge side of capabilities that fan out into child runs. */
   shards?: ShardHandler;
   descriptors: CapabilityDescriptor[];
+  telemetry: RoleTelemetry;
 }): Promise<void> {
   const { env, log, cleanups } = options;
+  options.telemetry.metrics.watchQueueDepths(() => readQueueDepths(options.redis, env.JACOBIAN_PREFIX, options.targets));
   const worker = createBullmqRunWorker({
     connection: { url: env.REDIS_URL },
     prefix: env.JACOBIAN_PREFIX,
@@ -232,13 +306,22 @@ async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promis
 }
 
 /** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
-export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger): Promise<RunningRole> {
+export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger, telemetry: RoleTelemetry): Promise<RunningRole> {
   return startRole(async (cleanups) => {
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log);
+    const readiness = createReadiness(['redis', 'artifacts', 'providers']);
+    const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
-    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped: providerSkipped(log) } });
+    const skipped = providerSkipped(log);
+    const onProviderSkipped = (provider: string, reason: string): void => {
+      skipped(provider, reason);
+      telemetry.metrics.providerHealth(provider, false);
+    };
+    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped } });
     for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
+    reportProviders(telemetry.metrics, runner.installed, runner.unavailable);
+    readiness.provide('providers', () => Promise.resolve());
     await takeWork({
       env,
       config,
@@ -250,20 +333,25 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
       handler: (run, signal, onProgress) => runner.handle(run, signal, onProgress),
       shards: runner.shards,
       descriptors: runner.installed.map((c) => c.descriptor),
+      telemetry,
     });
-    log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id) });
+    log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id), ...(opsUrl === undefined ? {} : { ops_url: opsUrl }) });
     return `runner for ${pools.join(', ')}`;
   });
 }
 
 /** `jacobian checker`: the only role with the authorization list and the signing key. */
-export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger): Promise<RunningRole> {
+export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger, telemetry: RoleTelemetry): Promise<RunningRole> {
   return startRole(async (cleanups) => {
+    const readiness = createReadiness(['redis', 'artifacts', 'providers']);
+    const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
     const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });
+    reportProviders(telemetry.metrics, checker.installed, []);
+    readiness.provide('providers', () => Promise.resolve());
     await takeWork({
       env,
       config,
@@ -274,8 +362,9 @@ export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig
       targets: [{ kind: 'checker' }],
       handler: (run, signal, onProgress) => checker.handle(run, signal, onProgress),
       descriptors: checker.installed.map((c) => c.descriptor),
+      telemetry,
     });
-    log.info('checker taking jobs', { key_id: signingKey.keyId, checkers: checker.identities.map((i) => i.checker_id) });
+    log.info('checker taking jobs', { key_id: signingKey.keyId, checkers: checker.identities.map((i) => i.checker_id), ...(opsUrl === undefined ? {} : { ops_url: opsUrl }) });
     return 'checker';
   });
 }

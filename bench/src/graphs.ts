@@ -577,6 +577,7 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
       AWS_REGION: s3Info.region,
       AWS_EC2_METADATA_DISABLED: 'true',
       JACOBIAN_CHECKER_PUBLIC_KEYS: keys.publicKey,
+      JACOBIAN_OPS_PORT: '0',
       ...extra,
     });
   const startCluster = async (label: string, size: number): Promise<ShardedCluster> => {

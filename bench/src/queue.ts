@@ -387,6 +387,8 @@ export async function runQueueBench(context: BenchContext, options: QueueOptions
       AWS_REGION: s3Info.region,
       AWS_EC2_METADATA_DISABLED: 'true',
       JACOBIAN_CHECKER_PUBLIC_KEYS: keys.publicKey,
+      // Roles share this host: each takes a free operations port.
+      JACOBIAN_OPS_PORT: '0',
       ...extra,
     });
 

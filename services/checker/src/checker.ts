@@ -1,4 +1,5 @@
 import {
+  activeMetrics,
   capabilityRegistration,
   errorDiagnostic,
   executeCapability,
@@ -9,6 +10,7 @@ import {
   type AdmittedRun,
   type ArtifactStore,
   type CapabilityResult,
+  type CheckerVerdict,
   type ProgressListener,
   type CheckerAuthorization,
   type CheckerIdentity,
@@ -147,7 +149,15 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
           diagnostics: [errorDiagnostic(new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${run.capability_id} is not a checker of this service`, { path: ['capability_id'] }))],
         });
       }
-      return executeCapability(capability, run, { artifacts: artifactsOf(run), executor: options.executor }, signal, onProgress);
+      const result = await executeCapability(capability, run, { artifacts: artifactsOf(run), executor: options.executor }, signal, onProgress);
+      activeMetrics()?.checkerVerdict(verdictOf(result));
+      return result;
     },
   };
+}
+
+/** A checker run's verdict: VERIFIED is accepted; completed without it, rejected; not completed, an error. */
+function verdictOf(result: CapabilityResult): CheckerVerdict {
+  if (result.execution.status !== 'COMPLETED') return 'error';
+  return result.assurance.level === 'VERIFIED' ? 'accepted' : 'rejected';
 }

@@ -1,16 +1,21 @@
 import type { KeyObject } from 'node:crypto';
 import {
+  activeMetrics,
+  activeTracer,
   admitRequest,
   buildCatalog,
   CapabilityRequestSchema,
   checkTenant,
   errorDiagnostic,
   evaluatePolicy,
+  inSpan,
   JacobianError,
   nonConclusionResult,
   parseArtifactUri,
   providerRef,
+  recordResult,
   resultDigest,
+  SpanAttribute,
   toAppError,
   VERIFICATION_RECORD_SCHEMA_URI,
   verifyRecordSignature,
@@ -30,6 +35,8 @@ import {
   type ReasoningLog,
   type RunQueue,
   type AdmittedRun,
+  type Span,
+  type SpanAttributes as Attributes,
 } from '@jacobian/shared';
 import { z } from 'zod';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
@@ -146,6 +153,24 @@ function withLogWarning(result: CapabilityResult, error: JacobianError, what: st
   return { ...result, diagnostics: [...result.diagnostics, { ...diagnostic, severity: 'WARNING' }] };
 }
 
+/** Span attributes of an admitted run: identity and mode, never its payload. */
+function runAttributes(run: AdmittedRun): Attributes {
+  return {
+    [SpanAttribute.capability]: run.capability_id,
+    [SpanAttribute.mode]: run.mode,
+    [SpanAttribute.jobId]: run.job_id,
+    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+  };
+}
+
+/** A math.run span's outcome attributes; an unadmitted request's capability ID is not recorded (it is the caller's text). */
+function describeRun(span: Span, result: CapabilityResult): void {
+  if (result.execution.job_id !== UNADMITTED.job_id) {
+    span.setAttributes({ [SpanAttribute.capability]: result.capability_id, [SpanAttribute.mode]: result.mode, [SpanAttribute.jobId]: result.execution.job_id });
+  }
+  recordResult(span, result);
+}
+
 function modeOf(args: unknown): Mode {
   if (typeof args === 'object' && args !== null && (args as Record<string, unknown>)['mode'] === 'VERIFY') return 'VERIFY';
   return 'EXPLORE';
@@ -179,6 +204,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     return cached;
   }
 
+  const tenantAttributes: Attributes = tenant === undefined ? {} : { [SpanAttribute.tenant]: tenant };
+
   /** Reject before any job exists; the result names the field and the rule. */
   function rejected(args: unknown, error: JacobianError, capability?: AdmissibleCapability): CapabilityResult {
     return nonConclusionResult(
@@ -196,7 +223,17 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
    * A VERIFIED result stands only if its record is a stored artifact, signed by a trusted
    * checker key, issued by the checker the catalog names, for exactly this request.
    */
-  async function confirmVerification(result: CapabilityResult, capability: AdmissibleCapability, signal?: AbortSignal): Promise<void> {
+  function confirmVerification(result: CapabilityResult, capability: AdmissibleCapability, signal?: AbortSignal): Promise<void> {
+    const tracer = activeTracer();
+    if (tracer === undefined) return checkRecord(result, capability, signal);
+    const attributes = { [SpanAttribute.capability]: result.capability_id, [SpanAttribute.jobId]: result.execution.job_id };
+    return inSpan(tracer, 'verification.check', { attributes }, async (span) => {
+      await checkRecord(result, capability, signal);
+      span.setAttribute(SpanAttribute.verification, 'verified');
+    });
+  }
+
+  async function checkRecord(result: CapabilityResult, capability: AdmissibleCapability, signal?: AbortSignal): Promise<void> {
     const uri = result.assurance.verification_record_uri;
     if (uri === null) throw new JacobianError('VERIFICATION_RECORD_INVALID', 'VERIFIED without a verification record');
     const stored = await deps.artifacts.get(uri, signal ? { signal } : undefined);
@@ -220,8 +257,23 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   type Admission = { rejected: CapabilityResult } | { admitted: AdmittedRun; capability: AdmissibleCapability };
 
-  /** Validate, check policy and admit a request; nothing is submitted. */
+  /** {@link admitRequestArgs}, as an `admission` span when tracing is on. */
   function admit(args: unknown): Admission {
+    const tracer = activeTracer();
+    if (tracer === undefined) return admitRequestArgs(args);
+    const span = tracer.startSpan('admission');
+    try {
+      const admission = admitRequestArgs(args);
+      if ('rejected' in admission) span.setAttribute(SpanAttribute.outcome, 'REJECTED');
+      else span.setAttributes(runAttributes(admission.admitted));
+      return admission;
+    } finally {
+      span.end();
+    }
+  }
+
+  /** Validate, check policy and admit a request; nothing is submitted. */
+  function admitRequestArgs(args: unknown): Admission {
     const parsed = CapabilityRequestSchema.safeParse(args);
     if (!parsed.success) {
       return {
@@ -288,8 +340,19 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     }
   }
 
+  /** {@link submit}, with its end-to-end latency and outcome counted when metrics are on. */
+  function execute(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
+    const metrics = activeMetrics();
+    if (metrics === undefined) return submit(admitted, capability, signal, onProgress);
+    const started = performance.now();
+    return submit(admitted, capability, signal, onProgress).then((result) => {
+      metrics.apiRunFinished(admitted.capability_id, admitted.mode, result.execution.status, (performance.now() - started) / 1000);
+      return result;
+    });
+  }
+
   /** Submit an admitted run and check what comes back (the result contract, a VERIFIED record). */
-  async function execute(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
+  async function submit(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
     const target = capability.descriptor.role === 'checker' ? ({ kind: 'checker' } as const) : ({ kind: 'pool', pool: capability.descriptor.pool } as const);
     let result: CapabilityResult;
     try {
@@ -306,7 +369,9 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     if (result.assurance.level === 'VERIFIED') {
       try {
         await confirmVerification(result, capability, signal);
+        activeMetrics()?.apiVerification('verified');
       } catch (error) {
+        activeMetrics()?.apiVerification('not_verified');
         return nonConclusionResult(admitted, {
           status: 'ERROR',
           capabilityVersion: capability.descriptor.version,
@@ -324,7 +389,17 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
    * BEFORE_TOOL call before anything is submitted (REQUIRED: a breach is an ERROR result and
    * nothing runs), and the bound run's outcome is recorded before answering.
    */
-  async function runWithReasoning(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
+  function runWithReasoning(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
+    const tracer = activeTracer();
+    if (tracer === undefined) return answerRun(args, signal, onProgress);
+    return inSpan(tracer, 'math.run', { attributes: tenantAttributes }, async (span) => {
+      const answer = await answerRun(args, signal, onProgress);
+      describeRun(span, answer.result);
+      return answer;
+    });
+  }
+
+  async function answerRun(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
     if (log === undefined) {
       const admission = admit(args);
       if ('rejected' in admission) return { result: admission.rejected, reasoning: null };
@@ -423,10 +498,19 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
     run: async (args, signal, onProgress) => (await runWithReasoning(args, signal, onProgress)).result,
 
-    async runUnbound(args, signal) {
-      const admission = admit(splitReasoningIds(args).rest);
-      if ('rejected' in admission) return admission.rejected;
-      return execute(admission.admitted, admission.capability, signal);
+    runUnbound(args, signal) {
+      const unbound = async (): Promise<CapabilityResult> => {
+        const admission = admit(splitReasoningIds(args).rest);
+        if ('rejected' in admission) return admission.rejected;
+        return execute(admission.admitted, admission.capability, signal);
+      };
+      const tracer = activeTracer();
+      if (tracer === undefined) return unbound();
+      return inSpan(tracer, 'math.run', { attributes: tenantAttributes }, async (span) => {
+        const result = await unbound();
+        describeRun(span, result);
+        return result;
+      });
     },
 
     runWithReasoning,

@@ -9,6 +9,7 @@ import {
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
+import { activeTracer, answerOps, createReadiness, serveTraced, type OpsEndpoints } from '@jacobian/shared';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Api } from './api.js';
@@ -38,6 +39,8 @@ export interface HttpServerOptions {
    * tasks.ts). Absent: every call is answered on its own request.
    */
   tasks?: TaskService;
+  /** /readyz and /metrics (see answerOps); absent: /readyz answers ready and /metrics is not served. */
+  ops?: OpsEndpoints;
 }
 
 export interface RunningHttpServer {
@@ -87,6 +90,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  const ops = options.ops ?? { readiness: createReadiness([]) };
+  for (const route of ['/readyz', '/metrics']) {
+    app.get(route, async (c) => {
+      const answer = await answerOps(ops, route);
+      return c.body(answer?.body ?? '', (answer?.status ?? 404) as 200, { 'content-type': answer?.contentType ?? 'text/plain' });
+    });
+  }
   const viaApp = getRequestListener(app.fetch);
 
   // The same guards createMcpHonoApp installs for a loopback host.
@@ -149,6 +159,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }
 
   const server = createServer((request, response) => {
+    const tracer = activeTracer();
+    // A server span per MCP request; the operations routes (probes, scrapes) are not traced.
+    if (tracer !== undefined && (request.url ?? '/').split('?')[0] === '/mcp') serveTraced(tracer, '/mcp', request, response, () => accept(request, response));
+    else accept(request, response);
+  });
+
+  function accept(request: IncomingMessage, response: ServerResponse): void {
     if (auth === undefined) {
       serve(request, response);
       return;
@@ -179,7 +196,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         void sendResponse(bearerAuthChallengeResponse(error, { requiredScopes: [...auth.requiredScopes], resourceMetadataUrl: auth.resourceMetadataUrl }), response);
       },
     );
-  });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -1,9 +1,11 @@
+import type { Span } from '@opentelemetry/api';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
+import { countPut, observePut } from '../telemetry/artifacts.js';
 import { syncDirectory } from '../fs-durable.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
@@ -138,33 +140,38 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobPath(hex), maxBytes, ['uri']));
   }
 
+  /** Store a draft (see ArtifactStore.put); `span` is the put's span when tracing is on. */
+  async function putDraft(draft: ArtifactDraft, signal: AbortSignal | undefined, span: Span | undefined): Promise<StoredArtifact> {
+    throwIfClosed(closed, 'put');
+    throwIfAborted(signal, 'put', 'validation');
+    const prepared = prepareArtifact(draft, limits);
+
+    // All parents are checked (and verified) before anything is written.
+    await verifyParents(prepared.manifest.parents, readManifest, signal);
+
+    throwIfAborted(signal, 'put', 'writing the payload');
+    const blob = blobPath(prepared.payloadDigest);
+    try {
+      await writeObject(blob, prepared.payloadBytes, prepared.payloadDigest);
+    } catch (error) {
+      throw unavailable('put', blob, error, ['payload']);
+    }
+    throwIfAborted(signal, 'put', 'writing the manifest');
+    const manifestFile = manifestPath(prepared.manifestDigest);
+    try {
+      await writeObject(manifestFile, prepared.manifestBytes, prepared.manifestDigest);
+    } catch (error) {
+      throw unavailable('put', manifestFile, error, []);
+    }
+    countPut('local', prepared, span);
+    return { uri: prepared.uri, manifest: prepared.manifest };
+  }
+
   return {
     limits,
 
-    async put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
-      const signal = options?.signal;
-      throwIfClosed(closed, 'put');
-      throwIfAborted(signal, 'put', 'validation');
-      const prepared = prepareArtifact(draft, limits);
-
-      // All parents are checked (and verified) before anything is written.
-      await verifyParents(prepared.manifest.parents, readManifest, signal);
-
-      throwIfAborted(signal, 'put', 'writing the payload');
-      const blob = blobPath(prepared.payloadDigest);
-      try {
-        await writeObject(blob, prepared.payloadBytes, prepared.payloadDigest);
-      } catch (error) {
-        throw unavailable('put', blob, error, ['payload']);
-      }
-      throwIfAborted(signal, 'put', 'writing the manifest');
-      const manifestFile = manifestPath(prepared.manifestDigest);
-      try {
-        await writeObject(manifestFile, prepared.manifestBytes, prepared.manifestDigest);
-      } catch (error) {
-        throw unavailable('put', manifestFile, error, []);
-      }
-      return { uri: prepared.uri, manifest: prepared.manifest };
+    put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
+      return observePut('local', (span) => putDraft(draft, options?.signal, span));
     },
 
     async get(uri: string, options?: Signal): Promise<LoadedArtifact> {

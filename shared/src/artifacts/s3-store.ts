@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -14,6 +15,7 @@ import {
 
 import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
+import { countPut, observePut } from '../telemetry/artifacts.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
   prepareArtifact,
@@ -542,33 +544,38 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobKey(hex), maxBytes, 'get', ['uri'], signal));
   }
 
+  /** Store a draft (see ArtifactStore.put); `span` is the put's span when tracing is on. */
+  async function putDraft(draft: ArtifactDraft, signal: AbortSignal | undefined, span: Span | undefined): Promise<StoredArtifact> {
+    throwIfClosed(closed, 'put');
+    throwIfAborted(signal, 'put', 'validation');
+    const prepared = prepareArtifact(draft, limits);
+
+    // All parents are read and verified before anything is written.
+    await verifyParents(prepared.manifest.parents, (parent, parentPath) => readManifest(parent, parentPath, 'put', signal), signal);
+
+    throwIfAborted(signal, 'put', 'writing the payload');
+    const blob = blobKey(prepared.payloadDigest);
+    try {
+      await writeObject(blob, prepared.payloadBytes, prepared.payloadDigest, signal);
+    } catch (error) {
+      throw failure('put', blob, ['payload'], error, signal);
+    }
+    throwIfAborted(signal, 'put', 'writing the manifest');
+    const manifest = manifestKey(prepared.manifestDigest);
+    try {
+      await writeObject(manifest, prepared.manifestBytes, prepared.manifestDigest, signal);
+    } catch (error) {
+      throw failure('put', manifest, [], error, signal);
+    }
+    countPut('s3', prepared, span);
+    return { uri: prepared.uri, manifest: prepared.manifest };
+  }
+
   return {
     limits,
 
-    async put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
-      const signal = options?.signal;
-      throwIfClosed(closed, 'put');
-      throwIfAborted(signal, 'put', 'validation');
-      const prepared = prepareArtifact(draft, limits);
-
-      // All parents are read and verified before anything is written.
-      await verifyParents(prepared.manifest.parents, (parent, parentPath) => readManifest(parent, parentPath, 'put', signal), signal);
-
-      throwIfAborted(signal, 'put', 'writing the payload');
-      const blob = blobKey(prepared.payloadDigest);
-      try {
-        await writeObject(blob, prepared.payloadBytes, prepared.payloadDigest, signal);
-      } catch (error) {
-        throw failure('put', blob, ['payload'], error, signal);
-      }
-      throwIfAborted(signal, 'put', 'writing the manifest');
-      const manifest = manifestKey(prepared.manifestDigest);
-      try {
-        await writeObject(manifest, prepared.manifestBytes, prepared.manifestDigest, signal);
-      } catch (error) {
-        throw failure('put', manifest, [], error, signal);
-      }
-      return { uri: prepared.uri, manifest: prepared.manifest };
+    put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
+      return observePut('s3', (span) => putDraft(draft, options?.signal, span));
     },
 
     async get(uri: string, options?: Signal): Promise<LoadedArtifact> {

@@ -1,3 +1,5 @@
+import type { Attributes, Tracer } from '@opentelemetry/api';
+
 import { canonicalDigest } from '../canonical-json.js';
 import type { ProgressListener } from '../contracts/progress.js';
 import {
@@ -19,7 +21,8 @@ import type { ArtifactStore } from '../artifacts/store.js';
 import type { IsolatedExecutor } from '../isolation/process-pool.js';
 import { JacobianError, toAppError } from '../errors.js';
 import { checkTenant } from '../tenancy/tenant.js';
-import type { CapabilityOutcome, InstalledCapability } from './define.js';
+import { activeMetrics, activeTracer, inSpan, recordResult, SpanAttribute } from '../telemetry/instrumentation.js';
+import type { CapabilityContext, CapabilityOutcome, InstalledCapability } from './define.js';
 import { errorDiagnostic, zodIssuesToDiagnostics } from './diagnostics.js';
 
 /** A request after admission: complete, with its budget resolved and its identity fixed. */
@@ -118,13 +121,61 @@ function statusForError(error: JacobianError): Exclude<ExecutionStatus, 'COMPLET
  * Run one installed capability on an admitted request: parse the payload with the
  * capability's schema before anything else, run it, then hold the outcome to the
  * descriptor's ceiling and the result contract. Never throws for a run-level failure.
+ *
+ * With tracing on, the run is an execution span with the provider call as its child; with
+ * metrics on, its runtime and status are counted. With both off, nothing is added.
  */
-export async function executeCapability(
+export function executeCapability(
   installed: InstalledCapability,
   run: AdmittedRun,
   deps: ExecuteDependencies,
   signal: AbortSignal,
   onProgress?: ProgressListener,
+): Promise<CapabilityResult> {
+  const tracer = activeTracer();
+  const metrics = activeMetrics();
+  if (tracer === undefined && metrics === undefined) return execute(installed, run, deps, signal, onProgress, undefined);
+  const counted = (result: CapabilityResult): CapabilityResult => {
+    metrics?.runFinished(result.capability_id, result.mode, result.execution.status, result.execution.runtime_ms / 1000);
+    return result;
+  };
+  if (tracer === undefined) return execute(installed, run, deps, signal, onProgress, undefined).then(counted);
+  const attributes: Attributes = {
+    [SpanAttribute.capability]: run.capability_id,
+    [SpanAttribute.mode]: run.mode,
+    [SpanAttribute.jobId]: run.job_id,
+    [SpanAttribute.provider]: installed.descriptor.provider_runtime.provider,
+    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+  };
+  return inSpan(tracer, `execute ${run.capability_id}`, { attributes }, async (span) => {
+    const result = await execute(installed, run, deps, signal, onProgress, tracer);
+    recordResult(span, result);
+    return counted(result);
+  });
+}
+
+/** The provider call of a traced run: its own span, named for the provider. */
+function providerCall(tracer: Tracer, installed: InstalledCapability, call: () => Promise<CapabilityOutcome<unknown>>): Promise<CapabilityOutcome<unknown>> {
+  const runtime = installed.descriptor.provider_runtime;
+  const attributes: Attributes = {
+    [SpanAttribute.provider]: runtime.provider,
+    'jacobian.provider.version': runtime.version,
+    [SpanAttribute.capability]: installed.descriptor.id,
+  };
+  return inSpan(tracer, `provider ${runtime.provider}`, { attributes }, async (span) => {
+    const outcome = await call();
+    span.setAttribute(SpanAttribute.outcome, outcome.status);
+    return outcome;
+  });
+}
+
+async function execute(
+  installed: InstalledCapability,
+  run: AdmittedRun,
+  deps: ExecuteDependencies,
+  signal: AbortSignal,
+  onProgress: ProgressListener | undefined,
+  tracer: Tracer | undefined,
 ): Promise<CapabilityResult> {
   const now = deps.now ?? Date.now;
   const started = now();
@@ -159,7 +210,7 @@ export async function executeCapability(
   else signal.addEventListener('abort', forward, { once: true });
   let outcome: CapabilityOutcome<unknown>;
   try {
-    outcome = await definition.run(parsed.data, {
+    const context: CapabilityContext = {
       mode: run.mode,
       budget: run.budget,
       jobId: run.job_id,
@@ -176,7 +227,8 @@ export async function executeCapability(
           // ignored
         }
       },
-    });
+    };
+    outcome = await (tracer === undefined ? definition.run(parsed.data, context) : providerCall(tracer, installed, () => definition.run(parsed.data, context)));
   } catch (thrown) {
     let error = toAppError(thrown);
     if (signal.aborted) error = new JacobianError('EXECUTION_CANCELLED', 'the run was cancelled; nothing was concluded');

@@ -16,6 +16,8 @@
 import { Queue, QueueEvents, type JobState } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
+import { SpanKind, type Attributes } from '@opentelemetry/api';
+
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
 import { cancelChildren, createQueueCache } from './bullmq-fanout.js';
 import { nonConclusionResult, type AdmittedRun } from '../capabilities/host.js';
@@ -30,6 +32,8 @@ import {
   type RunJobData,
 } from './job-data.js';
 import type { RunQueue, RunTarget } from './run-queue.js';
+import { activeTracer, inSpan, SpanAttribute } from '../telemetry/instrumentation.js';
+import { injectTraceContext } from '../telemetry/trace-context.js';
 
 /**
  * How to reach Redis: ioredis options, optionally with a `redis://` URL. Key prefixes belong in
@@ -207,6 +211,22 @@ async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void
 function resultForError(run: AdmittedRun, error: JacobianError): CapabilityResult {
   const status = error.code === 'EXECUTION_CANCELLED' ? 'CANCELLED' : error.code === 'EXECUTION_TIMEOUT' ? 'TIMEOUT' : 'ERROR';
   return nonConclusionResult(run, { status, diagnostics: [errorDiagnostic(error)] });
+}
+
+/** Attributes of a job's producer span: identity, mode and destination; never the payload. */
+function producerAttributes(flight: FlightState): Attributes {
+  const { run, data } = flight;
+  return {
+    [SpanAttribute.capability]: run.capability_id,
+    [SpanAttribute.mode]: run.mode,
+    [SpanAttribute.jobId]: run.job_id,
+    [SpanAttribute.pool]: data.target.kind === 'pool' ? data.target.pool : 'checker',
+    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+    'messaging.system': 'bullmq',
+    'messaging.operation.type': 'send',
+    'messaging.destination.name': flight.queueName,
+    'messaging.message.id': run.job_id,
+  };
 }
 
 function phaseOf(state: JobState | 'unknown'): Phase {
@@ -399,6 +419,17 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     const { run } = flight;
     // A fresh job must not inherit the cancel marker of an earlier, withdrawn one.
     if (!markerCleared) await redis.del(channel.keys.cancelMarker(run.job_id));
+    const tracer = activeTracer();
+    if (tracer === undefined) return enqueue(channel, flight);
+    // The producer span: the job carries its context, and the runner's consumer span continues it.
+    return inSpan(tracer, `publish ${flight.queueName}`, { kind: SpanKind.PRODUCER, attributes: producerAttributes(flight) }, () => {
+      flight.data.trace = injectTraceContext();
+      return enqueue(channel, flight);
+    });
+  }
+
+  async function enqueue(channel: Channel, flight: FlightState): Promise<void> {
+    const { run } = flight;
     await channel.queue.add(run.capability_id, flight.data, {
       jobId: run.job_id,
       attempts,

@@ -12,6 +12,7 @@
  * `waiting-children`, giving its slot back; once every child has finished, BullMQ puts the
  * parent back in its queue and the runner that takes it merges the children's results.
  */
+import { SpanKind, type Attributes, type Tracer } from '@opentelemetry/api';
 import { UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type Job } from 'bullmq';
 
 import type { ShardChild } from '../capabilities/define.js';
@@ -34,6 +35,8 @@ import {
   type RunJobData,
 } from './job-data.js';
 import type { RunHandler, RunTarget, ShardHandler } from './run-queue.js';
+import { activeMetrics, activeTracer, markSpanError, recordResult, SpanAttribute } from '../telemetry/instrumentation.js';
+import { extractTraceContext } from '../telemetry/trace-context.js';
 
 /** Options of {@link createBullmqRunWorker}. */
 export interface BullmqRunWorkerOptions {
@@ -118,6 +121,44 @@ const SUBSCRIPTION_MARGIN_MS = 2000;
 const CHILD_MARKER_MARGIN_MS = 60_000;
 
 type LifecycleState = 'starting' | 'running' | 'draining' | 'closed';
+
+function poolOf(target: RunTarget): string {
+  return target.kind === 'pool' ? target.pool : 'checker';
+}
+
+/**
+ * The consumer span of one activation of a job, continuing the trace its producer wrote into
+ * the job data. BullMQ's control-flow errors (the job went back to wait, or waits for its
+ * children) end the span without failing it; any other throw is an infrastructure failure.
+ */
+function consume(tracer: Tracer, job: Job, data: RunJobData, work: () => Promise<CapabilityResult>): Promise<CapabilityResult> {
+  const { run } = data;
+  const attributes: Attributes = {
+    [SpanAttribute.capability]: run.capability_id,
+    [SpanAttribute.mode]: run.mode,
+    [SpanAttribute.jobId]: run.job_id,
+    [SpanAttribute.pool]: poolOf(data.target),
+    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+    'messaging.system': 'bullmq',
+    'messaging.operation.type': 'process',
+    'messaging.destination.name': job.queueName,
+    'messaging.message.id': run.job_id,
+    'jacobian.job.attempt': job.attemptsStarted,
+  };
+  return tracer.startActiveSpan(`process ${job.queueName}`, { kind: SpanKind.CONSUMER, attributes }, extractTraceContext(data.trace), async (span) => {
+    try {
+      const result = await work();
+      recordResult(span, result);
+      return result;
+    } catch (error) {
+      if (error instanceof WaitingError || error instanceof WaitingChildrenError) span.setAttribute('jacobian.job.requeued', true);
+      else markSpanError(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
 
 function cancelledResult(run: AdmittedRun, when: string): CapabilityResult {
   return nonConclusionResult(run, {
@@ -359,47 +400,66 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
         // Malformed data stays malformed: fail at once, without retries.
         throw new UnrecoverableError(encodeJobFailure(toAppError(error)));
       }
-      // BullMQ passes a signal to a processor that declares three parameters, as this one does.
-      const jobSignal = signal ?? new AbortController().signal;
-      if (state === 'draining' || state === 'closed') return requeue(job, token);
-      running++;
-      try {
-        if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
-        if (jobSignal.aborted || (await cancelRequested(job, keys.cancelMarker(run.job_id)))) {
-          return cancelledResult(run, data.fanout === undefined ? 'before it started' : 'while its shards ran');
-        }
-        let result: CapabilityResult;
-        // Progress goes to the job (BullMQ publishes it as a `progress` event), at most every
-        // PROGRESS_INTERVAL_MS; a failed write is dropped, since progress is informational.
-        const progress = throttleProgress((report: RunProgress) => {
-          job.updateProgress(report).catch(() => undefined);
-        }, PROGRESS_INTERVAL_MS);
-        try {
-          // A child is never split again; a parent splits, waits, or merges (see splitStep).
-          const split = options.shards === undefined || job.parentKey !== undefined ? undefined : await splitStep(options.shards, job, token, data, jobSignal, keys, progress);
-          result = split ?? (await options.handler(run, jobSignal, progress));
-        } catch (thrown) {
-          if (thrown instanceof WaitingChildrenError) throw thrown;
-          if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
-          if (jobSignal.aborted) return cancelledResult(run, 'while it ran');
-          const error = toAppError(thrown);
-          if (isConclusive(error)) return errorResult(run, error);
-          throw new Error(encodeJobFailure(error), { cause: thrown });
-        } finally {
-          // Nothing after the answer: a late report would follow the completion event.
-          progress.cancel();
-        }
-        // The handler's result is not parsed again here: the host checked it against the result
-        // contract as it built it, and the API parses it as it arrives from Redis.
-        if (result.execution.job_id !== run.job_id) {
-          return errorResult(run, new JacobianError('INTERNAL', `the handler answered job ${result.execution.job_id} for job ${run.job_id}`));
-        }
-        if (result.execution.status === 'CANCELLED' && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
-        return result;
-      } finally {
-        running--;
+      const metrics = activeMetrics();
+      // A job's wait is counted once: not for a retry, nor for a split parent coming back to merge.
+      if (metrics !== undefined && job.attemptsStarted <= 1 && data.fanout === undefined) {
+        metrics.queueWait(poolOf(data.target), ((job.processedOn ?? Date.now()) - job.timestamp) / 1000);
       }
+      const tracer = activeTracer();
+      if (tracer === undefined) return processRun(keys, job, token, signal, run, data);
+      return consume(tracer, job, data, () => processRun(keys, job, token, signal, run, data));
     };
+  }
+
+  /** A parsed job's run: cancellation, the split step or the handler, and what goes back to BullMQ. */
+  async function processRun(
+    keys: ReturnType<typeof runQueueKeys>,
+    job: Job,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+    run: AdmittedRun,
+    data: RunJobData,
+  ): Promise<CapabilityResult> {
+    // BullMQ passes a signal to a processor that declares three parameters, as this one does.
+    const jobSignal = signal ?? new AbortController().signal;
+    if (state === 'draining' || state === 'closed') return requeue(job, token);
+    running++;
+    try {
+      if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+      if (jobSignal.aborted || (await cancelRequested(job, keys.cancelMarker(run.job_id)))) {
+        return cancelledResult(run, data.fanout === undefined ? 'before it started' : 'while its shards ran');
+      }
+      let result: CapabilityResult;
+      // Progress goes to the job (BullMQ publishes it as a `progress` event), at most every
+      // PROGRESS_INTERVAL_MS; a failed write is dropped, since progress is informational.
+      const progress = throttleProgress((report: RunProgress) => {
+        job.updateProgress(report).catch(() => undefined);
+      }, PROGRESS_INTERVAL_MS);
+      try {
+        // A child is never split again; a parent splits, waits, or merges (see splitStep).
+        const split = options.shards === undefined || job.parentKey !== undefined ? undefined : await splitStep(options.shards, job, token, data, jobSignal, keys, progress);
+        result = split ?? (await options.handler(run, jobSignal, progress));
+      } catch (thrown) {
+        if (thrown instanceof WaitingChildrenError) throw thrown;
+        if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+        if (jobSignal.aborted) return cancelledResult(run, 'while it ran');
+        const error = toAppError(thrown);
+        if (isConclusive(error)) return errorResult(run, error);
+        throw new Error(encodeJobFailure(error), { cause: thrown });
+      } finally {
+        // Nothing after the answer: a late report would follow the completion event.
+        progress.cancel();
+      }
+      // The handler's result is not parsed again here: the host checked it against the result
+      // contract as it built it, and the API parses it as it arrives from Redis.
+      if (result.execution.job_id !== run.job_id) {
+        return errorResult(run, new JacobianError('INTERNAL', `the handler answered job ${result.execution.job_id} for job ${run.job_id}`));
+      }
+      if (result.execution.status === 'CANCELLED' && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);
+      return result;
+    } finally {
+      running--;
+    }
   }
 
   const workers = new Map<string, Worker>();

@@ -64,7 +64,10 @@ export const RunJobDataSchema = z
   .object({
     run: AdmittedRunSchema,
     target: RunTargetSchema,
-    /** W3C trace context (`traceparent`, `tracestate`) of the admitting request; empty until tracing lands. */
+    /**
+     * W3C trace context (`traceparent`, `tracestate`) of the job's producer span, which the
+     * consumer continues (see telemetry/trace-context.ts); `{}` when tracing is off.
+     */
     trace: z.record(z.string(), z.string()).default({}),
     /** Present once a runner split the run into child jobs. */
     fanout: FanoutSchema.optional(),

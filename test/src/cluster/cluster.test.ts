@@ -150,6 +150,8 @@ function clusterEnv(overrides: Record<string, string> = {}): Record<string, stri
     JACOBIAN_JOB_LOCK_MS: String(JOB_LOCK_MS),
     JACOBIAN_DRAIN_GRACE_MS: '2000',
     JACOBIAN_CONCURRENCY: '1',
+    // Several roles share this host: each takes a free operations port.
+    JACOBIAN_OPS_PORT: '0',
     ...overrides,
   });
 }
