@@ -28,6 +28,7 @@ import {
   type RunTarget,
   type ShardHandler,
   type S3ArtifactStoreOptions,
+  type S3StoreArea,
 } from '@jacobian/shared';
 import { createApi, createAuthenticator, createTaskService, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
 import { createRunner } from '@jacobian/runner';
@@ -136,12 +137,17 @@ function reportProviders(metrics: JacobianMetrics, installed: readonly Installed
   for (const capability of installed) metrics.providerHealth(capability.descriptor.provider_runtime.provider, true);
 }
 
-/** Shared start-up of every role: Redis and the artifact store, both checked before anything serves. */
+/**
+ * Shared start-up of every role: Redis and the artifact store, both checked before anything
+ * serves. `area` is where the role writes artifacts: the checker writes in the `records` area
+ * (`<prefix>records/`), so bucket permissions can let it alone write verification records.
+ */
 async function connect(
   env: ClusterEnvironment,
   cleanups: Cleanups,
   log: Logger,
   readiness: Readiness,
+  area: S3StoreArea = 'main',
 ): Promise<{ redis: ReturnType<typeof createRedisClient>; artifacts: ArtifactStore; artifactsFor: (tenant: string) => ArtifactStore }> {
   const connection = { url: env.REDIS_URL };
   const redis = createRedisClient(connection, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -151,7 +157,7 @@ async function connect(
   cleanups.add(() => redis.disconnect());
   await assertRedisReachable(redis, env.REDIS_URL);
   readiness.provide('redis', () => redis.ping());
-  const options = s3Options(env);
+  const options: S3ArtifactStoreOptions = { ...s3Options(env), area };
   await verifyS3Access(options);
   const artifacts = createS3ArtifactStore(options);
   cleanups.add(() => artifacts.close());
@@ -346,7 +352,7 @@ export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig
     const readiness = createReadiness(['redis', 'artifacts', 'providers']);
     const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
+    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness, 'records');
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
     const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });

@@ -197,7 +197,7 @@ export type { BullmqRunQueueOptions, KeepJobsOptions, RedisConnectionOptions } f
 export { createBullmqRunWorker } from './queue/bullmq-run-worker.js';
 export type { BullmqRunWorker, BullmqRunWorkerOptions } from './queue/bullmq-run-worker.js';
 export { createS3ArtifactStore, verifyS3Access } from './artifacts/s3-store.js';
-export type { S3ArtifactStoreOptions, S3Credentials } from './artifacts/s3-store.js';
+export type { S3ArtifactStoreOptions, S3Credentials, S3StoreArea } from './artifacts/s3-store.js';
 
 export {
   checkSummary,

@@ -411,6 +411,44 @@ function describeAdapterTests(server: () => S3Server, admin: () => S3Client, tra
     expect(error.message).toContain('SignatureDoesNotMatch');
   });
 
+  test('a records-area store writes under records/, and stores of either area read both areas', async () => {
+    const bucket = await createBucket(admin(), 'areas');
+    const prefix = 'p/';
+    const main = createS3ArtifactStore(options({ bucket, prefix }));
+    const records = createS3ArtifactStore(options({ bucket, prefix, area: 'records' }));
+    try {
+      const input = await main.put(draft({ graph: [1, 2, 3] }));
+      // The record's parent is read from the main area before anything is written.
+      const record = await records.put({ ...draft({ verdict: 'ACCEPTED' }), parents: [input.uri] });
+      const recordKeys = await artifactKeys(admin(), bucket, `${prefix}records/`, record.uri);
+      const inputKeys = await artifactKeys(admin(), bucket, prefix, input.uri);
+      for (const key of [recordKeys.manifest, recordKeys.payload, inputKeys.manifest, inputKeys.payload]) {
+        expect((await readObject(admin(), bucket, key)).byteLength).toBeGreaterThan(0);
+      }
+      // Nothing of the record is in the main area.
+      await expect(readObject(admin(), bucket, `${prefix}${recordKeys.manifest.slice(`${prefix}records/`.length)}`)).rejects.toThrow();
+      expect((await main.get(record.uri)).payload).toEqual({ verdict: 'ACCEPTED' });
+      expect((await main.getManifest(record.uri)).manifest.parents).toEqual([input.uri]);
+      expect(await main.has(record.uri)).toBe(true);
+      expect((await records.get(input.uri)).payload).toEqual({ graph: [1, 2, 3] });
+      expect(await records.has(input.uri)).toBe(true);
+      // A record changed in the bucket is an integrity error for every reader, not a wrong answer.
+      await corruptObject(admin(), bucket, recordKeys.payload);
+      expect((await rejection(main.get(record.uri))).code).toBe('ARTIFACT_INTEGRITY');
+      // An artifact in neither area is missing from both.
+      const absent = `artifact://sha256/${'0'.repeat(64)}`;
+      expect(await main.has(absent)).toBe(false);
+      expect((await rejection(records.get(absent))).code).toBe('ARTIFACT_NOT_FOUND');
+    } finally {
+      await main.close();
+      await records.close();
+    }
+  });
+
+  test('an unknown area is a configuration error naming the option', () => {
+    expect(() => createS3ArtifactStore(options({ bucket: 'b', area: 'elsewhere' as never }))).toThrow(/option area must be "main" or "records"/);
+  });
+
   test('verifyS3Access accepts a reachable bucket with valid credentials', async () => {
     const bucket = await createBucket(admin(), 'ok');
     await expect(verifyS3Access(options({ bucket, prefix: 'x/' }))).resolves.toBeUndefined();

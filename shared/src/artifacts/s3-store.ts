@@ -43,6 +43,10 @@ export interface S3Credentials {
   sessionToken?: string;
 }
 
+/** The two key areas of a bucket and prefix: see {@link S3ArtifactStoreOptions.area}. */
+export type S3StoreArea = 'main' | 'records';
+const AREA_PREFIX: Record<S3StoreArea, string> = { main: '', records: 'records/' };
+
 /** Options for {@link createS3ArtifactStore} and {@link verifyS3Access}. */
 export interface S3ArtifactStoreOptions {
   /** S3 endpoint URL, e.g. `http://127.0.0.1:7480` for Ceph RGW; omitted → AWS S3 for `region`. */
@@ -53,6 +57,13 @@ export interface S3ArtifactStoreOptions {
   bucket: string;
   /** Key prefix in front of `blobs/` and `manifests/`; a `/` is added if it does not end in one. */
   prefix?: string;
+  /**
+   * Where this store writes: `main` (default; `<prefix>blobs/`, `<prefix>manifests/`) or
+   * `records` (`<prefix>records/blobs/`, `<prefix>records/manifests/`), the checker's area, so
+   * that bucket permissions can let the checker alone write verification records. Reads look in
+   * both areas, this store's own first; an artifact is the same wherever it is stored.
+   */
+  area?: S3StoreArea;
   /** Path-style URLs (`endpoint/bucket/key`). Default: true when `endpoint` is given, else false. */
   forcePathStyle?: boolean;
   /** Static credentials; omitted → the AWS SDK default provider chain (env, profile, IMDS, ...). */
@@ -95,6 +106,7 @@ interface ResolvedOptions {
   credentials: S3Credentials | undefined;
   multipartThresholdBytes: number;
   partSizeBytes: number;
+  area: S3StoreArea;
 }
 
 function configError(path: JsonPath, message: string): JacobianError {
@@ -143,6 +155,9 @@ function resolveOptions(options: S3ArtifactStoreOptions): ResolvedOptions {
   if (prefix.startsWith('/')) throw configError(['prefix'], `must not start with "/", got ${JSON.stringify(prefix)}`);
   if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
 
+  const area = options.area ?? 'main';
+  if (area !== 'main' && area !== 'records') throw configError(['area'], `must be "main" or "records", got ${JSON.stringify(area)}`);
+
   const credentials = options.credentials;
   if (credentials !== undefined) {
     nonEmptyString(credentials.accessKeyId, ['credentials', 'accessKeyId']);
@@ -157,6 +172,7 @@ function resolveOptions(options: S3ArtifactStoreOptions): ResolvedOptions {
     prefix,
     forcePathStyle: options.forcePathStyle ?? endpoint !== undefined,
     credentials,
+    area,
     multipartThresholdBytes: positiveInteger(
       options.multipartThresholdBytes,
       ['multipartThresholdBytes'],
@@ -350,7 +366,9 @@ async function readBody(body: unknown, declared: number | undefined, maxBytes: n
 /**
  * An artifact store in an S3 bucket (AWS S3, Ceph RGW, MinIO, ...):
  * `<prefix>blobs/sha256/<2 hex>/<hex>` holds canonical payload bytes and
- * `<prefix>manifests/sha256/<2 hex>/<hex>` holds canonical manifest bytes.
+ * `<prefix>manifests/sha256/<2 hex>/<hex>` holds canonical manifest bytes; a store of the
+ * `records` area (the checker's) writes the same under `<prefix>records/`, and every store
+ * reads both areas.
  *
  * A put validates the whole draft and verifies every parent before writing anything, then
  * writes the payload before the manifest, so a visible manifest always has its payload.
@@ -378,8 +396,12 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
   const where = resolved.endpoint ?? (ownsClient ? `AWS S3 (${resolved.region})` : "the given client's endpoint");
   let closed = false;
 
-  const blobKey = (hex: string): string => `${prefix}blobs/sha256/${hex.slice(0, 2)}/${hex}`;
-  const manifestKey = (hex: string): string => `${prefix}manifests/sha256/${hex.slice(0, 2)}/${hex}`;
+  // This store writes in its own area and reads its own area first, then the other one.
+  const areas = resolved.area === 'main' ? (['main', 'records'] as const) : (['records', 'main'] as const);
+  const blobKey = (hex: string, area: S3StoreArea = resolved.area): string => `${prefix}${AREA_PREFIX[area]}blobs/sha256/${hex.slice(0, 2)}/${hex}`;
+  const manifestKey = (hex: string, area: S3StoreArea = resolved.area): string => `${prefix}${AREA_PREFIX[area]}manifests/sha256/${hex.slice(0, 2)}/${hex}`;
+  /** The area each manifest read was found in, so its payload is read from there first. */
+  const foundIn = new WeakMap<StoredArtifact, S3StoreArea>();
   const sendOptions = (signal: AbortSignal | undefined): { abortSignal?: AbortSignal } =>
     signal === undefined ? {} : { abortSignal: signal };
 
@@ -532,16 +554,46 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     }
   }
 
-  /** Read, hash-check and parse the manifest named by `uri`. */
-  function readManifest(uri: string, uriPath: JsonPath, operation: string, signal: AbortSignal | undefined): Promise<StoredArtifact> {
-    return readVerifiedManifest(uri, uriPath, limits, (hex, maxBytes) =>
-      readStored(manifestKey(hex), maxBytes, operation, uriPath, signal),
+  /** Read `key(hex, area)` in each of `order` until one is there; the last answer otherwise. */
+  async function readInAreas(
+    order: readonly S3StoreArea[],
+    key: (hex: string, area: S3StoreArea) => string,
+    hex: string,
+    maxBytes: number,
+    operation: string,
+    uriPath: JsonPath,
+    signal: AbortSignal | undefined,
+    onFound?: (area: S3StoreArea) => void,
+  ): Promise<BoundedRead> {
+    let read: BoundedRead = { kind: 'missing' };
+    for (const area of order) {
+      read = await readStored(key(hex, area), maxBytes, operation, uriPath, signal);
+      if (read.kind !== 'missing') {
+        onFound?.(area);
+        return read;
+      }
+    }
+    return read;
+  }
+
+  /** Read, hash-check and parse the manifest named by `uri`, from either area. */
+  async function readManifest(uri: string, uriPath: JsonPath, operation: string, signal: AbortSignal | undefined): Promise<StoredArtifact> {
+    let area: S3StoreArea | undefined;
+    const stored = await readVerifiedManifest(uri, uriPath, limits, (hex, maxBytes) =>
+      readInAreas(areas, manifestKey, hex, maxBytes, operation, uriPath, signal, (found) => {
+        area = found;
+      }),
     );
+    if (area !== undefined) foundIn.set(stored, area);
+    return stored;
   }
 
   function readPayload(stored: StoredArtifact, signal: AbortSignal | undefined): Promise<JsonValue> {
+    // The payload is where its manifest was (a put writes both in one area), else in the other area.
+    const first = foundIn.get(stored) ?? resolved.area;
+    const order = first === areas[0] ? areas : ([...areas].reverse() as readonly S3StoreArea[]);
     // An object longer than declared is cut off as soon as it passes the declared size.
-    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobKey(hex), maxBytes, 'get', ['uri'], signal));
+    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readInAreas(order, blobKey, hex, maxBytes, 'get', ['uri'], signal));
   }
 
   /** Store a draft (see ArtifactStore.put); `span` is the put's span when tracing is on. */
@@ -599,11 +651,14 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
       throwIfClosed(closed, 'has');
       const { digest } = parseArtifactUri(uri, ['uri']);
       const key = manifestKey(digest);
-      try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-        return true;
-      } catch (error) {
-        if (!isNotFound(error)) throw failure('has', key, ['uri'], error, undefined);
+      for (const area of areas) {
+        const areaKey = manifestKey(digest, area);
+        try {
+          await client.send(new HeadObjectCommand({ Bucket: bucket, Key: areaKey }));
+          return true;
+        } catch (error) {
+          if (!isNotFound(error)) throw failure('has', areaKey, ['uri'], error, undefined);
+        }
       }
       // A HEAD answers a bare 404 for a missing bucket too; only a present bucket means "absent".
       try {

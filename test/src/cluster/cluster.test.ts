@@ -560,9 +560,12 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
       expect(artifact.uri).toBe(uri);
       expect(typeof artifact.manifest['schema_uri']).toBe('string');
       expect(artifact.payload).not.toBeNull();
-      // ... where each one is an object of the bucket, under the deployment's prefix.
+      // ... where each one is an object of the bucket, under the deployment's prefix: the
+      // checker's record in the records area (which only the checker may write), the rest in
+      // the main area that runners write.
       const hex = uri.slice('artifact://sha256/'.length);
-      const head = await infra().admin.send(new HeadObjectCommand({ Bucket: bucket, Key: `${S3_PREFIX}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
+      const area = uri === recordUri ? 'records/' : '';
+      const head = await infra().admin.send(new HeadObjectCommand({ Bucket: bucket, Key: `${S3_PREFIX}${area}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
       expect(head.ContentLength ?? 0).toBeGreaterThan(0);
     }
     const stored = await readArtifact(client, graph.graph_uri);
