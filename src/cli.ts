@@ -41,13 +41,16 @@ Cluster roles (api, runner, checker) also read:
   JACOBIAN_OPS_PORT               its port (default 9464; 0 picks a free port, logged in the ready line; off: none)
                                   (the api also answers /healthz, /readyz and /metrics on its MCP port, as serve does)
 
-Tracing (every command that serves; off unless an endpoint is set):
-  OTEL_EXPORTER_OTLP_ENDPOINT     OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (spans go to <endpoint>/v1/traces, as JSON)
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT   the full traces URL, instead of the above
+Tracing and metrics over OTLP (every command that serves; off unless an endpoint is set):
+  OTEL_EXPORTER_OTLP_ENDPOINT     OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (spans go to <endpoint>/v1/traces and
+                                  metrics to <endpoint>/v1/metrics, as JSON)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   full URLs, instead of the above
+  OTEL_EXPORTER_OTLP_HEADERS      headers of every export, key=value,...
+  OTEL_METRIC_EXPORT_INTERVAL     milliseconds between metric pushes (default 60000); OTEL_METRICS_EXPORTER=none: no push
   OTEL_SERVICE_NAME               service name (default jacobian-<command>, e.g. jacobian-runner)
   OTEL_RESOURCE_ATTRIBUTES        extra resource attributes, key=value,...
   OTEL_TRACES_SAMPLER             default parentbased_always_on (OTEL_TRACES_SAMPLER_ARG for ratios)
-  OTEL_SDK_DISABLED               true turns tracing off whatever else is set
+  OTEL_SDK_DISABLED               true turns tracing and the metric push off whatever else is set
 `;
 
 /**

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createJacobianMetrics, installTelemetry, type JacobianMetrics } from '@jacobian/shared';
+import { createJacobianMetrics, installTelemetry, startOtlpMetricsExport, type JacobianMetrics, type RunningMetricsExport } from '@jacobian/shared';
 import type { RunningTracing } from '@jacobian/shared/telemetry-sdk';
 import type { Logger } from './log.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** What the process's entry point started: metrics always, tracing when configured. */
+/** What the process's entry point started: metrics always (pushed over OTLP when configured), tracing when configured. */
 export interface ProcessTelemetry {
   readonly metrics: JacobianMetrics;
   /** Whether spans are exported (OTLP/HTTP). */
@@ -22,6 +22,41 @@ export interface ProcessTelemetry {
 export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
   const endpoint = [env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'], env['OTEL_EXPORTER_OTLP_ENDPOINT']].some((value) => value !== undefined && value.trim() !== '');
   return endpoint && env['OTEL_SDK_DISABLED']?.trim().toLowerCase() !== 'true';
+}
+
+/** `key=value,key=value` (OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS): values percent-decoded; malformed pairs skipped. */
+function keyValues(text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    try {
+      out[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // A malformed escape: the pair is skipped, as the OTel SDKs do.
+    }
+  }
+  return out;
+}
+
+function positiveMs(text: string | undefined, fallback: number): number {
+  const value = Number(text);
+  return text !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * Where the metrics go over OTLP, or undefined: metrics are pushed when an OTLP endpoint is
+ * configured (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, the full URL, or OTEL_EXPORTER_OTLP_ENDPOINT
+ * plus `/v1/metrics`), OTEL_SDK_DISABLED is not true and OTEL_METRICS_EXPORTER is not `none`.
+ */
+export function metricsExportUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return undefined;
+  if (env['OTEL_METRICS_EXPORTER']?.trim().toLowerCase() === 'none') return undefined;
+  const specific = env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']?.trim();
+  if (specific !== undefined && specific !== '') return specific;
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
+  if (base === undefined || base === '') return undefined;
+  return `${base.replace(/\/+$/, '')}/v1/metrics`;
 }
 
 /**
@@ -45,6 +80,22 @@ export async function startTelemetry(role: string, env: NodeJS.ProcessEnv, log: 
     });
   }
   const uninstall = installTelemetry(tracing === undefined ? { metrics } : { metrics, tracer: tracing.tracer });
+  const metricsUrl = metricsExportUrl(env);
+  let metricsExport: RunningMetricsExport | undefined;
+  if (metricsUrl !== undefined) {
+    const resource = keyValues(env['OTEL_RESOURCE_ATTRIBUTES']);
+    const serviceName = env['OTEL_SERVICE_NAME']?.trim() || resource['service.name'] || `jacobian-${role}`;
+    metricsExport = startOtlpMetricsExport({
+      registry: metrics.registry,
+      url: metricsUrl,
+      intervalMs: positiveMs(env['OTEL_METRIC_EXPORT_INTERVAL'], 60_000),
+      timeoutMs: positiveMs(env['OTEL_METRIC_EXPORT_TIMEOUT'], 30_000),
+      headers: { ...keyValues(env['OTEL_EXPORTER_OTLP_HEADERS']), ...keyValues(env['OTEL_EXPORTER_OTLP_METRICS_HEADERS']) },
+      resource: { ...resource, 'service.name': serviceName, 'service.version': VERSION },
+      scope: { name: 'jacobian', version: VERSION },
+      onError: (message) => log.warn('metrics export', { error: message }),
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
     metrics,
@@ -52,7 +103,7 @@ export async function startTelemetry(role: string, env: NodeJS.ProcessEnv, log: 
     close() {
       closing ??= (async () => {
         try {
-          await tracing?.shutdown();
+          await Promise.all([tracing?.shutdown(), metricsExport?.shutdown()]);
         } finally {
           uninstall();
         }

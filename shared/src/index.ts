@@ -455,6 +455,8 @@ export {
 export type { Telemetry } from './telemetry/instrumentation.js';
 export { extractTraceContext, injectTraceContext } from './telemetry/trace-context.js';
 export { createJacobianMetrics } from './telemetry/metrics.js';
+export { startOtlpMetricsExport, toOtlpMetrics } from './telemetry/otlp-metrics.js';
+export type { OtlpMetricsExportOptions, OtlpMetricsRequest, RunningMetricsExport } from './telemetry/otlp-metrics.js';
 export type { CheckerVerdict, JacobianMetrics, QueueDepth } from './telemetry/metrics.js';
 export { readQueueDepths } from './telemetry/queue-depth.js';
 export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.js';

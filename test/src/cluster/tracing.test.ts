@@ -1,6 +1,6 @@
 /**
  * Observability of the cluster end to end: one Redis, one Ceph RGW (a real S3 server), an
- * OTLP/HTTP receiver of this file (JSON on POST /v1/traces), and the real `jacobian api`,
+ * OTLP/HTTP receiver of this file (JSON on POST /v1/traces and /v1/metrics), and the real `jacobian api`,
  * `runner` and `checker` processes with the standard OTEL_* environment pointing at it.
  *
  * Each math.run call is one trace: the API's server span for the MCP request is its root, and
@@ -88,15 +88,51 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, string 
   return Object.fromEntries((list ?? []).map((a) => [a.key, plain(a.value)]));
 }
 
-/** An OTLP/HTTP receiver on 127.0.0.1:0 that accepts JSON export requests on POST /v1/traces. */
-async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bodies: string[]; close(): Promise<void> }> {
+/** One metric of one OTLP metrics push (sums and gauges; histograms are not read here). */
+interface ReceivedMetrics {
+  service: string;
+  name: string;
+  points: { attributes: Record<string, string | number | boolean>; value: number }[];
+}
+
+interface ExportMetricsServiceRequest {
+  resourceMetrics?: {
+    resource?: { attributes?: { key: string; value: OtlpValue }[] };
+    scopeMetrics?: {
+      metrics?: {
+        name: string;
+        sum?: { dataPoints?: { attributes?: { key: string; value: OtlpValue }[]; asDouble?: number; asInt?: string | number }[] };
+        gauge?: { dataPoints?: { attributes?: { key: string; value: OtlpValue }[]; asDouble?: number; asInt?: string | number }[] };
+      }[];
+    }[];
+  }[];
+}
+
+/** An OTLP/HTTP receiver on 127.0.0.1:0 that accepts JSON export requests on POST /v1/traces and /v1/metrics. */
+async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bodies: string[]; metrics: ReceivedMetrics[]; close(): Promise<void> }> {
   const spans: ReceivedSpan[] = [];
   const bodies: string[] = [];
+  const metrics: ReceivedMetrics[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (request.method !== 'POST' || request.url !== '/v1/traces' || !(request.headers['content-type'] ?? '').startsWith('application/json')) {
+      const json = (request.headers['content-type'] ?? '').startsWith('application/json');
+      if (request.method === 'POST' && request.url === '/v1/metrics' && json) {
+        const decoded = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportMetricsServiceRequest;
+        for (const resourceMetrics of decoded.resourceMetrics ?? []) {
+          const service = String(attributesOf(resourceMetrics.resource?.attributes)['service.name']);
+          for (const scope of resourceMetrics.scopeMetrics ?? []) {
+            for (const metric of scope.metrics ?? []) {
+              const points = metric.sum?.dataPoints ?? metric.gauge?.dataPoints ?? [];
+              metrics.push({ service, name: metric.name, points: points.map((p) => ({ attributes: attributesOf(p.attributes), value: p.asDouble ?? Number(p.asInt ?? NaN) })) });
+            }
+          }
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      if (request.method !== 'POST' || request.url !== '/v1/traces' || !json) {
         response.writeHead(415).end();
         return;
       }
@@ -130,6 +166,7 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bo
     url: `http://127.0.0.1:${port}`,
     spans,
     bodies,
+    metrics,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -227,6 +264,7 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_METRIC_EXPORT_INTERVAL: '500',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
     });
     const started = await Promise.allSettled([
@@ -438,6 +476,25 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
     expect(apiMetrics).toMatch(/^jacobian_queue_jobs\{pool="checker",state="active"\} 0$/m);
     // Labels never carry job IDs.
     for (const text of [runnerMetrics, checkerMetrics, apiMetrics]) expect(text).not.toContain('run-');
+
+    // The same metrics arrive over OTLP from every role, cumulative, under the role's service name.
+    const pushed = (service: string, name: string, labels: Record<string, string>): number | undefined =>
+      (receiver as NonNullable<typeof receiver>).metrics
+        .filter((m) => m.service === service && m.name === name)
+        .flatMap((m) => m.points)
+        .filter((p) => Object.entries(labels).every(([k, v]) => p.attributes[k] === v))
+        .map((p) => p.value)
+        .at(-1);
+    await pollUntil(
+      'OTLP metrics pushes from the runner, the checker and the API',
+      () =>
+        pushed('jacobian-runner', 'jacobian_runs_total', { capability: 'graph.construct.explicit', mode: 'EXPLORE', outcome: 'COMPLETED' }) === 1 &&
+        pushed('jacobian-checker', 'jacobian_checker_verifications_total', { outcome: 'accepted' }) === 1 &&
+        pushed('jacobian-api', 'jacobian_api_verifications_total', { outcome: 'verified' }) === 1
+          ? true
+          : undefined,
+      { timeoutMs: 30_000, describe: () => `pushed: ${[...new Set((receiver as NonNullable<typeof receiver>).metrics.map((m) => `${m.service}:${m.name}`))].slice(0, 40).join(', ')}` },
+    );
   });
 
   it('/readyz answers 503 naming Redis while Redis is down, and 200 once it is back', { timeout: TEST_TIMEOUT_MS }, async () => {
