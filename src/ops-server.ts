@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { answerOps, type OpsEndpoints } from '@jacobian/shared';
+import { answerOps, listenHttp, type OpsEndpoints } from '@jacobian/shared';
 
 export interface RunningOpsServer {
   readonly url: string;
@@ -30,18 +29,10 @@ export async function startOpsServer(options: { host: string; port: number; ops:
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const { origin } = await listenHttp(server, options.host, options.port);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: origin,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.closeAllConnections();

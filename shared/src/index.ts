@@ -463,3 +463,4 @@ export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.
 export type { CheckVerdict, OpsAnswer, OpsEndpoints, Readiness, ReadinessReport } from './telemetry/ops.js';
 export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';
+export { listenHttp } from './net.js';

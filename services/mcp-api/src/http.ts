@@ -9,9 +9,8 @@ import {
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
-import { activeTracer, answerOps, createReadiness, serveTraced, type OpsEndpoints } from '@jacobian/shared';
+import { activeTracer, answerOps, createReadiness, listenHttp, serveTraced, type OpsEndpoints } from '@jacobian/shared';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Api } from './api.js';
 import { tenantOf, type Authenticator } from './auth.js';
 import type { TaskService } from './tasks.js';
@@ -197,19 +196,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       },
     );
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const listening = await listenHttp(server, options.host, options.port);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}/mcp`,
-    port: address.port,
+    url: `${listening.origin}/mcp`,
+    port: listening.port,
     stats: () => ({ ...counts }),
     close() {
       closing ??= (async () => {
