@@ -36,6 +36,7 @@ import {
   foreignStderrLines,
   jobLogs,
   pollUntil,
+  killLeftovers,
   processesOf,
   runCommand,
   servedUrl,
@@ -188,17 +189,7 @@ afterAll(async () => {
   await rgw?.stop().catch((error: unknown) => errors.push(error));
   await redis?.stop().catch((error: unknown) => errors.push(error));
   // Whatever carries one of our markers now is a leftover: kill it (by pid) and report it.
-  const left: number[] = [];
-  for (const marker of markers) {
-    for (const pid of processesOf(marker)) {
-      left.push(pid);
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  }
+  const left = killLeftovers(markers);
   if (markerRoot !== undefined) await rm(markerRoot, { recursive: true, force: true });
   expect(left, 'processes left behind (killed now)').toEqual([]);
   if (errors.length > 0) throw errors[0];

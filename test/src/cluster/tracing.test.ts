@@ -22,7 +22,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startCephRgw, startRedisServer, type CephRgwInstance, type RedisServer } from '@jacobian/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil, processesOf, runCommand, servedUrl, startRole, type RoleProcess } from '../support/cluster.js';
+import { pollUntil, killLeftovers, runCommand, servedUrl, startRole, type RoleProcess } from '../support/cluster.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
 import { commandEnvironment } from '../support/jacobian.js';
 import { mathRun, type RunCall } from '../support/tools.js';
@@ -199,17 +199,7 @@ afterAll(async () => {
   await receiver?.close().catch((error: unknown) => errors.push(error));
   await rgw?.stop().catch((error: unknown) => errors.push(error));
   await redis?.stop().catch((error: unknown) => errors.push(error));
-  const left: number[] = [];
-  for (const marker of markers) {
-    for (const pid of processesOf(marker)) {
-      left.push(pid);
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  }
+  const left = killLeftovers(markers);
   if (markerRoot !== undefined) await rm(markerRoot, { recursive: true, force: true });
   expect(left, 'processes left behind (killed now)').toEqual([]);
   if (errors.length > 0) throw errors[0];

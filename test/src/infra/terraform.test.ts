@@ -1,7 +1,9 @@
 /**
  * Static checks of the Terraform under infra/terraform (no terraform binary is needed): every file
- * parses as HCL; variables are typed and described; module calls match the modules they call; the
- * prod root exposes what the Kubernetes overlay reads; the bucket and Redis are locked down; and the
+ * parses as HCL; variables are typed and described; module calls match the modules they call (envs →
+ * modules/jacobian → artifact_bucket, redis, workload_identity), and every environment-specific value
+ * reaches the argument it is meant to set; the environments' outputs are wired to the child modules'
+ * outputs and include what the Kubernetes overlay reads; the bucket and Redis are locked down; and the
  * IAM policy documents, evaluated by a small policy simulator over sample keys of the artifact
  * layout, give each role exactly the access the deployment contract allows (only the checker writes
  * verification records, the api writes nothing, nobody deletes). Also runs
@@ -80,6 +82,8 @@ interface TfDir {
   locals: Map<string, unknown>;
   terraform: Obj[];
   providers: Map<string, Obj[]>;
+  /** `moved` blocks, in file order */
+  moved: Obj[];
 }
 
 function walk(dir: string): string[] {
@@ -118,6 +122,7 @@ function collect(dir: string): TfDir {
     locals: new Map(),
     terraform: [],
     providers: new Map(),
+    moved: [],
   };
   for (const file of TF_FILES.filter((f) => path.dirname(f) === dir)) {
     result.files.push(file);
@@ -136,6 +141,7 @@ function collect(dir: string): TfDir {
     }
     for (const locals of blocks(json['locals'])) for (const [name, value] of Object.entries(locals)) result.locals.set(name, value);
     result.terraform.push(...blocks(json['terraform']));
+    result.moved.push(...blocks(json['moved']));
     if (json['provider'] !== undefined) {
       for (const [name, bodies] of Object.entries(obj(json['provider'], where))) result.providers.set(name, [...(result.providers.get(name) ?? []), ...blocks(bodies)]);
     }
@@ -181,8 +187,8 @@ beforeAll(async () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('Terraform files', () => {
-  it('exist for the three modules and both environments', () => {
-    const expected = ['modules/artifact_bucket', 'modules/redis', 'modules/workload_identity', 'envs/dev', 'envs/prod'];
+  it('exist for the four modules and both environments', () => {
+    const expected = ['modules/artifact_bucket', 'modules/redis', 'modules/workload_identity', 'modules/jacobian', 'envs/dev', 'envs/prod'];
     for (const d of expected) expect(TF_FILES.some((f) => path.dirname(f) === path.join(TF_ROOT, d)), d).toBe(true);
   });
 
@@ -233,43 +239,133 @@ describe('Terraform files', () => {
   });
 });
 
+// ---------------------------------------------------------------------------------------------
+// Module calls: envs/<env> → modules/jacobian → modules/artifact_bucket, redis, workload_identity.
+
+const MODULE_META_ARGUMENTS = new Set(['source', 'version', 'providers', 'depends_on', 'count', 'for_each']);
+const CHILD_MODULES = ['artifact_bucket', 'redis', 'workload_identity'] as const;
+
+/** The directory a module call of `d` points to (a local path). */
+function calledModule(d: TfDir, name: string): TfDir {
+  const call = d.modules.get(name);
+  if (call === undefined) throw new Error(`${rel(d.dir)} has no module "${name}"`);
+  const source = call['source'];
+  if (typeof source !== 'string' || !source.startsWith('.')) throw new Error(`${rel(d.dir)} module ${name}: source must be a local path, got ${JSON.stringify(source)}`);
+  const dir = path.resolve(d.dir, source);
+  if (!dirs.has(dir)) throw new Error(`${rel(d.dir)} module ${name}: ${rel(dir)} holds no Terraform files`);
+  return tfDir(path.relative(TF_ROOT, dir));
+}
+
+/** Every call in `d` passes only variables the called module declares, and all its required ones. */
+function expectCallsMatch(d: TfDir, expected: readonly string[]): void {
+  expect([...d.modules.keys()].sort()).toEqual([...expected].sort());
+  for (const [name, call] of d.modules) {
+    const mod = calledModule(d, name);
+    const passed = Object.keys(call).filter((k) => !MODULE_META_ARGUMENTS.has(k));
+    const undeclared = passed.filter((k) => !mod.variables.has(k));
+    const missing = [...mod.variables].filter(([, body]) => !('default' in body)).map(([k]) => k).filter((k) => !passed.includes(k));
+    expect({ caller: rel(d.dir), module: name, undeclared, missing }).toEqual({ caller: rel(d.dir), module: name, undeclared: [], missing: [] });
+  }
+}
+
+/** Every `module.<call>.<output>` reference in `d` names an output the called module declares. */
+function expectOutputReferencesDeclared(d: TfDir): void {
+  const text = d.files.map((f) => readFileSync(f, 'utf8')).join('\n');
+  // `module.a.module.b` (addresses in moved blocks) is not an output reference.
+  const refs = [...text.matchAll(/\bmodule\.([a-z0-9_]+)\.(?!module\.)([a-z0-9_]+)/g)].map((m) => [m[1] as string, m[2] as string] as const);
+  expect(refs.length, rel(d.dir)).toBeGreaterThan(0);
+  for (const [name, output] of refs) {
+    expect(d.modules.has(name), `${rel(d.dir)}: module.${name} is called`).toBe(true);
+    expect(calledModule(d, name).outputs.has(output), `${rel(d.dir)}: module.${name}.${output} is declared`).toBe(true);
+  }
+}
+
+/** What an output of `d` ultimately is: module outputs are followed down to the module that computes them. */
+function resolveOutput(d: TfDir, name: string): string {
+  const value = reference(d.outputs.get(name)?.['value']);
+  if (value === undefined) throw new Error(`${rel(d.dir)} output ${name}: expected one whole reference, got ${JSON.stringify(d.outputs.get(name)?.['value'])}`);
+  const viaModule = /^module\.([a-z0-9_]+)\.([a-z0-9_]+)$/.exec(value);
+  if (viaModule === null) return `${rel(d.dir)}: ${value}`;
+  return resolveOutput(calledModule(d, viaModule[1] as string), viaModule[2] as string);
+}
+
+/** Where each overlay output of an environment must come from. */
+const OUTPUT_SOURCES: Record<(typeof OVERLAY_OUTPUTS)[number], string> = {
+  s3_bucket: 'infra/terraform/modules/artifact_bucket: aws_s3_bucket.artifacts.bucket',
+  s3_region: 'infra/terraform/envs/<env>: var.aws_region',
+  api_role_arn: 'infra/terraform/modules/workload_identity: aws_iam_role.api.arn',
+  runner_role_arn: 'infra/terraform/modules/workload_identity: aws_iam_role.runner.arn',
+  checker_role_arn: 'infra/terraform/modules/workload_identity: aws_iam_role.checker.arn',
+  redis_host: 'infra/terraform/modules/redis: aws_elasticache_replication_group.redis.primary_endpoint_address',
+  redis_port: 'infra/terraform/modules/redis: local.port',
+  redis_url_secret_arn: 'infra/terraform/modules/redis: aws_secretsmanager_secret.redis_url.arn',
+};
+
+/** Variables of an environment that configure the root itself rather than module.jacobian. */
+const ROOT_ONLY_VARIABLES = new Set(['aws_region', 'extra_tags']);
+
+/**
+ * How modules/jacobian hands its variables to the modules it calls: `<call>.<argument>` → the
+ * expression it must be. An environment's value therefore sets exactly this argument.
+ */
+const JACOBIAN_WIRING: Record<string, string> = {
+  'artifact_bucket.bucket_name': '${var.artifact_bucket_name}',
+  'artifact_bucket.prefix': '${var.s3_prefix}',
+  'artifact_bucket.record_writer_role_arns': '["${module.workload_identity.checker_role_arn}"]',
+  'artifact_bucket.temporary_prefixes': '${var.temporary_prefixes}',
+  'artifact_bucket.temporary_object_expiration_days': '${var.temporary_object_expiration_days}',
+  'artifact_bucket.noncurrent_version_expiration_days': '${var.noncurrent_version_expiration_days}',
+  'artifact_bucket.abort_incomplete_multipart_upload_days': '${var.abort_incomplete_multipart_upload_days}',
+  'artifact_bucket.kms_key_deletion_window_days': '${var.artifact_kms_key_deletion_window_days}',
+  'artifact_bucket.force_destroy': '${var.artifact_bucket_force_destroy}',
+  'redis.name': '${local.name}',
+  'redis.vpc_id': '${local.cluster.vpc_config[0].vpc_id}',
+  'redis.subnet_ids': '${var.redis_subnet_ids}',
+  'redis.source_security_group_id': '${coalesce(var.redis_allowed_security_group_id, local.cluster.vpc_config[0].cluster_security_group_id)}',
+  'redis.node_type': '${var.redis_node_type}',
+  'redis.num_cache_clusters': '${var.redis_num_cache_clusters}',
+  'redis.automatic_failover_enabled': '${var.redis_automatic_failover_enabled}',
+  'redis.multi_az_enabled': '${var.redis_multi_az_enabled}',
+  'redis.snapshot_retention_limit': '${var.redis_snapshot_retention_days}',
+  'redis.apply_immediately': '${var.redis_apply_immediately}',
+  'redis.secret_recovery_window_days': '${var.redis_secret_recovery_window_days}',
+  'workload_identity.name_prefix': '${local.name}',
+  'workload_identity.oidc_provider_arn': '${data.aws_iam_openid_connect_provider.cluster.arn}',
+  'workload_identity.oidc_issuer': '${trimprefix(local.oidc_issuer, "https://")}',
+  'workload_identity.namespace': '${var.kubernetes_namespace}',
+  'workload_identity.bucket_arn': '${module.artifact_bucket.bucket_arn}',
+  'workload_identity.prefix': '${var.s3_prefix}',
+  'workload_identity.kms_key_arn': '${module.artifact_bucket.kms_key_arn}',
+};
+
 describe.each(ENVS)('envs/%s', (env) => {
-  it('calls existing modules with exactly the variables they declare, supplying every required one', () => {
+  it('calls modules/jacobian alone, with exactly the variables it declares, supplying every required one', () => {
     const root = tfDir('envs', env);
-    expect([...root.modules.keys()].sort()).toEqual(['artifact_bucket', 'redis', 'workload_identity']);
-    const meta = new Set(['source', 'version', 'providers', 'depends_on', 'count', 'for_each']);
-    for (const [name, call] of root.modules) {
-      const source = call['source'];
-      expect(typeof source, `module ${name} source`).toBe('string');
-      const dir = path.resolve(root.dir, source as string);
-      expect(dirs.has(dir), `module ${name}: ${rel(dir)} holds Terraform files`).toBe(true);
-      const mod = tfDir(path.relative(TF_ROOT, dir));
-      const passed = Object.keys(call).filter((k) => !meta.has(k));
-      const undeclared = passed.filter((k) => !mod.variables.has(k));
-      const missing = [...mod.variables].filter(([, body]) => !('default' in body)).map(([k]) => k).filter((k) => !passed.includes(k));
-      expect({ module: name, undeclared, missing }).toEqual({ module: name, undeclared: [], missing: [] });
-    }
+    expectCallsMatch(root, ['jacobian']);
+    expect(calledModule(root, 'jacobian').dir).toBe(path.join(TF_ROOT, 'modules', 'jacobian'));
   });
 
   it('refers only to outputs the called modules declare', () => {
-    const root = tfDir('envs', env);
-    const text = root.files.map((f) => readFileSync(f, 'utf8')).join('\n');
-    const refs = [...text.matchAll(/\bmodule\.([a-z0-9_]+)\.([a-z0-9_]+)/g)].map((m) => [m[1] as string, m[2] as string] as const);
-    expect(refs.length).toBeGreaterThan(0);
-    for (const [name, output] of refs) {
-      const call = root.modules.get(name);
-      expect(call, `module.${name}`).toBeDefined();
-      const mod = tfDir(path.relative(TF_ROOT, path.resolve(root.dir, String(call?.['source']))));
-      expect(mod.outputs.has(output), `module.${name}.${output} is declared`).toBe(true);
-    }
+    expectOutputReferencesDeclared(tfDir('envs', env));
   });
 
-  it('declares every output the Kubernetes overlay needs, none sensitive', () => {
+  it('passes each of its variables to module.jacobian under the same name, and its environment name', () => {
+    const root = tfDir('envs', env);
+    const call = root.modules.get('jacobian') ?? {};
+    for (const name of root.variables.keys()) {
+      if (ROOT_ONLY_VARIABLES.has(name)) expect(call[name], `${name} configures the root only`).toBeUndefined();
+      else expect(call[name], `module.jacobian ${name}`).toBe(`\${var.${name}}`);
+    }
+    expect(call['environment']).toBe('${local.environment}');
+  });
+
+  it('declares every output the Kubernetes overlay needs, none sensitive, wired to the module that computes it', () => {
     const root = tfDir('envs', env);
     for (const name of OVERLAY_OUTPUTS) {
       const output = root.outputs.get(name);
       expect(output, `output ${name}`).toBeDefined();
       expect(output?.['sensitive'], `output ${name} sensitive`).not.toBe(true);
+      expect(resolveOutput(root, name), `output ${name}`).toBe(OUTPUT_SOURCES[name].replace('<env>', env));
     }
     // Any output an environment declares is also available in prod, which the overlay reads.
     for (const name of root.outputs.keys()) expect(tfDir('envs', 'prod').outputs.has(name), `prod declares ${name}`).toBe(true);
@@ -289,11 +385,11 @@ describe.each(ENVS)('envs/%s', (env) => {
     expect(root.locals.get('environment')).toBe(env);
   });
 
-  it('lets only the checker role write verification records (bucket policy)', () => {
-    const call = tfDir('envs', env).modules.get('artifact_bucket');
-    expect(call?.['record_writer_role_arns']).toEqual(['${module.workload_identity.checker_role_arn}']);
-    // Both modules must agree on the prefix the policies are written for.
-    expect(call?.['prefix']).toBe(tfDir('envs', env).modules.get('workload_identity')?.['prefix']);
+  it('moves the state of the former root-level module calls into module.jacobian', () => {
+    const root = tfDir('envs', env);
+    const moves = root.moved.map((m) => [reference(m['from']), reference(m['to'])]);
+    expect(moves).toEqual(CHILD_MODULES.map((name) => [`module.${name}`, `module.jacobian.module.${name}`]));
+    for (const name of CHILD_MODULES) expect(calledModule(root, 'jacobian').modules.has(name), `modules/jacobian calls ${name}`).toBe(true);
   });
 
   it('has a terraform.tfvars.example that sets only declared variables and every required one', async () => {
@@ -307,14 +403,90 @@ describe.each(ENVS)('envs/%s', (env) => {
   });
 });
 
+describe('modules/jacobian', () => {
+  it('calls the three modules with exactly the variables they declare, supplying every required one', () => {
+    expectCallsMatch(tfDir('modules', 'jacobian'), CHILD_MODULES);
+  });
+
+  it('refers only to outputs the called modules declare', () => {
+    expectOutputReferencesDeclared(tfDir('modules', 'jacobian'));
+  });
+
+  it('configures no provider and no backend (the environments do)', () => {
+    const d = tfDir('modules', 'jacobian');
+    expect([...d.providers.keys()]).toEqual([]);
+    expect(d.terraform.filter((t) => t['backend'] !== undefined || t['cloud'] !== undefined)).toEqual([]);
+  });
+
+  it('hands every variable to the argument it is meant to set', () => {
+    const d = tfDir('modules', 'jacobian');
+    const actual: Record<string, unknown> = {};
+    for (const [name, call] of d.modules) {
+      for (const [argument, value] of Object.entries(call)) if (!MODULE_META_ARGUMENTS.has(argument)) actual[`${name}.${argument}`] = Array.isArray(value) ? JSON.stringify(value) : value;
+    }
+    expect(actual).toEqual(JACOBIAN_WIRING);
+  });
+
+  it('names everything after the environment and looks the cluster up by name', () => {
+    const d = tfDir('modules', 'jacobian');
+    expect(d.locals.get('name')).toBe('jacobian-${var.environment}');
+    expect(d.locals.get('cluster')).toBe('${data.aws_eks_cluster.this}');
+    expect(reference(resource(d, 'aws_eks_cluster.this')['name'])).toBe('var.eks_cluster_name');
+    expect(reference(resource(d, 'aws_iam_openid_connect_provider.cluster')['url'])).toBe('local.oidc_issuer');
+    expect(d.locals.get('oidc_issuer')).toBe('${local.cluster.identity[0].oidc[0].issuer}');
+  });
+
+  it('lets only the checker role write verification records (bucket policy)', () => {
+    const d = tfDir('modules', 'jacobian');
+    const call = d.modules.get('artifact_bucket');
+    expect(call?.['record_writer_role_arns']).toEqual(['${module.workload_identity.checker_role_arn}']);
+    // Both modules must agree on the prefix the policies are written for.
+    expect(call?.['prefix']).toBe(d.modules.get('workload_identity')?.['prefix']);
+  });
+
+  it('leaves every environment-specific value to the environment (no defaults)', () => {
+    const d = tfDir('modules', 'jacobian');
+    const envSpecific = [
+      'environment',
+      'artifact_kms_key_deletion_window_days',
+      'artifact_bucket_force_destroy',
+      'redis_node_type',
+      'redis_num_cache_clusters',
+      'redis_automatic_failover_enabled',
+      'redis_multi_az_enabled',
+      'redis_apply_immediately',
+      'redis_snapshot_retention_days',
+      'redis_secret_recovery_window_days',
+      'noncurrent_version_expiration_days',
+      'temporary_object_expiration_days',
+      'abort_incomplete_multipart_upload_days',
+    ];
+    for (const name of envSpecific) {
+      expect(d.variables.has(name), `variable ${name}`).toBe(true);
+      expect('default' in (d.variables.get(name) ?? {}), `variable ${name} has a default`).toBe(false);
+    }
+  });
+});
+
 describe('environment-specific values', () => {
+  const call = (env: (typeof ENVS)[number]): Obj => tfDir('envs', env).modules.get('jacobian') ?? {};
+
   it('runs dev on one Redis node and prod multi-AZ with automatic failover', () => {
-    const dev = tfDir('envs', 'dev').modules.get('redis') ?? {};
-    const prod = tfDir('envs', 'prod').modules.get('redis') ?? {};
-    expect([dev['automatic_failover_enabled'], dev['multi_az_enabled']]).toEqual([false, false]);
+    const dev = call('dev');
+    const prod = call('prod');
+    expect([dev['redis_automatic_failover_enabled'], dev['redis_multi_az_enabled']]).toEqual([false, false]);
     expect(tfDir('envs', 'dev').variables.get('redis_num_cache_clusters')?.['default']).toBe(1);
-    expect([prod['automatic_failover_enabled'], prod['multi_az_enabled']]).toEqual([true, true]);
-    expect(tfDir('envs', 'prod').variables.get('redis_num_cache_clusters')?.['default']).toBeGreaterThanOrEqual(2);
+    expect([prod['redis_automatic_failover_enabled'], prod['redis_multi_az_enabled']]).toEqual([true, true]);
+    const prodNodes = tfDir('envs', 'prod').variables.get('redis_num_cache_clusters');
+    expect(prodNodes?.['default']).toBeGreaterThanOrEqual(2);
+    // prod refuses fewer than two nodes whatever terraform.tfvars says.
+    expect(blocks(prodNodes?.['validation']).map((v) => v['condition'])).toContain('${var.redis_num_cache_clusters >= 2}');
+  });
+
+  it('makes only dev easy to tear down and quick to change', () => {
+    const values = (env: (typeof ENVS)[number]): unknown[] => ['artifact_bucket_force_destroy', 'artifact_kms_key_deletion_window_days', 'redis_apply_immediately'].map((k) => call(env)[k]);
+    expect(values('dev')).toEqual([true, 7, true]);
+    expect(values('prod')).toEqual([false, 30, false]);
   });
 
   it('keeps prod data longer than dev', () => {

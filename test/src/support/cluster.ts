@@ -226,6 +226,22 @@ export function processesOf(marker: string): number[] {
   return processesWithEnv('JACOBIAN_DATA_DIR', marker);
 }
 
+/** Kill (SIGKILL, by pid) every process still carrying one of `markers`; returns their pids. */
+export function killLeftovers(markers: Iterable<string>): number[] {
+  const left: number[] = [];
+  for (const marker of markers) {
+    for (const pid of processesOf(marker)) {
+      left.push(pid);
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+  return left;
+}
+
 export interface TreesCpuWindow {
   ticks: number;
   pids: number[];

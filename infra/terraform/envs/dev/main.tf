@@ -1,11 +1,9 @@
-# Jacobian on AWS, dev: the artifact bucket, managed Redis and the IRSA roles of the three roles.
-# Outputs feed the Kubernetes overlay (see ../../README.md).
+# Jacobian on AWS, dev: the artifact bucket, managed Redis and the IRSA roles of the three roles,
+# all from ../../modules/jacobian. This root holds the provider, the backend (versions.tf) and the
+# values that make the environment dev. Outputs feed the Kubernetes overlay (see ../../README.md).
 
 locals {
   environment = "dev"
-  name        = "jacobian-dev"
-  cluster     = data.aws_eks_cluster.this
-  oidc_issuer = local.cluster.identity[0].oidc[0].issuer
 }
 
 provider "aws" {
@@ -19,55 +17,46 @@ provider "aws" {
   }
 }
 
-data "aws_eks_cluster" "this" {
-  name = var.eks_cluster_name
-}
+module "jacobian" {
+  source = "../../modules/jacobian"
 
-data "aws_iam_openid_connect_provider" "cluster" {
-  url = local.oidc_issuer
-}
+  environment          = local.environment
+  eks_cluster_name     = var.eks_cluster_name
+  kubernetes_namespace = var.kubernetes_namespace
 
-module "artifact_bucket" {
-  source = "../../modules/artifact_bucket"
-
-  bucket_name = var.artifact_bucket_name
-  prefix      = var.s3_prefix
-  # Only the checker identity may write verification records.
-  record_writer_role_arns = [module.workload_identity.checker_role_arn]
-
+  artifact_bucket_name                   = var.artifact_bucket_name
+  s3_prefix                              = var.s3_prefix
   temporary_prefixes                     = var.temporary_prefixes
   temporary_object_expiration_days       = var.temporary_object_expiration_days
   noncurrent_version_expiration_days     = var.noncurrent_version_expiration_days
   abort_incomplete_multipart_upload_days = var.abort_incomplete_multipart_upload_days
-  kms_key_deletion_window_days           = 7
-  force_destroy                          = true
+  artifact_kms_key_deletion_window_days  = 7
+  artifact_bucket_force_destroy          = true
+
+  redis_subnet_ids                  = var.redis_subnet_ids
+  redis_allowed_security_group_id   = var.redis_allowed_security_group_id
+  redis_node_type                   = var.redis_node_type
+  redis_num_cache_clusters          = var.redis_num_cache_clusters
+  redis_automatic_failover_enabled  = false
+  redis_multi_az_enabled            = false
+  redis_apply_immediately           = true
+  redis_snapshot_retention_days     = var.redis_snapshot_retention_days
+  redis_secret_recovery_window_days = var.redis_secret_recovery_window_days
 }
 
-module "redis" {
-  source = "../../modules/redis"
-
-  name                     = local.name
-  vpc_id                   = local.cluster.vpc_config[0].vpc_id
-  subnet_ids               = var.redis_subnet_ids
-  source_security_group_id = coalesce(var.redis_allowed_security_group_id, local.cluster.vpc_config[0].cluster_security_group_id)
-
-  node_type                   = var.redis_node_type
-  num_cache_clusters          = var.redis_num_cache_clusters
-  automatic_failover_enabled  = false
-  multi_az_enabled            = false
-  snapshot_retention_limit    = var.redis_snapshot_retention_days
-  apply_immediately           = true
-  secret_recovery_window_days = var.redis_secret_recovery_window_days
+# The three modules used to be called from this root. These blocks move their state into
+# module.jacobian on the next plan/apply, so existing resources are kept, not replaced.
+moved {
+  from = module.artifact_bucket
+  to   = module.jacobian.module.artifact_bucket
 }
 
-module "workload_identity" {
-  source = "../../modules/workload_identity"
+moved {
+  from = module.redis
+  to   = module.jacobian.module.redis
+}
 
-  name_prefix       = local.name
-  oidc_provider_arn = data.aws_iam_openid_connect_provider.cluster.arn
-  oidc_issuer       = trimprefix(local.oidc_issuer, "https://")
-  namespace         = var.kubernetes_namespace
-  bucket_arn        = module.artifact_bucket.bucket_arn
-  prefix            = var.s3_prefix
-  kms_key_arn       = module.artifact_bucket.kms_key_arn
+moved {
+  from = module.workload_identity
+  to   = module.jacobian.module.workload_identity
 }

@@ -1,10 +1,11 @@
 # What the Kubernetes overlay needs. scripts/terraform-outputs-to-env.mjs turns these into
 # terraform-outputs.env (S3_BUCKET, S3_REGION, API_ROLE_ARN, RUNNER_ROLE_ARN, CHECKER_ROLE_ARN,
 # REDIS_HOST, REDIS_PORT); redis_url_secret_arn tells the operator where to fetch REDIS_URL from.
+# All but s3_region forward the output of the same name of module.jacobian.
 
 output "s3_bucket" {
   description = "Artifact bucket name (S3_BUCKET)."
-  value       = module.artifact_bucket.bucket_name
+  value       = module.jacobian.s3_bucket
 }
 
 output "s3_region" {
@@ -14,30 +15,30 @@ output "s3_region" {
 
 output "api_role_arn" {
   description = "IRSA role of ServiceAccount jacobian-api (API_ROLE_ARN)."
-  value       = module.workload_identity.api_role_arn
+  value       = module.jacobian.api_role_arn
 }
 
 output "runner_role_arn" {
   description = "IRSA role of ServiceAccount jacobian-runner (RUNNER_ROLE_ARN)."
-  value       = module.workload_identity.runner_role_arn
+  value       = module.jacobian.runner_role_arn
 }
 
 output "checker_role_arn" {
   description = "IRSA role of ServiceAccount jacobian-checker (CHECKER_ROLE_ARN)."
-  value       = module.workload_identity.checker_role_arn
+  value       = module.jacobian.checker_role_arn
 }
 
 output "redis_host" {
   description = "Redis primary endpoint host (REDIS_HOST)."
-  value       = module.redis.primary_endpoint_host
+  value       = module.jacobian.redis_host
 }
 
 output "redis_port" {
   description = "Redis TLS port (REDIS_PORT)."
-  value       = module.redis.port
+  value       = module.jacobian.redis_port
 }
 
 output "redis_url_secret_arn" {
   description = "Secrets Manager secret holding REDIS_URL (rediss://:TOKEN@host:port) for the Kubernetes Secret jacobian-redis."
-  value       = module.redis.redis_url_secret_arn
+  value       = module.jacobian.redis_url_secret_arn
 }
