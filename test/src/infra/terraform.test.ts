@@ -909,6 +909,11 @@ describe('modules/workload_identity', () => {
         expect(may('api', action, key), `api ${action} ${key}`).toBe(false);
       }
       for (const key of LAYOUT.elsewhere) for (const role of ROLES) expect(may(role, action, key), `${role} ${action} ${key}`).toBe(false);
+      // The runner's own policy keeps it out of the records too, without the bucket policy: a `*`
+      // in its tenants/*/blobs/* grant also matches tenants/<t>/records/blobs/...
+      for (const key of LAYOUT.records) {
+        expect(allowed(policies, [], 'runner', { action, resource: object(prefix, key) }), `runner (identity policy alone) ${action} ${key}`).toBe(false);
+      }
     }
   });
 
