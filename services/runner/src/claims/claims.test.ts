@@ -238,6 +238,13 @@ describe('claim capabilities', () => {
       expect(output).toMatchObject({ verdict: 'SATISFIABLE', structure_uri: stored.output.structure_uri, refutation: null, atoms: ['p', 'q', 'r'] });
       expect(output.encodings.map((e) => e.target)).toEqual(['FORMULA', 'NEGATION']);
     });
+
+    it('decides a formula with an atom named __proto__ like any other', async () => {
+      const { output } = await ok<DecideOutput>(capability(), { formula: '__proto__ & !p' });
+      expect(output.verdict).toBe('SATISFIABLE');
+      // Own keys, as the output's JSON carries them (an object literal's __proto__ would set the prototype).
+      expect(Object.entries(output.model ?? {}).sort()).toEqual([['__proto__', true], ['p', false]]);
+    });
   });
 
   it('decide registers only on cadical or its own TypeScript provider', () => {

@@ -84,7 +84,8 @@ export function tseitin(formula: PropositionalFormula, target: TseitinTarget): T
 
 /** The atoms' values in a model of a Tseitin CNF (one literal per variable, v or −v). */
 export function atomAssignment(encoding: TseitinEncoding, model: readonly number[]): Record<string, boolean> {
-  const assignment: Record<string, boolean> = {};
+  // No prototype: an atom may be named __proto__.
+  const assignment: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
   for (const atom of encoding.atoms) assignment[atom] = (model[(encoding.atomVariables[atom] as number) - 1] ?? 0) > 0;
   return assignment;
 }
