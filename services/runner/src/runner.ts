@@ -145,7 +145,12 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const cadical = cadicalProvider();
   const claimsTs = typescriptProvider('jacobian-claims-ts', CLAIMS_TS_FILES, ['propositional-grammar', 'propositional-structure', 'claim-decomposition'], [...PROPOSITIONAL_SOURCES]);
   // decide's fallback when cadical is absent: our CDCL solver with the claim code (a name of its own: one file list per provider name).
-  const claimsDecideTs = typescriptProvider(CLAIMS_DECIDE_TS_PROVIDER, CLAIMS_TS_FILES, ['propositional-decision', 'tseitin-encoding', 'cdcl-sat-solver'], [...PROPOSITIONAL_SOURCES, ...SAT_TS_SOURCES, ...SAT_SOURCES]);
+  // decide.ts also runs unsat-proof-find.ts (the DRAT shape check and proof size limit).
+  const claimsDecideTs = typescriptProvider(CLAIMS_DECIDE_TS_PROVIDER, [...CLAIMS_TS_FILES, './sat/unsat-proof-find.ts'], ['propositional-decision', 'tseitin-encoding', 'cdcl-sat-solver'], [
+    ...PROPOSITIONAL_SOURCES,
+    ...SAT_TS_SOURCES,
+    ...SAT_SOURCES,
+  ]);
   const singular = singularProvider();
   // Created once: providers are probed once per name, each with one file list.
   const algebraTs = algebraTsProvider();
