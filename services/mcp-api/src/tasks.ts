@@ -142,17 +142,18 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
 
     async callRun(api, args, signal) {
       const watcher: Watcher = { controller: new AbortController(), progress: null };
-      // Until a task exists the call is the client's: its going away cancels the run.
       const onClientGone = (): void => watcher.controller.abort(signal.reason);
       signal.addEventListener('abort', onClientGone, { once: true });
-      const run = runToolResult(api, args, watcher.controller.signal, progressOf(watcher));
+      // While the call is the client's, its going away cancels the run; the listener goes once it is not.
+      const run = runToolResult(api, args, watcher.controller.signal, progressOf(watcher)).finally(() => signal.removeEventListener('abort', onClientGone));
       let timer: NodeJS.Timeout | undefined;
-      const early = await Promise.race([run.then((result) => ({ result })), new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), graceMs)))]);
-      clearTimeout(timer);
-      if (early !== undefined) {
-        signal.removeEventListener('abort', onClientGone);
-        return early.result;
+      let early: { result: CallToolResult } | undefined;
+      try {
+        early = await Promise.race([run.then((result) => ({ result })), new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), graceMs)))]);
+      } finally {
+        clearTimeout(timer);
       }
+      if (early !== undefined) return early.result;
       const budget = isObject(args['budget']) && typeof args['budget']['wall_time_ms'] === 'number' ? args['budget']['wall_time_ms'] : 60_000;
       const at = new Date(now()).toISOString();
       const record: TaskRecord = {
@@ -171,11 +172,11 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         // Durable before the handle is returned: a tasks/get for it must find it.
         await store.create(record);
       } catch (error) {
-        signal.removeEventListener('abort', onClientGone);
         report(error);
-        // No task could be recorded: answer as a plain call instead.
+        // No task could be recorded: answer as a plain call instead, still cancelled if the client goes.
         return run;
       }
+      // The task owns the run from here: the client's going away no longer cancels it.
       signal.removeEventListener('abort', onClientGone);
       follow(api, record.task_id, watcher, run);
       return { resultType: 'task', ...wire(record, watcher) };
