@@ -46,6 +46,8 @@ export interface S3Credentials {
 /** The two key areas of a bucket and prefix: see {@link S3ArtifactStoreOptions.area}. */
 export type S3StoreArea = 'main' | 'records';
 const AREA_PREFIX: Record<S3StoreArea, string> = { main: '', records: 'records/' };
+/** Where a store of each area looks first: its own area, then the other. */
+const READ_ORDER: Record<S3StoreArea, readonly S3StoreArea[]> = { main: ['main', 'records'], records: ['records', 'main'] };
 
 /** Options for {@link createS3ArtifactStore} and {@link verifyS3Access}. */
 export interface S3ArtifactStoreOptions {
@@ -397,11 +399,9 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
   let closed = false;
 
   // This store writes in its own area and reads its own area first, then the other one.
-  const areas = resolved.area === 'main' ? (['main', 'records'] as const) : (['records', 'main'] as const);
+  const areas = READ_ORDER[resolved.area];
   const blobKey = (hex: string, area: S3StoreArea = resolved.area): string => `${prefix}${AREA_PREFIX[area]}blobs/sha256/${hex.slice(0, 2)}/${hex}`;
   const manifestKey = (hex: string, area: S3StoreArea = resolved.area): string => `${prefix}${AREA_PREFIX[area]}manifests/sha256/${hex.slice(0, 2)}/${hex}`;
-  /** The area each manifest read was found in, so its payload is read from there first. */
-  const foundIn = new WeakMap<StoredArtifact, S3StoreArea>();
   const sendOptions = (signal: AbortSignal | undefined): { abortSignal?: AbortSignal } =>
     signal === undefined ? {} : { abortSignal: signal };
 
@@ -576,24 +576,21 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     return read;
   }
 
-  /** Read, hash-check and parse the manifest named by `uri`, from either area. */
-  async function readManifest(uri: string, uriPath: JsonPath, operation: string, signal: AbortSignal | undefined): Promise<StoredArtifact> {
-    let area: S3StoreArea | undefined;
+  /** Read, hash-check and parse the manifest named by `uri`, from either area; also says which area held it. */
+  async function readManifest(uri: string, uriPath: JsonPath, operation: string, signal: AbortSignal | undefined): Promise<{ stored: StoredArtifact; area: S3StoreArea }> {
+    let area: S3StoreArea = resolved.area;
     const stored = await readVerifiedManifest(uri, uriPath, limits, (hex, maxBytes) =>
       readInAreas(areas, manifestKey, hex, maxBytes, operation, uriPath, signal, (found) => {
         area = found;
       }),
     );
-    if (area !== undefined) foundIn.set(stored, area);
-    return stored;
+    return { stored, area };
   }
 
-  function readPayload(stored: StoredArtifact, signal: AbortSignal | undefined): Promise<JsonValue> {
-    // The payload is where its manifest was (a put writes both in one area), else in the other area.
-    const first = foundIn.get(stored) ?? resolved.area;
-    const order = first === areas[0] ? areas : ([...areas].reverse() as readonly S3StoreArea[]);
+  /** The payload is where its manifest was (a put writes both in one area), else in the other area. */
+  function readPayload(stored: StoredArtifact, area: S3StoreArea, signal: AbortSignal | undefined): Promise<JsonValue> {
     // An object longer than declared is cut off as soon as it passes the declared size.
-    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readInAreas(order, blobKey, hex, maxBytes, 'get', ['uri'], signal));
+    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readInAreas(READ_ORDER[area], blobKey, hex, maxBytes, 'get', ['uri'], signal));
   }
 
   /** Store a draft (see ArtifactStore.put); `span` is the put's span when tracing is on. */
@@ -603,7 +600,7 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     const prepared = prepareArtifact(draft, limits);
 
     // All parents are read and verified before anything is written.
-    await verifyParents(prepared.manifest.parents, (parent, parentPath) => readManifest(parent, parentPath, 'put', signal), signal);
+    await verifyParents(prepared.manifest.parents, async (parent, parentPath) => (await readManifest(parent, parentPath, 'put', signal)).stored, signal);
 
     throwIfAborted(signal, 'put', 'writing the payload');
     const blob = blobKey(prepared.payloadDigest);
@@ -634,9 +631,9 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
       const signal = options?.signal;
       throwIfClosed(closed, 'get');
       throwIfAborted(signal, 'get', 'reading the manifest');
-      const stored = await readManifest(uri, ['uri'], 'get', signal);
+      const { stored, area } = await readManifest(uri, ['uri'], 'get', signal);
       throwIfAborted(signal, 'get', 'reading the payload');
-      const payload = await readPayload(stored, signal);
+      const payload = await readPayload(stored, area, signal);
       return { ...stored, payload };
     },
 
@@ -644,7 +641,7 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
       const signal = options?.signal;
       throwIfClosed(closed, 'getManifest');
       throwIfAborted(signal, 'getManifest', 'reading the manifest');
-      return readManifest(uri, ['uri'], 'getManifest', signal);
+      return (await readManifest(uri, ['uri'], 'getManifest', signal)).stored;
     },
 
     async has(uri: string): Promise<boolean> {
