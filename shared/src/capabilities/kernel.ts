@@ -13,9 +13,16 @@ import type { CapabilityContext } from './define.js';
  * loaded machine, a hard instance) instead of the whole run ending as a timeout.
  */
 export async function runKernel(context: CapabilityContext, kernel: KernelRef, input: unknown, options: { reserveMs?: number } = {}): Promise<unknown> {
-  const remaining = context.deadline - Date.now() - (options.reserveMs ?? 0);
+  const reserveMs = options.reserveMs ?? 0;
+  const left = context.deadline - Date.now();
+  const remaining = left - reserveMs;
   if (remaining <= 0) {
-    throw new JacobianError('EXECUTION_TIMEOUT', `the run exhausted its wall-time budget of ${context.budget.wall_time_ms} ms before the kernel started`);
+    throw new JacobianError(
+      'EXECUTION_TIMEOUT',
+      left > 0
+        ? `only ${left} ms of the run's wall-time budget of ${context.budget.wall_time_ms} ms were left, no more than the ${reserveMs} ms kept back for the caller (reserveMs); the kernel did not start`
+        : `the run exhausted its wall-time budget of ${context.budget.wall_time_ms} ms before the kernel started`,
+    );
   }
   const outcome = await context.executor.run(
     {
