@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
   // Metrics, and tracing when configured; spans still buffered are exported before the process exits.
-  const telemetry = await startTelemetry(command, process.env, log);
+  const telemetry = await startTelemetry(command, VERSION, process.env, log);
   stopTelemetry = () => telemetry.close();
   switch (command) {
     case 'serve': {

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createJacobianMetrics, installTelemetry, startOtlpMetricsExport, type JacobianMetrics, type RunningMetricsExport } from '@jacobian/shared';
 import type { RunningTracing } from '@jacobian/shared/telemetry-sdk';
 import type { Logger } from './log.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** What the process's entry point started: metrics always (pushed over OTLP when configured), tracing when configured. */
 export interface ProcessTelemetry {
@@ -22,21 +20,6 @@ export interface ProcessTelemetry {
 export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
   const endpoint = [env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'], env['OTEL_EXPORTER_OTLP_ENDPOINT']].some((value) => value !== undefined && value.trim() !== '');
   return endpoint && env['OTEL_SDK_DISABLED']?.trim().toLowerCase() !== 'true';
-}
-
-/** `key=value,key=value` (OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS): values percent-decoded; malformed pairs skipped. */
-function keyValues(text: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of (text ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    if (at <= 0) continue;
-    try {
-      out[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
-    } catch {
-      // A malformed escape: the pair is skipped, as the OTel SDKs do.
-    }
-  }
-  return out;
 }
 
 function positiveMs(text: string | undefined, fallback: number): number {
@@ -64,7 +47,7 @@ export function metricsExportUrl(env: NodeJS.ProcessEnv): string | undefined {
  * `jacobian-<role>` unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names one), and
  * install them for the instrumented code.
  */
-export async function startTelemetry(role: string, env: NodeJS.ProcessEnv, log: Logger): Promise<ProcessTelemetry> {
+export async function startTelemetry(role: string, version: string, env: NodeJS.ProcessEnv, log: Logger): Promise<ProcessTelemetry> {
   const metrics = createJacobianMetrics();
   let tracing: RunningTracing | undefined;
   if (tracingConfigured(env)) {
@@ -75,7 +58,7 @@ export async function startTelemetry(role: string, env: NodeJS.ProcessEnv, log: 
     const { startTracing } = await import('@jacobian/shared/telemetry-sdk');
     tracing = startTracing({
       serviceName: `jacobian-${role}`,
-      serviceVersion: VERSION,
+      serviceVersion: version,
       onDiagnostic: (message) => log.warn('tracing', { error: message }),
     });
   }
@@ -83,6 +66,7 @@ export async function startTelemetry(role: string, env: NodeJS.ProcessEnv, log: 
   const metricsUrl = metricsExportUrl(env);
   let metricsExport: RunningMetricsExport | undefined;
   if (metricsUrl !== undefined) {
+    const { parseKeyPairsIntoRecord: keyValues } = await import('@jacobian/shared/telemetry-sdk');
     const resource = keyValues(env['OTEL_RESOURCE_ATTRIBUTES']);
     const serviceName = env['OTEL_SERVICE_NAME']?.trim() || resource['service.name'] || `jacobian-${role}`;
     metricsExport = startOtlpMetricsExport({
@@ -91,8 +75,8 @@ export async function startTelemetry(role: string, env: NodeJS.ProcessEnv, log: 
       intervalMs: positiveMs(env['OTEL_METRIC_EXPORT_INTERVAL'], 60_000),
       timeoutMs: positiveMs(env['OTEL_METRIC_EXPORT_TIMEOUT'], 30_000),
       headers: { ...keyValues(env['OTEL_EXPORTER_OTLP_HEADERS']), ...keyValues(env['OTEL_EXPORTER_OTLP_METRICS_HEADERS']) },
-      resource: { ...resource, 'service.name': serviceName, 'service.version': VERSION },
-      scope: { name: 'jacobian', version: VERSION },
+      resource: { ...resource, 'service.name': serviceName, 'service.version': version },
+      scope: { name: 'jacobian', version },
       onError: (message) => log.warn('metrics export', { error: message }),
     });
   }
