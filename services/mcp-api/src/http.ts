@@ -88,9 +88,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const authInfo = (c.env as { incoming?: AuthenticatedMessage } | undefined)?.incoming?.jacobianAuth;
     return mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   });
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
   const ops = options.ops ?? { readiness: createReadiness([]) };
-  for (const route of ['/readyz', '/metrics']) {
+  for (const route of ['/healthz', '/readyz', '/metrics']) {
     app.get(route, async (c) => {
       const answer = await answerOps(ops, route);
       return c.body(answer?.body ?? '', (answer?.status ?? 404) as 200, { 'content-type': answer?.contentType ?? 'text/plain' });
