@@ -442,25 +442,14 @@ export type {
 export { createMemoryTaskStore, createRedisTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 
-export {
-  activeMetrics,
-  activeTracer,
-  inSpan,
-  infrastructureFailure,
-  installTelemetry,
-  markSpanError,
-  recordResult,
-  SpanAttribute,
-} from './telemetry/instrumentation.js';
-export type { Telemetry } from './telemetry/instrumentation.js';
-export { extractTraceContext, injectTraceContext } from './telemetry/trace-context.js';
+export { activeMetrics, activeTracer, inSpan, installTelemetry, recordResult, SpanAttribute } from './telemetry/instrumentation.js';
 export { createJacobianMetrics } from './telemetry/metrics.js';
-export { startOtlpMetricsExport, toOtlpMetrics } from './telemetry/otlp-metrics.js';
-export type { OtlpMetricsExportOptions, OtlpMetricsRequest, RunningMetricsExport } from './telemetry/otlp-metrics.js';
+export { startOtlpMetricsExport } from './telemetry/otlp-metrics.js';
+export type { RunningMetricsExport } from './telemetry/otlp-metrics.js';
 export type { CheckerVerdict, JacobianMetrics, QueueDepth } from './telemetry/metrics.js';
 export { readQueueDepths } from './telemetry/queue-depth.js';
 export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.js';
-export type { CheckVerdict, OpsAnswer, OpsEndpoints, Readiness, ReadinessReport } from './telemetry/ops.js';
+export type { OpsEndpoints, Readiness } from './telemetry/ops.js';
 export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';
 export { listenHttp } from './net.js';

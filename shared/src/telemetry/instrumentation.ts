@@ -75,7 +75,7 @@ export function markSpanError(span: Span, error: unknown): void {
  * The code of an infrastructure failure a result reports (a retryable code, or INTERNAL), or
  * undefined when the result is a run-level outcome (a conclusion, a timeout, a rejected input).
  */
-export function infrastructureFailure(result: CapabilityResult): string | undefined {
+function infrastructureFailure(result: CapabilityResult): string | undefined {
   if (result.execution.status !== 'ERROR') return undefined;
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity !== 'ERROR') continue;
