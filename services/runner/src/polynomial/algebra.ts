@@ -13,7 +13,7 @@
  * - division with quotients (f = Σ q_k·b_k + r), which turns a Groebner basis with cofactors into
  *   an ideal membership certificate.
  */
-import { JacobianError, makeRational, MonomialOrder, type Polynomial, type PolynomialRing, type PolynomialTerm, type Rational } from '@jacobian/shared';
+import { bigGcd, JacobianError, makeRational, MonomialOrder, type Polynomial, type PolynomialRing, type PolynomialTerm, type Rational } from '@jacobian/shared';
 
 /** Called now and then during long computations; throw from it to stop. */
 export type Checkpoint = () => void;
@@ -61,19 +61,12 @@ export function normalizeAssociate<C>(R: PolynomialRing<C>, p: Polynomial<C>): P
   // Over Q: multiply the monic form by the lcm of the denominators, divide by the content.
   const terms = monic as unknown as readonly PolynomialTerm<Rational>[];
   let lcm = 1n;
-  for (const t of terms) lcm = (lcm / gcdBig(lcm, t.coefficient.den)) * t.coefficient.den;
+  for (const t of terms) lcm = (lcm / bigGcd(lcm, t.coefficient.den)) * t.coefficient.den;
   const integers = terms.map((t) => (t.coefficient.num * lcm) / t.coefficient.den);
   let content = 0n;
-  for (const n of integers) content = gcdBig(content, n);
+  for (const n of integers) content = bigGcd(content, n);
   const out = terms.map((t, i) => ({ monomial: t.monomial, coefficient: makeRational((integers[i] as bigint) / content, 1n) }));
   return out as unknown as Polynomial<C>;
-}
-
-function gcdBig(a: bigint, b: bigint): bigint {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
 }
 
 /** Euclid's algorithm on polynomials in the one variable `v` (every term's other exponents are 0). */
