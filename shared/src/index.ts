@@ -359,7 +359,6 @@ export {
   PropositionalStructurePayloadSchema,
   tseitin,
   unwrapGroups,
-  wrapGroups,
 } from './domains/propositional/index.js';
 export type {
   FormulaStats,

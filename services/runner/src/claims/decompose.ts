@@ -7,9 +7,9 @@
  * and `c`, never into three parts.
  */
 import { z } from 'zod';
-import { canonicalize, JacobianError, type CapabilityContext, type CapabilityOutcome } from '@jacobian/shared';
+import type { CapabilityContext, CapabilityOutcome } from '@jacobian/shared';
 import { storeStructure, structureUriOf, type ResolvedFormula } from './formula-operand.js';
-import { formulaStats, printPropositional, propositionalError, unwrapGroups, wrapGroups, type PropositionalFormula } from './propositional-domain.js';
+import { formulaStats, printPropositional, propositionalError, unwrapGroups, type PropositionalFormula } from './propositional-domain.js';
 
 const Int = z.number().int().min(0);
 
@@ -55,10 +55,8 @@ export async function decompose(resolved: ResolvedFormula, operator: 'and' | 'im
     const wanted = operator === 'and' ? 'a conjunction (&)' : 'an implication (->)';
     throw propositionalError(['payload', field], rule, `the main connective is ${core.kind === 'atom' ? 'none (the formula is an atom)' : core.kind}, not ${wanted}`);
   }
-  const subtrees: PropositionalFormula[] = core.kind === 'and' ? core.operands : core.kind === 'implies' ? [core.antecedent, core.consequent] : [];
-  const rebuilt = wrapGroups(core.kind === 'and' ? { kind: 'and', operands: subtrees } : { kind: 'implies', antecedent: subtrees[0] as PropositionalFormula, consequent: subtrees[1] as PropositionalFormula }, groups);
-  // The parts must give the source back exactly; this guards the code above, not the input.
-  if (canonicalize(rebuilt) !== canonicalize(resolved.formula)) throw new JacobianError('INTERNAL', `${operator} decomposition does not rebuild its source`);
+  // The parts are the source's own subtrees, so wrapping them in `groups` gives the source back.
+  const subtrees: PropositionalFormula[] = core.kind === 'and' ? core.operands : [core.antecedent, core.consequent];
   const sourceUri = await structureUriOf(resolved, context);
   const parts: DecomposedPart[] = [];
   for (const [index, part] of subtrees.entries()) {
@@ -69,7 +67,7 @@ export async function decompose(resolved: ResolvedFormula, operator: 'and' | 'im
   return {
     sourceUri,
     parts,
-    reconstruction: { operator, part_uris: parts.map((p) => p.structure_uri), outer_groups: groups, text: printPropositional(rebuilt) },
+    reconstruction: { operator, part_uris: parts.map((p) => p.structure_uri), outer_groups: groups, text: printPropositional(resolved.formula) },
   };
 }
 

@@ -18,6 +18,5 @@ export {
   PropositionalStructurePayloadSchema,
   tseitin,
   unwrapGroups,
-  wrapGroups,
 } from '@jacobian/shared';
 export type { PropositionalFormula, PropositionalKind, PropositionalStructurePayload, TseitinEncoding, TseitinTarget } from '@jacobian/shared';

@@ -17,7 +17,6 @@ export {
   propositionalError,
   PropositionalRule,
   unwrapGroups,
-  wrapGroups,
 } from './syntax.js';
 export type { FormulaStats, PropositionalFormula, PropositionalKind, PropositionalNotation } from './syntax.js';
 export { atomAssignment, tseitin } from './tseitin.js';

@@ -438,10 +438,3 @@ export function unwrapGroups(formula: PropositionalFormula): { core: Proposition
   }
   return { core, groups };
 }
-
-/** Wrap a formula in `groups` pairs of parentheses (the inverse of {@link unwrapGroups}). */
-export function wrapGroups(formula: PropositionalFormula, groups: number): PropositionalFormula {
-  let wrapped = formula;
-  for (let i = 0; i < groups; i++) wrapped = { kind: 'group', inner: wrapped };
-  return wrapped;
-}
