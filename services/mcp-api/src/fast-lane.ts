@@ -45,7 +45,15 @@ type JsonObject = Record<string, unknown>;
  * per call is a measurable share of a cached math.find).
  */
 export type LaneTool =
-  | { cancellable: true; call: (args: JsonObject, signal: AbortSignal, request: IncomingMessage, meta: JsonObject | undefined) => Promise<CallToolResult | JsonObject> }
+  | {
+      cancellable: true;
+      call: (args: JsonObject, signal: AbortSignal, request: IncomingMessage, meta: JsonObject | undefined) => Promise<CallToolResult | JsonObject>;
+      /**
+       * Whether a call with this `_meta` reads its progress elsewhere (a task's `tasks/get`),
+       * so that the lane serves it even when it carries a `progressToken`.
+       */
+      progressElsewhere?: (meta: JsonObject) => boolean;
+    }
   | { cancellable: false; call: (args: JsonObject, signal: undefined, request: IncomingMessage) => CallToolResult };
 
 /**
@@ -176,9 +184,10 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     const tool = tools.get(name);
     const args = params['arguments'];
     if (tool === undefined || !isPlainObject(args)) return undefined;
-    // A caller asking for progress gets notifications on the same call, which the SDK streams.
+    // A caller asking for progress gets notifications on the same call, which the SDK streams,
+    // unless it reads the progress elsewhere.
     const meta = params['_meta'];
-    if (isPlainObject(meta) && meta['progressToken'] !== undefined) return undefined;
+    if (isPlainObject(meta) && meta['progressToken'] !== undefined && !(tool.cancellable && tool.progressElsewhere?.(meta) === true)) return undefined;
     return { kind: 'tool', id: message.id, tool, args, meta: isPlainObject(meta) ? meta : undefined };
   }
 

@@ -109,6 +109,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           const api = apiFor((request as AuthenticatedMessage).jacobianAuth);
           return tasks?.declared(meta) === true ? tasks.callRun(api, args, signal) : runToolResult(api, args, signal);
         },
+        // A client that declared tasks reads a long run's progress with tasks/get.
+        progressElsewhere: (meta) => tasks?.declared(meta) === true,
       },
     ],
   ]);

@@ -10,6 +10,7 @@ import {
   type AdmittedRun,
   type ArtifactStore,
   type CapabilityResult,
+  type ProgressListener,
   type RunQueue,
   type TaskStore,
 } from '@jacobian/shared';
@@ -38,9 +39,13 @@ class SlowQueue implements RunQueue {
   readonly cancelled: string[] = [];
   private readonly jobs = new Map<string, { promise: Promise<CapabilityResult>; release: () => void; waiters: number; abort: () => void }>();
 
-  submit(run: AdmittedRun, _target: unknown, options?: { signal?: AbortSignal }): Promise<CapabilityResult> {
+  /** Progress reports heard by every caller of a job, as the real queues deliver them. */
+  private readonly listeners = new Map<string, ProgressListener[]>();
+
+  submit(run: AdmittedRun, _target: unknown, options?: { signal?: AbortSignal; onProgress?: ProgressListener }): Promise<CapabilityResult> {
     const n = run.payload['n'] as number;
     if (n < 500) return Promise.resolve(squared(run));
+    if (options?.onProgress !== undefined) this.listeners.set(run.job_id, [...(this.listeners.get(run.job_id) ?? []), options.onProgress]);
     let job = this.jobs.get(run.job_id);
     if (job === undefined) {
       this.computed.push(run.job_id);
@@ -67,6 +72,11 @@ class SlowQueue implements RunQueue {
 
   release(): void {
     for (const job of this.jobs.values()) job.release();
+  }
+
+  /** A progress report from every running job to its callers. */
+  report(progress: number, message: string): void {
+    for (const listeners of this.listeners.values()) for (const listener of listeners) listener({ progress, message });
   }
 
   stats() {
@@ -106,15 +116,33 @@ async function serve(queue: RunQueue, tasks: TaskStore): Promise<RunningHttpServ
   return server;
 }
 
+/** Every JSON-RPC message of an answer: one JSON body, or the data lines of an SSE stream. */
+async function messagesOf(response: Response): Promise<Record<string, unknown>[]> {
+  const text = await response.text();
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return [JSON.parse(text) as Record<string, unknown>];
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => JSON.parse(line.slice('data:'.length)) as Record<string, unknown>);
+}
+
 /** One modern JSON-RPC request over HTTP; `name` is the Mcp-Name routing header. */
-async function rpc(server: RunningHttpServer, method: string, name: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function rpcMessages(server: RunningHttpServer, method: string, name: string, params: Record<string, unknown>): Promise<Record<string, unknown>[]> {
   const response = await fetch(server.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method, 'mcp-name': name },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, unknown>;
+  return messagesOf(response);
+}
+
+/** The answer to one modern JSON-RPC request (the last message, after any notifications). */
+async function rpc(server: RunningHttpServer, method: string, name: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const messages = await rpcMessages(server, method, name, params);
+  const last = messages.at(-1);
+  expect(last).toHaveProperty('id', 1);
+  return last as Record<string, unknown>;
 }
 
 function runCall(server: RunningHttpServer, n: number, meta: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -200,6 +228,83 @@ describe('math.run as an MCP task', () => {
     const done = await pollUntil(second, taskId, 'completed');
     expect(done['result']).toMatchObject({ structuredContent: { output: { square: 363_609 } } });
     expect(queue.computed).toHaveLength(1);
+  });
+
+  it('cancels a task through another API process while the one that started it still waits: the run is withdrawn', async () => {
+    const queue = new SlowQueue();
+    const tasks = createMemoryTaskStore();
+    const first = await serve(queue, tasks);
+    const second = await serve(queue, tasks);
+    const taskId = ((await runCall(first, 604, WITH_TASKS))['result'] as Record<string, unknown>)['taskId'] as string;
+    expect(((await taskCall(second, 'tasks/cancel', taskId))['result'] as Record<string, unknown>)['resultType']).toBe('complete');
+    // The first process finds the task cancelled in the store and withdraws its own wait.
+    for (let i = 0; i < 500 && queue.cancelled.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(queue.cancelled).toHaveLength(1);
+    expect(queue.computed).toHaveLength(1);
+    expect(((await taskCall(first, 'tasks/get', taskId))['result'] as Record<string, unknown>)['status']).toBe('cancelled');
+  });
+
+  it('reports a run\'s progress from any API process, not only the one that watches the run', async () => {
+    const queue = new SlowQueue();
+    const tasks = createMemoryTaskStore();
+    const first = await serve(queue, tasks);
+    const taskId = ((await runCall(first, 605, WITH_TASKS))['result'] as Record<string, unknown>)['taskId'] as string;
+    queue.report(3, 'solver call 3');
+    let message: unknown;
+    for (let i = 0; i < 500; i++) {
+      message = (await tasks.get(null, taskId))?.status_message;
+      if (message === 'solver call 3 (3)') break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(message).toBe('solver call 3 (3)');
+    // A process that does not watch the run reads it from the store.
+    const service = createTaskService({ store: tasks, graceMs: 50, pollIntervalMs: 10 });
+    const elsewhere = apiOver(new SlowQueue());
+    expect(await service.get(elsewhere, { taskId })).toMatchObject({ status: 'working', statusMessage: 'solver call 3 (3)' });
+    queue.release();
+    expect(await pollUntil(first, taskId, 'completed')).toMatchObject({ statusMessage: 'the run finished' });
+  });
+
+  it('makes a task for a client that declares tasks even when it passes a progress token (its progress is read with tasks/get)', async () => {
+    const queue = new SlowQueue();
+    const server = await serve(queue, createMemoryTaskStore());
+    const messages = await rpcMessages(server, 'tools/call', 'math.run', {
+      name: 'math.run',
+      arguments: { capability_id: 'test.square', mode: 'EXPLORE', payload: { n: 606 } },
+      _meta: { ...WITH_TASKS, progressToken: 'p-1' },
+    });
+    expect(messages).toHaveLength(1);
+    const handle = messages[0]?.['result'] as Record<string, unknown>;
+    expect(handle).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = handle['taskId'] as string;
+    queue.report(2, 'halfway');
+    for (let i = 0; i < 500; i++) {
+      const task = (await taskCall(server, 'tasks/get', taskId))['result'] as Record<string, unknown>;
+      if (task['statusMessage'] === 'halfway (2)') break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(((await taskCall(server, 'tasks/get', taskId))['result'] as Record<string, unknown>)['statusMessage']).toBe('halfway (2)');
+    queue.release();
+    const done = await pollUntil(server, taskId, 'completed');
+    expect(done['result']).toMatchObject({ structuredContent: { output: { square: 367_236 } } });
+    expect(queue.computed).toHaveLength(1);
+  });
+
+  it('still streams progress notifications on the same call to a client that did not declare tasks', async () => {
+    const queue = new SlowQueue();
+    const server = await serve(queue, createMemoryTaskStore());
+    const pending = rpcMessages(server, 'tools/call', 'math.run', {
+      name: 'math.run',
+      arguments: { capability_id: 'test.square', mode: 'EXPLORE', payload: { n: 607 } },
+      _meta: { ...META, progressToken: 'p-2' },
+    });
+    for (let i = 0; i < 500 && queue.computed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    queue.report(1, 'started');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    queue.release();
+    const messages = await pending;
+    expect(messages.filter((message) => message['method'] === 'notifications/progress')[0]?.['params']).toMatchObject({ progressToken: 'p-2', progress: 1, message: 'started' });
+    expect((messages.at(-1)?.['result'] as Record<string, unknown>)['structuredContent']).toMatchObject({ output: { square: 368_449 } });
   });
 
   it('keeps tenants\' tasks apart', async () => {

@@ -9,9 +9,15 @@
  * whose ID follows from the request. So an API process that did not start a task, or restarted
  * since, answers for it: on `tasks/get` it joins the run again by its arguments (the same job,
  * never a second computation) and records the outcome when it arrives.
+ *
+ * Every process that waits on a task's run keeps the stored task in step, once per poll
+ * interval: it writes the run's latest progress there (so `tasks/get` reports it from any
+ * process), and when it finds the task cancelled (by `tasks/cancel` on another process) it
+ * withdraws its own wait. The queue cancels a job once nobody waits for it, so a cancellation
+ * reaches the run wherever the task was started.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isTerminal, newTaskId, TaskIdSchema, toAppError, type ProgressListener, type TaskRecord, type TaskStore } from '@jacobian/shared';
+import { BUDGET_LIMITS, isTerminal, newTaskId, resolveBudget, TaskIdSchema, toAppError, type ProgressListener, type TaskRecord, type TaskStore } from '@jacobian/shared';
 
 import type { Api } from './api.js';
 import { runCallToolResult, runToolResult } from './tools.js';
@@ -35,6 +41,8 @@ export interface TaskServiceOptions {
   graceMs?: number;
   /** The polling interval suggested to clients. Default 1000 ms. */
   pollIntervalMs?: number;
+  /** How often a process waiting on a task's run brings the stored task in step. Default: the polling interval. */
+  syncIntervalMs?: number;
   /** How long a task is kept beyond its run's wall-time budget. Default one hour. */
   retentionMs?: number;
   now?: () => number;
@@ -44,7 +52,11 @@ export interface TaskServiceOptions {
 export interface TaskService {
   /** Whether a tools/call request's `_meta` declares the tasks extension. */
   declared(meta: unknown): boolean;
-  /** math.run for a client that declared the extension: a tool result, or a task handle. */
+  /**
+   * math.run for a client that declared the extension: a tool result, or a task handle. A
+   * `progressToken` in its request is not answered with notifications: such a client reads
+   * the run's progress with `tasks/get` (the protocol leaves progress notifications optional).
+   */
   callRun(api: Api, args: JsonObject, signal: AbortSignal): Promise<CallToolResult | JsonObject>;
   get(api: Api, params: unknown): Promise<JsonObject | TaskMethodError>;
   cancel(api: Api, params: unknown): Promise<JsonObject | TaskMethodError>;
@@ -70,6 +82,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   const { store } = options;
   const graceMs = options.graceMs ?? 1000;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const syncIntervalMs = options.syncIntervalMs ?? pollIntervalMs;
   const retentionMs = options.retentionMs ?? 3_600_000;
   const now = options.now ?? Date.now;
   /** Runs this process watches, by task ID. */
@@ -93,10 +106,41 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     };
   }
 
+  /**
+   * While this process waits on a task's run: write its latest progress to the stored task, and
+   * withdraw the wait once the stored task is cancelled (or gone). Returns the stop function.
+   */
+  function keepInStep(api: Api, taskId: string, watcher: Watcher): () => void {
+    let written: string | null = null;
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || watcher.controller.signal.aborted) return;
+      busy = true;
+      const progress = watcher.progress;
+      const step =
+        progress !== null && progress !== written
+          ? store.settle(api.tenant, taskId, { status: 'working', status_message: progress, result: null, error: null }).then((record) => {
+              written = progress;
+              return record;
+            })
+          : store.get(api.tenant, taskId);
+      step
+        .then((record) => {
+          if (record === undefined || record.status === 'cancelled') watcher.controller.abort(new Error('the task was cancelled'));
+        }, report)
+        .finally(() => {
+          busy = false;
+        });
+    }, syncIntervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Record a run's end (unless the task already ended, e.g. cancelled first). */
   function follow(api: Api, taskId: string, watcher: Watcher, run: Promise<CallToolResult>): void {
     const key = keyOf(api, taskId);
     watchers.set(key, watcher);
+    const stop = keepInStep(api, taskId, watcher);
     run
       .then(
         (result) => store.settle(api.tenant, taskId, { status: 'completed', status_message: 'the run finished', result: result, error: null }),
@@ -105,6 +149,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       )
       .catch(report)
       .finally(() => {
+        stop();
         if (watchers.get(key) === watcher) watchers.delete(key);
       });
   }
@@ -154,7 +199,9 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         clearTimeout(timer);
       }
       if (early !== undefined) return early.result;
-      const budget = isObject(args['budget']) && typeof args['budget']['wall_time_ms'] === 'number' ? args['budget']['wall_time_ms'] : 60_000;
+      // The run was admitted by now, so its budget is valid; unset, it is the default budget.
+      const requested = isObject(args['budget']) && typeof args['budget']['wall_time_ms'] === 'number' ? args['budget']['wall_time_ms'] : undefined;
+      const wallTimeMs = Math.min(Math.max(1, Math.floor(requested ?? resolveBudget(undefined).wall_time_ms)), BUDGET_LIMITS.wall_time_ms.max);
       const at = new Date(now()).toISOString();
       const record: TaskRecord = {
         task_id: newTaskId(),
@@ -163,7 +210,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         status_message: 'the run is in progress',
         created_at: at,
         last_updated_at: at,
-        ttl_ms: Math.min(Math.max(1, Math.floor(budget)), 86_400_000) + retentionMs,
+        ttl_ms: wallTimeMs + retentionMs,
         arguments: withoutReasoningIds(args),
         result: null,
         error: null,
