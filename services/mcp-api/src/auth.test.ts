@@ -223,3 +223,145 @@ describe('bearer-token authentication over HTTP', () => {
     expect((await fetch(new URL('/healthz', server.url))).status).toBe(200);
   });
 });
+
+/**
+ * A stand-in authorization server that issues opaque tokens and answers RFC 7662 introspection
+ * for the client `jacobian` with the secret `intro-secret`; it counts the questions it gets.
+ */
+async function startIntrospectingServer(): Promise<{ issuer: string; tokens: Map<string, Record<string, unknown>>; asked: () => number; server: Server }> {
+  const tokens = new Map<string, Record<string, unknown>>();
+  let asked = 0;
+  let issuer = '';
+  const server = createServer((request, response) => {
+    if (request.url === '/.well-known/oauth-authorization-server') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ issuer, introspection_endpoint: `${issuer}/introspect`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'] }));
+      return;
+    }
+    if (request.url !== '/introspect' || request.method !== 'POST') {
+      response.writeHead(404).end();
+      return;
+    }
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      asked++;
+      const expected = `Basic ${Buffer.from('jacobian:intro-secret').toString('base64')}`;
+      if (request.headers.authorization !== expected || request.headers['content-type'] !== 'application/x-www-form-urlencoded') {
+        response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client' }));
+        return;
+      }
+      const token = new URLSearchParams(body).get('token') ?? '';
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(tokens.get(token) ?? { active: false }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { issuer, tokens, asked: () => asked, server };
+}
+
+describe('bearer-token authentication by token introspection (RFC 7662)', () => {
+  let root: string;
+  let store: ArtifactStore;
+  let server: RunningHttpServer;
+  let as: Awaited<ReturnType<typeof startIntrospectingServer>>;
+  let resource: string;
+  let clock = Date.now();
+  const later = (): number => Math.floor(clock / 1000) + 600;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'jacobian-introspect-'));
+    store = createLocalFolderArtifactStore({ root });
+    const api = createApi({
+      installed: () => [SQUARE],
+      policy: OperatorPolicySchema.parse({}),
+      queue,
+      artifacts: store,
+      trustedCheckerKeys: new Map(),
+      tenants: { artifacts: () => store, reasoning: () => undefined },
+    });
+    as = await startIntrospectingServer();
+    const port = await freePort();
+    resource = `http://127.0.0.1:${port}/mcp`;
+    const file = parseAuthFile(
+      JSON.stringify({ resource, oauth: { issuer: as.issuer, required_scopes: ['mcp'], introspection: { client_id: 'jacobian', client_secret_env: 'TEST_INTROSPECTION_SECRET', cache_seconds: 30 } } }),
+      'test auth file',
+    );
+    const auth = createAuthenticator(file, { env: { TEST_INTROSPECTION_SECRET: 'intro-secret' }, now: () => clock });
+    server = await startHttpServer({ api, host: '127.0.0.1', port, auth });
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await new Promise<void>((resolve) => as.server.close(() => resolve()));
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const ping = (token: string): Promise<Response> =>
+    fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+
+  it('serves an SDK client whose opaque token the authorization server reports active for this resource', async () => {
+    as.tokens.set('opaque-globex', { active: true, iss: as.issuer, aud: [resource], exp: later(), scope: 'mcp read', client_id: 'agent-7', tenant: 'globex' });
+    const client = new Client({ name: 'introspect-test', version: '0.0.1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: 'Bearer opaque-globex' } } }));
+    try {
+      const result = await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', mode: 'EXPLORE', payload: { n: 9 } } });
+      expect(JSON.stringify(result.structuredContent)).toContain('"square":81');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('remembers an active answer for its cache time, then asks again (a revoked token is refused)', async () => {
+    as.tokens.set('opaque-revocable', { active: true, aud: resource, exp: later(), scope: 'mcp', tenant: 'acme' });
+    const before = as.asked();
+    expect((await ping('opaque-revocable')).status).toBe(200);
+    expect((await ping('opaque-revocable')).status).toBe(200);
+    expect(as.asked()).toBe(before + 1);
+    as.tokens.set('opaque-revocable', { active: false });
+    clock += 31_000;
+    const refused = await ping('opaque-revocable');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(as.asked()).toBe(before + 2);
+  });
+
+  it.each([
+    ['inactive', { active: false }, 401],
+    ['for another resource', { active: true, aud: 'https://elsewhere.example.com/mcp', exp: 0, scope: 'mcp', tenant: 'acme' }, 401],
+    ['without an audience', { active: true, exp: 0, scope: 'mcp', tenant: 'acme' }, 401],
+    ['from another issuer', { active: true, iss: 'https://evil.example.com', aud: 'RESOURCE', exp: 0, scope: 'mcp', tenant: 'acme' }, 401],
+    ['without an expiry', { active: true, aud: 'RESOURCE', scope: 'mcp', tenant: 'acme' }, 401],
+    ['without a tenant', { active: true, aud: 'RESOURCE', exp: 0, scope: 'mcp' }, 401],
+    ['without the required scope', { active: true, aud: 'RESOURCE', exp: 0, scope: 'read', tenant: 'acme' }, 403],
+  ])('refuses a token reported %s', async (name, answer, status) => {
+    const token = `opaque-${name.replace(/\W+/g, '-')}`;
+    as.tokens.set(token, { ...answer, ...(answer['aud'] === 'RESOURCE' ? { aud: resource } : {}), ...('exp' in answer ? { exp: later() } : {}) });
+    const response = await ping(token);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  it('answers 500 when the authorization server refuses the introspection request itself', async () => {
+    const file = parseAuthFile(JSON.stringify({ resource, oauth: { issuer: as.issuer, introspection: { client_id: 'jacobian', client_secret_env: 'S' } } }), 'test auth file');
+    const wrong = createAuthenticator(file, { env: { S: 'wrong-secret' } });
+    as.tokens.set('opaque-any', { active: true, aud: resource, exp: later(), tenant: 'acme' });
+    const refused = await wrong.verifier.verifyAccessToken('opaque-any').then(
+      () => undefined,
+      (error: unknown) => error as { code?: unknown; message?: unknown },
+    );
+    expect(refused?.code).toBe('server_error');
+    expect(String(refused?.message)).toContain('HTTP 401');
+  });
+
+  it('refuses to start without the client secret, naming the variable', () => {
+    const file = parseAuthFile(JSON.stringify({ resource, oauth: { issuer: as.issuer, introspection: { client_id: 'jacobian' } } }), 'test auth file');
+    expect(() => createAuthenticator(file, { env: {} })).toThrow(/JACOBIAN_OAUTH_CLIENT_SECRET/);
+  });
+});

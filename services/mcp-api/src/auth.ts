@@ -11,7 +11,10 @@
  *   the tenant it belongs to;
  * - access tokens issued by an external OAuth authorization server: JWTs verified against the
  *   server's published keys (JWKS), whose issuer is the configured one, whose audience is this
- *   resource, and which carry the tenant in a configured claim.
+ *   resource, and which carry the tenant in a configured claim; or, when the operator configures
+ *   token introspection, any access token (opaque or JWT) asked about at the authorization
+ *   server's RFC 7662 introspection endpoint, with the same checks on its answer. Active answers
+ *   are remembered for a short, configured time (never past the token's expiry).
  *
  * The answer is the SDK's AuthInfo with the tenant in `extra.tenant`.
  */
@@ -73,6 +76,27 @@ export const AuthFileSchema = z
         required_scopes: z.array(z.string().min(1)).default([]),
         /** Scopes advertised in the protected resource metadata. */
         scopes_supported: z.array(z.string().min(1)).optional(),
+        /**
+         * RFC 7662 token introspection: when set, every access token that is not a static token
+         * is checked at the authorization server (opaque tokens, and JWTs, which then can be
+         * revoked), instead of verifying JWTs locally.
+         */
+        introspection: z
+          .object({
+            /** Default: its RFC 8414 metadata's `introspection_endpoint`. */
+            endpoint: HttpsUrlSchema.optional(),
+            /** This resource server's client ID at the authorization server. */
+            client_id: z.string().min(1).max(500),
+            /** The environment variable holding the client secret (the file holds no secret). */
+            client_secret_env: z
+              .string()
+              .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name (A-Z, 0-9, _)')
+              .default('JACOBIAN_OAUTH_CLIENT_SECRET'),
+            /** How long an active answer is remembered, in seconds (never past the token's expiry). 0: ask every time. */
+            cache_seconds: z.number().int().min(0).max(3600).default(60),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),
@@ -143,7 +167,7 @@ function invalid(message: string): OAuthError {
   return new OAuthError(OAuthErrorCode.InvalidToken, message);
 }
 
-function scopesOf(payload: JWTPayload): string[] {
+function scopesOf(payload: JWTPayload | Record<string, unknown>): string[] {
   const scope = payload['scope'];
   if (typeof scope === 'string') return scope.split(' ').filter((s) => s.length > 0);
   const scp = payload['scp'];
@@ -155,9 +179,29 @@ function scopesOf(payload: JWTPayload): string[] {
 const STATIC_TOKEN_HORIZON_S = 3600;
 
 export interface AuthenticatorOptions {
-  /** How the authorization server's metadata is fetched (default: global fetch). */
+  /** How the authorization server's metadata is fetched, and tokens introspected (default: global fetch). */
   fetch?: typeof fetch;
   now?: () => number;
+  /** Where the introspection client secret is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Active introspection answers remembered at most. */
+const INTROSPECTION_CACHE_ENTRIES = 10_000;
+/** How long the authorization server has to answer an introspection request. */
+const INTROSPECTION_TIMEOUT_MS = 5000;
+
+/** The string or strings of a claim (`aud` may be either). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/** RFC 6749 §2.3.1: client credentials are form-encoded before they are joined and base64-encoded. */
+function basicCredentials(clientId: string, secret: string): string {
+  const encode = (value: string): string => new URLSearchParams({ v: value }).toString().slice(2);
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`, 'utf8').toString('base64')}`;
 }
 
 export function createAuthenticator(file: AuthFile, options: AuthenticatorOptions = {}): Authenticator {
@@ -166,12 +210,20 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
   const resource = new URL(file.resource);
   const statics = new Map(file.tokens.map((token) => [token.sha256, token]));
   const oauth = file.oauth;
+  const introspection = oauth?.introspection;
+  const env = options.env ?? process.env;
+  const clientSecret = introspection === undefined ? undefined : env[introspection.client_secret_env];
+  if (introspection !== undefined && (clientSecret === undefined || clientSecret === '')) {
+    throw new JacobianError('CONFIG_INVALID', `oauth.introspection.client_secret_env: the environment variable ${introspection.client_secret_env} holds no client secret`, {
+      path: ['oauth', 'introspection', 'client_secret_env'],
+    });
+  }
 
-  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-  let discovering: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
-  async function keys(issuer: string, configured: string | undefined): Promise<ReturnType<typeof createRemoteJWKSet>> {
-    if (jwks !== undefined) return jwks;
-    if (configured !== undefined) return (jwks = createRemoteJWKSet(new URL(configured)));
+  /** The authorization server's metadata (RFC 8414, else OpenID discovery), fetched once it is found. */
+  let serverMetadata: Record<string, unknown> | undefined;
+  let discovering: Promise<Record<string, unknown>> | undefined;
+  async function authorizationServerMetadata(issuer: string): Promise<Record<string, unknown>> {
+    if (serverMetadata !== undefined) return serverMetadata;
     discovering ??= (async () => {
       // RFC 8414 metadata first, then OpenID discovery, as MCP clients look for them.
       const base = issuer.replace(/\/$/, '');
@@ -185,16 +237,77 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
       for (const url of candidates) {
         const response = await fetchImpl(url, { headers: { accept: 'application/json' } }).catch(() => undefined);
         if (response?.ok !== true) continue;
-        const metadata = (await response.json().catch(() => undefined)) as { jwks_uri?: unknown; issuer?: unknown } | undefined;
-        if (typeof metadata?.jwks_uri === 'string') return (jwks = createRemoteJWKSet(new URL(metadata.jwks_uri)));
+        const metadata: unknown = await response.json().catch(() => undefined);
+        if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) return (serverMetadata = metadata as Record<string, unknown>);
       }
-      throw new OAuthError(OAuthErrorCode.ServerError, `the authorization server ${issuer} publishes no jwks_uri`);
+      throw new OAuthError(OAuthErrorCode.ServerError, `the authorization server ${issuer} publishes no metadata`);
     })();
     try {
       return await discovering;
     } finally {
-      if (jwks === undefined) discovering = undefined;
+      if (serverMetadata === undefined) discovering = undefined;
     }
+  }
+
+  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+  async function keys(issuer: string, configured: string | undefined): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (jwks !== undefined) return jwks;
+    if (configured !== undefined) return (jwks = createRemoteJWKSet(new URL(configured)));
+    const published = (await authorizationServerMetadata(issuer))['jwks_uri'];
+    if (typeof published !== 'string') throw new OAuthError(OAuthErrorCode.ServerError, `the authorization server ${issuer} publishes no jwks_uri`);
+    return (jwks = createRemoteJWKSet(new URL(published)));
+  }
+
+  /** Active introspection answers by token digest, oldest first. */
+  const introspected = new Map<string, { info: AuthInfo; until: number }>();
+
+  async function introspect(token: string): Promise<AuthInfo> {
+    if (oauth === undefined || introspection === undefined || clientSecret === undefined) throw invalid('unknown token');
+    const digest = tokenDigest(token);
+    const remembered = introspected.get(digest);
+    if (remembered !== undefined) {
+      if (remembered.until > now()) return remembered.info;
+      introspected.delete(digest);
+    }
+    let endpoint = introspection.endpoint;
+    if (endpoint === undefined) {
+      const published = (await authorizationServerMetadata(oauth.issuer))['introspection_endpoint'];
+      if (typeof published !== 'string') throw new OAuthError(OAuthErrorCode.ServerError, `the authorization server ${oauth.issuer} publishes no introspection_endpoint`);
+      endpoint = published;
+    }
+    let answer: Record<string, unknown>;
+    try {
+      const response = await fetchImpl(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: basicCredentials(introspection.client_id, clientSecret) },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+        signal: AbortSignal.timeout(INTROSPECTION_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const body: unknown = await response.json();
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('not a JSON object');
+      answer = body as Record<string, unknown>;
+    } catch (error) {
+      throw new OAuthError(OAuthErrorCode.ServerError, `the access token could not be introspected (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (answer['active'] !== true) throw invalid('the access token is not active');
+    if (answer['iss'] !== undefined && answer['iss'] !== oauth.issuer) throw invalid('the access token was issued by another authorization server');
+    if (!stringsOf(answer['aud']).includes(oauth.audience ?? file.resource)) throw invalid('the access token was not issued for this resource');
+    const exp = answer['exp'];
+    if (typeof exp !== 'number' || !Number.isFinite(exp)) throw invalid('the access token has no expiry');
+    if (exp * 1000 <= now()) throw invalid('the access token has expired');
+    const tenant = answer[oauth.tenant_claim];
+    if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) throw invalid(`the access token names no valid tenant in its ${oauth.tenant_claim} claim`);
+    const clientId = typeof answer['client_id'] === 'string' ? answer['client_id'] : typeof answer['sub'] === 'string' ? answer['sub'] : 'unknown';
+    const info: AuthInfo = { token, clientId, scopes: scopesOf(answer), expiresAt: exp, resource, extra: { tenant, kind: 'oauth' } };
+    if (introspection.cache_seconds > 0) {
+      introspected.set(digest, { info, until: Math.min(exp * 1000, now() + introspection.cache_seconds * 1000) });
+      for (const key of introspected.keys()) {
+        if (introspected.size <= INTROSPECTION_CACHE_ENTRIES) break;
+        introspected.delete(key);
+      }
+    }
+    return info;
   }
 
   async function verifyJwt(token: string): Promise<AuthInfo> {
@@ -227,7 +340,7 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
         if (expiresAt <= nowS) return Promise.reject(invalid('the token has expired'));
         return Promise.resolve({ token, clientId: `static:${entry.tenant}`, scopes: oauth?.required_scopes ?? [], expiresAt, resource, extra: { tenant: entry.tenant, kind: 'static' } });
       }
-      return verifyJwt(token);
+      return introspection === undefined ? verifyJwt(token) : introspect(token);
     },
   };
 
