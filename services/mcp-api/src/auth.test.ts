@@ -340,7 +340,8 @@ describe('bearer-token authentication by token introspection (RFC 7662)', () => 
     ['without an expiry', { active: true, aud: 'RESOURCE', scope: 'mcp', tenant: 'acme' }, 401],
     ['without a tenant', { active: true, aud: 'RESOURCE', exp: 0, scope: 'mcp' }, 401],
     ['without the required scope', { active: true, aud: 'RESOURCE', exp: 0, scope: 'read', tenant: 'acme' }, 403],
-  ])('refuses a token reported %s', async (name, answer, status) => {
+  ])('refuses a token reported %s', async (name, reported: Record<string, unknown>, status) => {
+    const answer = reported;
     const token = `opaque-${name.replace(/\W+/g, '-')}`;
     as.tokens.set(token, { ...answer, ...(answer['aud'] === 'RESOURCE' ? { aud: resource } : {}), ...('exp' in answer ? { exp: later() } : {}) });
     const response = await ping(token);

@@ -1,4 +1,8 @@
-/** The operating model served at jacobian://instructions. */
+import { BUDGET_LIMITS, REASONING_MAX_CYCLES, REASONING_SUMMARY_MAX_BYTES, REASONING_SUMMARY_MAX_CHARS } from '@jacobian/shared';
+
+const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
+
+/** The operating model served at jacobian://instructions; the limits it states are the enforced ones. */
 export const INSTRUCTIONS = `# Jacobian: operating model
 
 Jacobian exposes installed mathematical operations ("capabilities") through two tools.
@@ -87,8 +91,8 @@ Numbers in payloads are integers; send large or rational numbers as strings wher
 ## Running: math.run
 \`{ capability_id, payload, mode, budget }\`. \`mode\` is EXPLORE (compute, propose, search) or
 VERIFY (an independent checker replays stored evidence). \`budget\` bounds wall time
-(\`wall_time_ms\`, 100 to 600000, default 30000), memory (\`memory_mb\`, 64 to 8192, default
-1024) and output size (\`max_output_bytes\`, 1024 to 16 MiB, default 4 MiB); the budget is part
+(\`wall_time_ms\`, ${BUDGET_LIMITS.wall_time_ms.min} to ${BUDGET_LIMITS.wall_time_ms.max}, default ${BUDGET_LIMITS.wall_time_ms.default}), memory (\`memory_mb\`, ${BUDGET_LIMITS.memory_mb.min} to ${BUDGET_LIMITS.memory_mb.max}, default
+${BUDGET_LIMITS.memory_mb.default}) and output size (\`max_output_bytes\`, ${BUDGET_LIMITS.max_output_bytes.min} to ${mib(BUDGET_LIMITS.max_output_bytes.max)}, default ${mib(BUDGET_LIMITS.max_output_bytes.default)}); the budget is part
 of the request. The same request twice is one job: a second call while the first runs gets the
 same result, and a COMPLETED answer is remembered for a while and returned again without
 computing. A run that ended in TIMEOUT, CANCELLED or ERROR is computed afresh when asked again.
@@ -100,10 +104,25 @@ so far). Progress is information while you wait, never a result: a run that ends
 only what its result says.
 
 Over HTTP with the current protocol, a client that declares the tasks extension
-(\`io.modelcontextprotocol/tasks\`) may get a task handle instead of the result when a run takes
-more than about a second: poll \`tasks/get\` with its \`taskId\` (at the suggested
-\`pollIntervalMs\`) until it is \`completed\`, whose \`result\` is the math.run result, or end it with
-\`tasks/cancel\`. The run is the same job either way.
+(\`io.modelcontextprotocol/tasks\`) gets a task handle (\`resultType: "task"\`) instead of the
+result when a run takes more than about a second: poll \`tasks/get\` with its \`taskId\` (at the
+suggested \`pollIntervalMs\`). While the task is \`working\`, its \`statusMessage\` is the run's
+latest progress; once \`completed\`, its \`result\` is the math.run result (\`failed\` carries an
+\`error\` instead). \`tasks/cancel\` ends the run and the task reads \`cancelled\` from then on,
+even if the work finished meanwhile. Such a client reads progress there and gets no progress
+notifications, even with a \`progressToken\`. The run is the same job either way. A task is kept
+for its run's wall-time budget plus an hour (\`ttlMs\`); any API process of a cluster answers for
+it, also after the one that started it restarted. A task ID that is unknown, expired or another
+tenant's is refused with a JSON-RPC invalid-params error.
+
+## Errors
+Two kinds, kept apart. A request the protocol cannot take (malformed JSON-RPC, an unknown method
+or tool, a refused token: HTTP 401 or 403 with a \`WWW-Authenticate\` challenge, a body over the
+size limit) gets a protocol error and nothing runs. A tool call the server understood but whose
+arguments or run failed gets a normal tool result with \`isError: true\`: for math.run an
+execution status ERROR with diagnostics (code, the field's path, the rule), for math.find a
+diagnostic naming the field. Fix the named field and call again; an ERROR result is never a
+mathematical statement.
 
 ## Reading a result
 - execution.status: COMPLETED, TIMEOUT, CANCELLED or ERROR. Only COMPLETED carries a conclusion;
@@ -171,8 +190,8 @@ Lifecycle, one cycle at a time:
 5. \`FINAL\` with \`reasoning_run_id\` once every call is interpreted; nothing follows it.
 
 Every response names \`next_required\` (PLAN, MATH_RUN, AFTER_TOOL, BEFORE_TOOL_OR_FINAL, FINAL or
-NONE) with one sentence of guidance. Bounds: a summary is at most 512 Unicode characters and
-2048 UTF-8 bytes; a run has at most 64 cycles and a bounded number of events. Never put prompts,
+NONE) with one sentence of guidance. Bounds: a summary is at most ${REASONING_SUMMARY_MAX_CHARS} Unicode characters and
+${REASONING_SUMMARY_MAX_BYTES} UTF-8 bytes; a run has at most ${REASONING_MAX_CYCLES} cycles and a bounded number of events. Never put prompts,
 credentials, personal data, payloads or copied tool output in a summary: the log keeps only
 summaries, IDs, statuses, digests and artifact URIs, never payloads or outputs.
 
