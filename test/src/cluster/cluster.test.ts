@@ -19,13 +19,14 @@
  * creates has no 'error' listener, so ioredis prints "[ioredis] Unhandled error event" stack
  * traces to stderr whenever Redis is unreachable.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client, ResourceNotFoundError, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { tokenDigest } from '@jacobian/mcp-api';
 import { readLiveCapabilities, type CapabilityResult } from '@jacobian/shared';
 import { GRAPH_INVARIANTS } from '@jacobian/runner';
 import { startCephRgw, startRedisServer, type CephRgwInstance, type RedisServer } from '@jacobian/shared/testing';
@@ -802,27 +803,36 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     expect(runStartedCount(jobId)).toBe(1);
   });
 
-  it('a long run as an MCP task outlives the API process that started it: another API answers tasks/get with the one result', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const starter = await startRole('api', ['api', '--host', '127.0.0.1', '--port', '0'], clusterEnv(), markerRoot, 'serving MCP over Streamable HTTP');
-    markers.add(starter.marker);
-    extraApis.push(starter);
-    await waitForCatalog('the starting API to see all capabilities', (view) => view.digest === fullDigest, await connect(servedUrl(starter)));
-    const graphUri = await hardGraph();
-    await settle();
+  /** One modern JSON-RPC request from a client that declares the tasks extension; its result. */
+  async function taskRpc(url: URL, method: string, name: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'jacobian-cluster-e2e', version: '1.0.0' },
       'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
     };
-    const rpc = async (url: URL, method: string, name: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-      });
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { result: Record<string, unknown> }).result;
-    };
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { result: Record<string, unknown> }).result;
+  }
+
+  /** Another API process of this cluster, once it sees every capability. */
+  async function startExtraApi(what: string, env: Record<string, string> = {}, args: string[] = ['--port', '0']): Promise<RoleProcess> {
+    const extra = await startRole('api', ['api', '--host', '127.0.0.1', ...args], clusterEnv(env), markerRoot, 'serving MCP over Streamable HTTP');
+    markers.add(extra.marker);
+    extraApis.push(extra);
+    return extra;
+  }
+
+  it('a long run as an MCP task outlives the API process that started it: another API answers tasks/get with the one result', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const starter = await startExtraApi('the starting API');
+    await waitForCatalog('the starting API to see all capabilities', (view) => view.digest === fullDigest, await connect(servedUrl(starter)));
+    const graphUri = await hardGraph();
+    await settle();
+    const rpc = taskRpc;
     // A budget no other test uses: a job Redis has never seen, which runs for its whole budget.
     const handle = await rpc(servedUrl(starter), 'tools/call', 'math.run', {
       name: 'math.run',
@@ -845,6 +855,82 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     const result = (done['result'] as { structuredContent: CapabilityResult }).structuredContent;
     expect(['COMPLETED', 'TIMEOUT']).toContain(result.execution.status);
     expect(runStartedCount(result.execution.job_id)).toBe(1);
+  });
+
+  it('a task cancelled through another API process, while the one that started it still waits: the runner ends the job CANCELLED', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const starter = await startExtraApi('the starting API');
+    await waitForCatalog('the starting API to see all capabilities', (view) => view.digest === fullDigest, await connect(servedUrl(starter)));
+    const graphUri = await hardGraph();
+    await settle();
+    const marks = logMarks();
+    // A budget no other test uses, long enough that only a cancellation ends the run early.
+    const handle = await taskRpc(servedUrl(starter), 'tools/call', 'math.run', {
+      name: 'math.run',
+      arguments: { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: 41_000 } },
+    });
+    expect(handle['resultType']).toBe('task');
+    const taskId = handle['taskId'] as string;
+    const { runner, jobId } = await waitForRunStarted(marks, COMPUTE);
+
+    // The other API cancels; the starter still waits on the job until it finds the task cancelled.
+    expect((await taskRpc(servedUrl(theApi()), 'tasks/cancel', taskId, { taskId }))['resultType']).toBe('complete');
+    const finished = await waitForLog(runner, `"run finished" for ${jobId}`, (e) => e.msg === 'run finished' && e['job_id'] === jobId, 30_000);
+    expect(finished['status']).toBe('CANCELLED');
+    expect((await taskRpc(servedUrl(starter), 'tasks/get', taskId, { taskId }))['status']).toBe('cancelled');
+    expect(runStartedCount(jobId)).toBe(1);
+    await settle();
+  });
+
+  it('an API with JACOBIAN_AUTH_FILE: no token is refused, and one tenant cannot read or use another\'s artifact stored in S3', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const tokens = { acme: `acme-${randomBytes(12).toString('hex')}`, globex: `globex-${randomBytes(12).toString('hex')}` };
+    const port = await closedPort();
+    const authFile = join(markerRoot, 'auth.json');
+    await writeFile(
+      authFile,
+      JSON.stringify({
+        resource: `http://127.0.0.1:${port}/mcp`,
+        tokens: Object.entries(tokens).map(([tenant, token]) => ({ sha256: tokenDigest(token), tenant })),
+      }),
+    );
+    const guarded = await startExtraApi('the authenticated API', { JACOBIAN_AUTH_FILE: authFile }, ['--port', String(port)]);
+    const url = servedUrl(guarded);
+    const anonymous = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`);
+
+    const as = async (tenant: keyof typeof tokens): Promise<Client> => {
+      const c = new Client({ name: 'jacobian-cluster-e2e', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      await c.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${tokens[tenant]}` } } }));
+      clients.push(c);
+      return c;
+    };
+    const [acme, globex] = [await as('acme'), await as('globex')];
+    await waitForCatalog('the authenticated API to see all capabilities', (view) => view.digest === fullDigest, acme);
+
+    // A graph no other test stores, so its digest is new to the bucket.
+    const stored = await mathRun(acme, { capability_id: CONSTRUCT, payload: { order: 5, edges: [[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [0, 2]] } }, { timeout: CALL_TIMEOUT_MS });
+    expect(stored.result.execution.status).toBe('COMPLETED');
+    expect(stored.result.execution.job_id).toMatch(/\.acme$/);
+    const uri = (stored.result.output as { graph_uri: string }).graph_uri;
+    const hex = uri.slice('artifact://sha256/'.length);
+    // Written by a runner process under acme's prefix, and not under the shared one.
+    const manifestAt = (area: string) => infra().admin.send(new HeadObjectCommand({ Bucket: bucket, Key: `${S3_PREFIX}${area}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
+    await expect(manifestAt('tenants/acme/')).resolves.toBeDefined();
+    await expect(manifestAt('')).rejects.toThrow();
+    expect((await readArtifact(acme, uri)).uri).toBe(uri);
+
+    await expect(globex.readResource({ uri })).rejects.toBeInstanceOf(ResourceNotFoundError);
+    const triangles = { capability_id: 'graph.triangle_count.compute', payload: { graph_uri: uri } };
+    const refused = await mathRun(globex, triangles, { timeout: CALL_TIMEOUT_MS });
+    expect(refused.result.execution.status).toBe('ERROR');
+    expect(errorDiagnostic(refused.result).code).toMatch(/ARTIFACT/);
+    const counted = await mathRun(acme, triangles, { timeout: CALL_TIMEOUT_MS });
+    expect(counted.result.execution.status).toBe('COMPLETED');
+    expect(counted.result.output).toMatchObject({ value: 1 });
   });
 
   // Logging contract (src/log.ts, jacobian --help): logs are JSON lines on stderr.
