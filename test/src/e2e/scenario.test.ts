@@ -5,9 +5,8 @@
  */
 import { join } from 'node:path';
 import { ResourceNotFoundError } from '@modelcontextprotocol/client';
-import { z } from 'zod';
 import { constructExplicit } from '@jacobian/runner';
-import { GRAPH_SCHEMA_URI } from '@jacobian/shared';
+import { GRAPH_SCHEMA_URI, toJsonSchema } from '@jacobian/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTree } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
@@ -131,7 +130,7 @@ describe('jacobian end to end', () => {
         const capability = inspect.response.capability as Record<string, unknown>;
         expect(capability['capability_id']).toBe('graph.construct.explicit');
         // Complete: exactly the JSON Schema of the capability's own input contract, and every example.
-        const expectedSchema = z.toJSONSchema(constructExplicit.input, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+        const expectedSchema = toJsonSchema(constructExplicit.input, 'input');
         expect(capability['input_schema']).toEqual(expectedSchema);
         const inputSchema = capability['input_schema'] as { properties: Record<string, unknown>; required: string[]; additionalProperties: unknown };
         expect(Object.keys(inputSchema.properties).sort()).toEqual(['edges', 'order', 'vertices']);

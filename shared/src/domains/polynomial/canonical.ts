@@ -48,7 +48,9 @@ export type TermJson = z.infer<typeof TermJsonSchema>;
 /** A polynomial as canonical JSON: terms strictly decreasing in the ring's order; [] is zero. */
 export const PolynomialJsonSchema = z
   .object({ terms: z.array(TermJsonSchema).max(POLYNOMIAL_LIMITS.maxTerms) })
-  .strict();
+  .strict()
+  // Its JSON Schema is written once, under $defs/polynomial, however often a contract uses it.
+  .meta({ id: 'polynomial', description: 'a polynomial as its terms: exact coefficients, one exponent per ring variable' });
 export type PolynomialJson = z.infer<typeof PolynomialJsonSchema>;
 
 /** A list of polynomials of one ring, the typed polynomial artifact. */
