@@ -798,6 +798,17 @@ describe('infra/k8s/overlays/prod specifics', () => {
     expect(redisEgress?.spec.egress?.[0]?.ports?.[0]?.port).toBe(Number(outputs.get('REDIS_PORT')));
   });
 
+  it('gives the api its auth file and, optionally, the introspection client secret from the Secret jacobian-api-auth', () => {
+    const api = podTemplates(objects).find((p) => p.owner === 'Deployment/mcp-api');
+    const container = api?.spec.containers.find((c) => c.name === 'mcp-api');
+    expect(container?.env?.find((e) => e.name === 'JACOBIAN_AUTH_FILE')?.value).toBe('/etc/jacobian/auth/auth.json');
+    expect(container?.env?.find((e) => e.name === 'JACOBIAN_OAUTH_CLIENT_SECRET')?.valueFrom?.secretKeyRef).toEqual({ name: 'jacobian-api-auth', key: 'oauth-client-secret', optional: true });
+    // Only the api gets it.
+    for (const pod of podTemplates(objects).filter((p) => p.owner !== 'Deployment/mcp-api')) {
+      for (const c of allContainers(pod.spec)) expect((c.env ?? []).map((e) => e.name), `${pod.owner} ${c.name}`).not.toContain('JACOBIAN_OAUTH_CLIENT_SECRET');
+    }
+  });
+
   it('pins the image of every container', () => {
     for (const pod of podTemplates(objects)) {
       for (const c of allContainers(pod.spec)) expect(c.image, `${pod.owner} ${c.name}`).toMatch(/^[^:@]+(:(?!latest$)[\w.-]+|@sha256:[0-9a-f]{64})$/);
