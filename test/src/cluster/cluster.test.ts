@@ -881,6 +881,57 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     await settle();
   });
 
+  it('a REQUIRED reasoning log in the cluster: an unbound run is refused before any runner sees it, a mismatched report is recorded, and the log (a Redis stream) outlives the API', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const env = { JACOBIAN_REASONING_MODE: 'REQUIRED' };
+    const first = await startExtraApi('the first reasoning API', env);
+    const c = await connect(servedUrl(first));
+    await waitForCatalog('the reasoning API to see all capabilities', (view) => view.digest === fullDigest, c);
+    const write = async (client: Client, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const response = await client.callTool({ name: 'reasoning.write', arguments: args });
+      expect(response.isError, JSON.stringify(response.content)).toBeFalsy();
+      return response.structuredContent as Record<string, unknown>;
+    };
+    const plan = await write(c, { phase: 'PLAN', summary: 'Store a path graph.' });
+    const runId = plan['reasoning_run_id'] as string;
+    const before = await write(c, { phase: 'BEFORE_TOOL', reasoning_run_id: runId, capability_id: CONSTRUCT, mode: 'EXPLORE', summary: 'Store it.' });
+    const ids = { reasoning_run_id: runId, reasoning_call_id: before['reasoning_call_id'] as string };
+    // A graph no other test stores.
+    const payload = { order: 23, edges: Array.from({ length: 22 }, (_, i) => [i, i + 1]) };
+
+    const marks = logMarks();
+    const unbound = await mathRun(c, { capability_id: CONSTRUCT, mode: 'EXPLORE', payload }, { timeout: CALL_TIMEOUT_MS });
+    expect(unbound.result.execution.status).toBe('ERROR');
+    expect(errorDiagnostic(unbound.result, 'REASONING_PROTOCOL_VIOLATION').path).toEqual(['reasoning_run_id']);
+    const bound = await mathRun(c, { capability_id: CONSTRUCT, mode: 'EXPLORE', payload, ...ids }, { timeout: CALL_TIMEOUT_MS });
+    expect(bound.result.execution.status).toBe('COMPLETED');
+    // One run of that request reached a runner: the bound one (the refused one was never queued).
+    const started = runners.flatMap((r) => r.logs().slice(marks.get(r) ?? 0)).filter((e) => e.msg === 'run started' && e['capability_id'] === CONSTRUCT);
+    expect(started.map((e) => e['job_id'])).toEqual([bound.result.execution.job_id]);
+
+    const after = await write(c, {
+      phase: 'AFTER_TOOL',
+      ...ids,
+      interpretation_status: 'INTERPRETED',
+      execution_status: 'COMPLETED',
+      assurance_level: 'VERIFIED',
+      completeness_status: bound.result.completeness.status,
+      summary: 'Reports the graph as verified, which it is not.',
+    });
+    expect(after['mismatched_fields']).toEqual(['assurance_level']);
+    expect((await first.stop()).graceful).toBe(true);
+
+    // Another API process, started afresh, reads the same log from Redis and the run goes on.
+    const second = await startExtraApi('the second reasoning API', env);
+    const c2 = await connect(servedUrl(second));
+    const read = await c2.readResource({ uri: `reasoning://run/${runId}` });
+    const events = (read.contents[0] as { text: string }).text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.map((e) => e['type'])).toEqual(['PLAN', 'BEFORE_TOOL', 'CALL_BOUND', 'CALL_OUTCOME', 'AFTER_TOOL']);
+    expect(events.find((e) => e['type'] === 'AFTER_TOOL')).toMatchObject({ comparison: { assurance_level: 'MISMATCH', execution_status: 'MATCH' } });
+    expect(events.find((e) => e['type'] === 'CALL_OUTCOME')).toMatchObject({ execution_status: 'COMPLETED', artifact_uris: bound.result.artifact_uris });
+    expect(JSON.stringify(events)).not.toContain('[0,1]');
+    expect((await write(c2, { phase: 'FINAL', reasoning_run_id: runId, summary: 'Done.' }))['next_required']).toBe('NONE');
+  });
+
   it('an API with JACOBIAN_AUTH_FILE: no token is refused, and one tenant cannot read or use another\'s artifact stored in S3', { timeout: TEST_TIMEOUT_MS }, async () => {
     const tokens = { acme: `acme-${randomBytes(12).toString('hex')}`, globex: `globex-${randomBytes(12).toString('hex')}` };
     const port = await closedPort();
