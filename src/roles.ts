@@ -268,7 +268,8 @@ async function takeWork(options: {
   telemetry: RoleTelemetry;
 }): Promise<void> {
   const { env, log, cleanups } = options;
-  options.telemetry.metrics.watchQueueDepths(() => readQueueDepths(options.redis, env.JACOBIAN_PREFIX, options.targets));
+  // Queue depth is exported by the API alone (every pool its catalog serves): were every worker
+  // to export it too, a sum over instances would count each queue once per process.
   const worker = createBullmqRunWorker({
     connection: { url: env.REDIS_URL },
     prefix: env.JACOBIAN_PREFIX,
