@@ -4,7 +4,7 @@
  * polynomial texts crossed a process boundary as JSON and are parsed again here; the work polls
  * the deadline and stops with EXECUTION_TIMEOUT (nothing concluded).
  */
-import { JacobianError, parsePolynomial, parsePolynomials, polynomialToJson, resolveRing, type KernelContext, type PolynomialJson } from '@jacobian/shared';
+import { JacobianError, parsePolynomial, parsePolynomials, polynomialFromJson, polynomialToJson, resolveRing, type KernelContext, type PolynomialJson } from '@jacobian/shared';
 import { membershipFromBasis, polynomialGcd, polynomialResultant, type GcdMethod } from './algebra.js';
 import { groebnerBasis } from './groebner.js';
 
@@ -36,6 +36,23 @@ export interface MembershipKernelOutput {
   basis_cofactors: PolynomialJson[][];
   cofactors: PolynomialJson[] | null;
   remainder: PolynomialJson | null;
+}
+
+/**
+ * The certificate from a basis computed elsewhere (Singular's std and lift): f divided by the
+ * basis, and for a member its cofactors over the generators. Here, not in the runner's own
+ * process, so that the division polls the deadline without blocking other runs.
+ */
+export function membershipFromBasisKernel(
+  input: { ring: unknown; polynomial: string; generator_count: number; basis: PolynomialJson[]; basis_cofactors: PolynomialJson[][] },
+  ctx: KernelContext,
+): Pick<MembershipKernelOutput, 'cofactors' | 'remainder'> {
+  const ring = resolveRing(input.ring, ['payload', 'ring']);
+  const f = parsePolynomial(ring, input.polynomial, { path: ['payload', 'polynomial'] });
+  const basis = input.basis.map((p, i) => polynomialFromJson(ring, p, ['basis', i]));
+  const rows = input.basis_cofactors.map((row, i) => row.map((p, j) => polynomialFromJson(ring, p, ['basis_cofactors', i, j])));
+  const decided = membershipFromBasis(ring, f, input.generator_count, basis, rows, deadlineCheck(ctx, 'membership certificate'));
+  return decided.member ? { cofactors: decided.cofactors.map((p) => polynomialToJson(ring, p)), remainder: null } : { cofactors: null, remainder: polynomialToJson(ring, decided.remainder) };
 }
 
 export function membershipKernel(input: { ring: unknown; generators: string[]; polynomial: string }, ctx: KernelContext): MembershipKernelOutput {

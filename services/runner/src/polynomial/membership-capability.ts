@@ -31,7 +31,6 @@ import {
 } from '@jacobian/shared';
 import { checkSingularIdentity, runSingularGroebner } from '../providers/singular.js';
 import { backendOf, checkSingularField, singularRunOptions, storeOrWarn, type AlgebraBackendOptions } from './algebra-capabilities.js';
-import { membershipFromBasis } from './algebra.js';
 
 const Poly = PolynomialJsonSchema;
 
@@ -65,6 +64,8 @@ export type MembershipOutput = z.infer<typeof MembershipOutput>;
 
 const KERNEL = { module: fileURLToPath(new URL('./algebra.kernel.ts', import.meta.url)), exportName: 'membershipKernel' };
 const KernelOut = z.object({ basis: z.array(Poly), basis_cofactors: z.array(z.array(Poly)), cofactors: z.array(Poly).nullable(), remainder: Poly.nullable() }).strict();
+const CERTIFICATE_KERNEL = { module: KERNEL.module, exportName: 'membershipFromBasisKernel' };
+const CertificateOut = KernelOut.pick({ cofactors: true, remainder: true });
 
 /** polynomial.ideal_membership.decide on Singular (std + lift) or our TypeScript engine. */
 export function idealMembershipDecide(runtime: ProviderRuntime, options: AlgebraBackendOptions = {}): CapabilityDefinition<MembershipInput, MembershipOutput> {
@@ -104,14 +105,13 @@ export function idealMembershipDecide(runtime: ProviderRuntime, options: Algebra
         checkSingularField(ring, MEMBERSHIP_CAPABILITY_ID);
         await checkSingularIdentity(tools);
         const gb = await runSingularGroebner(tools.binary, { ring, generators, cofactors: true }, singularRunOptions(context));
-        const rows = gb.cofactors ?? [];
-        const decided = membershipFromBasis(ring, f, generators.length, gb.basis, rows);
-        out = {
-          basis: gb.basis.map(json),
-          basis_cofactors: rows.map((row) => row.map(json)),
-          cofactors: decided.member ? decided.cofactors.map(json) : null,
-          remainder: decided.member ? null : json(decided.remainder),
-        };
+        const basis = gb.basis.map(json);
+        const basisCofactors = (gb.cofactors ?? []).map((row) => row.map(json));
+        // The division runs in a kernel process, under the run's deadline.
+        const decided = CertificateOut.parse(
+          await runKernel(context, CERTIFICATE_KERNEL, { ring: ringSpecOf(ring), polynomial: printPolynomial(ring, f), generator_count: generators.length, basis, basis_cofactors: basisCofactors }),
+        );
+        out = { basis, basis_cofactors: basisCofactors, ...decided };
       } else {
         out = KernelOut.parse(await runKernel(context, KERNEL, { ring: ringSpecOf(ring), generators: generators.map((g) => printPolynomial(ring, g)), polynomial: printPolynomial(ring, f) }));
       }
