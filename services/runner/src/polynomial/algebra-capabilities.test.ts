@@ -86,6 +86,19 @@ describe('polynomial algebra capabilities on our TypeScript provider', () => {
     expect(bad.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'variable'] });
   });
 
+  it('refuses a resultant whose Sylvester matrix is over the TypeScript limit before computing, naming the fields', async () => {
+    expect(resultant.descriptor.limits).toMatchObject({ max_sylvester_size: 200 });
+    // deg_y f + deg_y g = 150 + 51 = 201: one above the limit; 200 is accepted.
+    const over = await h.run(resultant, { capability_id: 'polynomial.resultant.compute', mode: 'EXPLORE', payload: { ring: LEX_XY, f: 'y^150 + x', g: 'y^51 - 1', variable: 'y' } });
+    expect(over.execution.status).toBe('ERROR');
+    expect(over.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'g'] });
+    expect(over.diagnostics[0]?.message).toContain('201');
+    expect(over.artifact_uris).toEqual([]);
+    const at = ok<ResultantOutput>(await h.run(resultant, { capability_id: 'polynomial.resultant.compute', mode: 'EXPLORE', payload: { ring: LEX_XY, f: 'y^199 + x', g: 'y - 1', variable: 'y' } }));
+    expect(at.degrees).toEqual({ f: 199, g: 1 });
+    expect(at.resultant).toBe('-x - 1');
+  });
+
   it('decides membership with a stored certificate, and non-membership with the normal form', async () => {
     const yes = await h.run(membership, { capability_id: 'polynomial.ideal_membership.decide', mode: 'EXPLORE', payload: { ring: LEX_XY, generators: ['x^2 - y', 'x*y - 1'], polynomial: 'y^3 - 1' } });
     const member = ok<MembershipOutput>(yes);

@@ -51,7 +51,7 @@ import {
 } from '@jacobian/shared';
 import { checkSingularIdentity, runSingularProgram, SINGULAR_MAX_CHARACTERISTIC, SINGULAR_PROVIDER, type SingularTools } from '../providers/singular.js';
 import { RUNNER_VERSION } from '../version.js';
-import { degreeIn, normalizeAssociate } from './algebra.js';
+import { degreeIn, MAX_SYLVESTER_SIZE, normalizeAssociate } from './algebra.js';
 
 const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -399,7 +399,11 @@ export function resultantCompute(runtime: ProviderRuntime, options: AlgebraBacke
     relationships: [],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the two given polynomials, the named variable and the ring: their resultant.',
-    limits: { max_variables: POLYNOMIAL_LIMITS.maxVariables, max_text_length: POLYNOMIAL_LIMITS.maxTextLength },
+    limits: {
+      max_variables: POLYNOMIAL_LIMITS.maxVariables,
+      max_text_length: POLYNOMIAL_LIMITS.maxTextLength,
+      ...(tools === null ? { max_sylvester_size: MAX_SYLVESTER_SIZE } : {}),
+    },
     async run(input, context) {
       const ring = resolveRing(input.ring, ['payload', 'ring']);
       const v = ring.variables.indexOf(input.variable);
@@ -420,6 +424,15 @@ export function resultantCompute(runtime: ProviderRuntime, options: AlgebraBacke
         resultant = ring.convert(out.parse(lines[0] as string, 'the resultant'));
         method = 'Singular resultant';
       } else {
+        // Checked before any work: the TypeScript engine builds the (deg_v f + deg_v g)-square Sylvester matrix.
+        const size = degreeIn(f, v) + degreeIn(g, v);
+        if (size > MAX_SYLVESTER_SIZE) {
+          throw new JacobianError(
+            'INVALID_REQUEST',
+            `payload.f, payload.g: deg_${input.variable} f + deg_${input.variable} g = ${size}, above the limit of ${MAX_SYLVESTER_SIZE} for the TypeScript resultant (limits.max_sylvester_size)`,
+            { path: ['payload', 'g'], data: { rule: 'max_sylvester_size', limit: MAX_SYLVESTER_SIZE, size } },
+          );
+        }
         const out = z.object({ resultant: PolynomialJsonSchema }).parse(await runKernel(context, RESULTANT_KERNEL, { ring: ringSpecOf(ring), f: printPolynomial(ring, f), g: printPolynomial(ring, g), variable: v }));
         resultant = polynomialFromJson(ring, out.resultant, ['resultant']);
         method = 'determinant of the Sylvester matrix by fraction-free Bareiss elimination over the polynomials in the other variables';
