@@ -61,6 +61,18 @@ async function startAuthorizationServer(): Promise<{ issuer: string; sign: (clai
 
 let RESOURCE_PLACEHOLDER = '';
 
+/** The square capability over `store`, for every tenant. */
+function tenantApi(store: ArtifactStore): Api {
+  return createApi({
+    installed: () => [SQUARE],
+    policy: OperatorPolicySchema.parse({}),
+    queue,
+    artifacts: store,
+    trustedCheckerKeys: new Map(),
+    tenants: { artifacts: () => store, reasoning: () => undefined },
+  });
+}
+
 describe('the auth file', () => {
   const valid = { resource: 'https://jacobian.example.com/mcp', tokens: [{ sha256: tokenDigest('s3cret'), tenant: 'acme' }] };
 
@@ -105,14 +117,7 @@ describe('bearer-token authentication over HTTP', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'jacobian-auth-'));
     store = createLocalFolderArtifactStore({ root });
-    api = createApi({
-      installed: () => [SQUARE],
-      policy: OperatorPolicySchema.parse({}),
-      queue,
-      artifacts: store,
-      trustedCheckerKeys: new Map(),
-      tenants: { artifacts: () => store, reasoning: () => undefined },
-    });
+    api = tenantApi(store);
     as = await startAuthorizationServer();
     const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;
@@ -273,14 +278,7 @@ describe('bearer-token authentication by token introspection (RFC 7662)', () => 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'jacobian-introspect-'));
     store = createLocalFolderArtifactStore({ root });
-    const api = createApi({
-      installed: () => [SQUARE],
-      policy: OperatorPolicySchema.parse({}),
-      queue,
-      artifacts: store,
-      trustedCheckerKeys: new Map(),
-      tenants: { artifacts: () => store, reasoning: () => undefined },
-    });
+    const api = tenantApi(store);
     as = await startIntrospectingServer();
     const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;
