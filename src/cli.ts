@@ -110,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     { startEmbedded },
     { createAuthenticator, createTaskService, loadAuthFile, startHttpServer, startStdioServer },
     { artifactStoreCheck, createMemoryTaskStore, createReadiness },
-    { startTelemetry },
+    { providerSkippedReported, reportProviders, startTelemetry },
   ] = await Promise.all([import('./config.js'), import('./embedded.js'), import('@jacobian/mcp-api'), import('@jacobian/shared'), import('./telemetry.js')]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
@@ -124,15 +124,9 @@ async function main(argv: string[]): Promise<number> {
       const signalled = waitForSignal();
       log.debug('starting', { command });
       const metrics = telemetry.metrics;
-      const skipped = providerSkipped(log);
-      const onProviderSkipped = (provider: string, reason: string): void => {
-        skipped(provider, reason);
-        metrics.providerHealth(provider, false);
-      };
-      const jacobian = await startEmbedded(config, { onProviderSkipped });
+      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, metrics) });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
-      for (const provider of jacobian.runner.unavailable) metrics.providerHealth(provider.provider, false);
-      for (const capability of [...jacobian.runner.installed, ...jacobian.checker.installed]) metrics.providerHealth(capability.descriptor.provider_runtime.provider, true);
+      reportProviders(metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
       // Providers were probed by startEmbedded; the local artifact folder is the one dependency left to check.
       const readiness = createReadiness(['artifacts', 'providers']);
       readiness.provide('artifacts', artifactStoreCheck(jacobian.artifacts));

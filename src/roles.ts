@@ -21,7 +21,6 @@ import {
   verifyS3Access,
   type ArtifactStore,
   type CapabilityDescriptor,
-  type InstalledCapability,
   type JacobianMetrics,
   type Readiness,
   type RunHandler,
@@ -35,8 +34,9 @@ import { createRunner } from '@jacobian/runner';
 import { createChecker } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
 import type { ClusterEnvironment } from './cluster-config.js';
-import { providerSkipped, type Logger } from './log.js';
+import type { Logger } from './log.js';
 import { startOpsServer } from './ops-server.js';
+import { providerSkippedReported, reportProviders } from './telemetry.js';
 import { clusterReasoningLog } from './reasoning.js';
 
 /** What a role reports its metrics to (started by the entry point, with tracing when configured). */
@@ -129,12 +129,6 @@ async function serveOps(env: ClusterEnvironment, readiness: Readiness, telemetry
     log.warn('operations port in use; /healthz, /readyz and /metrics are not served on it', { host: env.JACOBIAN_OPS_HOST, port, variable: 'JACOBIAN_OPS_PORT' });
     return undefined;
   }
-}
-
-/** The start-up probe's verdict per provider: those serving installed capabilities are up, those unavailable down. */
-function reportProviders(metrics: JacobianMetrics, installed: readonly InstalledCapability[], unavailable: readonly { provider: string }[]): void {
-  for (const provider of unavailable) metrics.providerHealth(provider.provider, false);
-  for (const capability of installed) metrics.providerHealth(capability.descriptor.provider_runtime.provider, true);
 }
 
 /**
@@ -320,12 +314,7 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
     const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
-    const skipped = providerSkipped(log);
-    const onProviderSkipped = (provider: string, reason: string): void => {
-      skipped(provider, reason);
-      telemetry.metrics.providerHealth(provider, false);
-    };
-    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped } });
+    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped: providerSkippedReported(log, telemetry.metrics) } });
     for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
     reportProviders(telemetry.metrics, runner.installed, runner.unavailable);
     readiness.provide('providers', () => Promise.resolve());

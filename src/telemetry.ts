@@ -1,6 +1,7 @@
 import { createJacobianMetrics, installTelemetry, startOtlpMetricsExport, type JacobianMetrics, type RunningMetricsExport } from '@jacobian/shared';
 import type { RunningTracing } from '@jacobian/shared/telemetry-sdk';
-import type { Logger } from './log.js';
+import type { InstalledCapability } from '@jacobian/shared';
+import { providerSkipped, type Logger } from './log.js';
 
 
 /** What the process's entry point started: metrics always (pushed over OTLP when configured), tracing when configured. */
@@ -94,5 +95,20 @@ export async function startTelemetry(role: string, version: string, env: NodeJS.
       })();
       return closing;
     },
+  };
+}
+
+/** The start-up probe's verdict per provider: those serving installed capabilities are up, those unavailable down. */
+export function reportProviders(metrics: JacobianMetrics, installed: readonly InstalledCapability[], unavailable: readonly { provider: string }[]): void {
+  for (const provider of unavailable) metrics.providerHealth(provider.provider, false);
+  for (const capability of installed) metrics.providerHealth(capability.descriptor.provider_runtime.provider, true);
+}
+
+/** A preferred provider that failed its probe while a fallback serves: logged, and reported down. */
+export function providerSkippedReported(log: Logger, metrics: JacobianMetrics): (provider: string, reason: string) => void {
+  const skipped = providerSkipped(log);
+  return (provider, reason) => {
+    skipped(provider, reason);
+    metrics.providerHealth(provider, false);
   };
 }
