@@ -654,7 +654,7 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
     }
     if (dropped.length > 0) {
       capability['omitted_for_size'] = dropped;
-      capability['omitted_basis'] = 'over the 16 KiB bound; output_summary lists the output fields, provider names the provider';
+      capability['omitted_basis'] = `over the ${FIND_RESPONSE_MAX_BYTES / 1024} KiB bound; output_summary lists the output fields, provider names the provider`;
     }
     return {
       ...base,

@@ -112,17 +112,22 @@ export function checkFactorizationClaim(input: unknown, options: AlgebraCheckOpt
   for (const [i, p] of decoded.factors.entries()) {
     if (R.degree(p) <= 0) return reject(AlgebraRejectionReason.CONSTANT_FACTOR, `factor ${i} is constant (${printPolynomial(R, p)}); constants belong in the unit`, ['factors', i, 'factor']);
   }
+  // Each factor^multiplicity must divide the polynomial (which names a wrong factor), and their
+  // product with the unit must be the polynomial; each power is computed once for both.
+  const powers: Polynomial<unknown>[] = [];
   for (const [i, p] of decoded.factors.entries()) {
     const m = (claim.factors[i] as { multiplicity: number }).multiplicity;
     if (R.degree(p) * m > R.degree(decoded.f)) return reject(AlgebraRejectionReason.FACTOR_NOT_DIVISOR, `factor ${i} to the power ${m} has degree above the polynomial's`, ['factors', i]);
-    if (!divides(R, decoded.f, R.pow(p, m), checkpoint)) {
+    const power = R.pow(p, m);
+    if (!divides(R, decoded.f, power, checkpoint)) {
       return reject(AlgebraRejectionReason.FACTOR_NOT_DIVISOR, `factor ${i}${m > 1 ? ` to the power ${m}` : ''} does not divide the polynomial`, ['factors', i], printPolynomial(R, p));
     }
+    powers.push(power);
   }
   let product = R.constant(unit);
-  for (const [i, p] of decoded.factors.entries()) {
+  for (const power of powers) {
     checkpoint();
-    product = R.mul(product, R.pow(p, (claim.factors[i] as { multiplicity: number }).multiplicity));
+    product = R.mul(product, power);
   }
   if (!R.equals(product, decoded.f)) {
     const scalarOnly = product.length === decoded.f.length && product.every((t, k) => t.monomial.every((e, v) => e === (decoded.f[k] as PolynomialTerm<unknown>).monomial[v]));
