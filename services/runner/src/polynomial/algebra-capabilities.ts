@@ -49,7 +49,7 @@ import {
   type ProviderRuntime,
   type StoredArtifact,
 } from '@jacobian/shared';
-import { checkSingularIdentity, runSingularProgram, SINGULAR_MAX_CHARACTERISTIC, SINGULAR_PROVIDER, type SingularTools } from '../providers/singular.js';
+import { checkSingularField, checkSingularIdentity, runSingularProgram, SINGULAR_PROVIDER, type SingularTools } from '../providers/singular.js';
 import { RUNNER_VERSION } from '../version.js';
 import { degreeIn, MAX_SYLVESTER_SIZE, normalizeAssociate } from './algebra.js';
 
@@ -114,16 +114,6 @@ export async function storeOrWarn(what: string, draft: Parameters<CapabilityCont
     if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
     diagnostics.push(notRetained(what, appError.message));
     return null;
-  }
-}
-
-/** Reject, before Singular runs, a prime it does not support. */
-export function checkSingularField(ring: PolynomialRing<unknown>, id: string): void {
-  if (ring.field.characteristic > SINGULAR_MAX_CHARACTERISTIC) {
-    throw new JacobianError('INVALID_REQUEST', `payload.ring.field.characteristic: ${id} is served by Singular, which computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}; ${ring.field.characteristic} is larger`, {
-      path: ['payload', 'ring', 'field', 'characteristic'],
-      data: { rule: 'provider-field' },
-    });
   }
 }
 

@@ -29,8 +29,8 @@ import {
   type Polynomial,
   type ProviderRuntime,
 } from '@jacobian/shared';
-import { checkSingularIdentity, runSingularGroebner } from '../providers/singular.js';
-import { backendOf, checkSingularField, singularRunOptions, storeOrWarn, type AlgebraBackendOptions } from './algebra-capabilities.js';
+import { checkSingularField, checkSingularIdentity, runSingularGroebner } from '../providers/singular.js';
+import { backendOf, singularRunOptions, storeOrWarn, type AlgebraBackendOptions } from './algebra-capabilities.js';
 
 const Poly = PolynomialJsonSchema;
 

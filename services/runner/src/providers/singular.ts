@@ -39,6 +39,16 @@ export const DEFAULT_SINGULAR_DIRECTORIES: readonly string[] = ['/usr/bin', '/us
 /** Singular's prime fields are Z/p for p ≤ 2^31 − 1 ("Wrong or unknown ground field specification" beyond). */
 export const SINGULAR_MAX_CHARACTERISTIC = 2_147_483_647n;
 
+/** Reject, before Singular runs, a prime it does not support; `id` names the capability served. */
+export function checkSingularField(ring: PolynomialRing<unknown>, id = 'this capability'): void {
+  if (ring.field.characteristic > SINGULAR_MAX_CHARACTERISTIC) {
+    throw new JacobianError('INVALID_REQUEST', `payload.ring.field.characteristic: ${id} is served by Singular, which computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}; ${ring.field.characteristic} is larger`, {
+      path: ['payload', 'ring', 'field', 'characteristic'],
+      data: { rule: 'provider-field' },
+    });
+  }
+}
+
 const INSTALL_HINT = 'install the Debian package singular (apt-get install -y singular)';
 const PROBE_TIMEOUT_MS = 20_000;
 
@@ -150,12 +160,7 @@ const MARK = { begin: '@@jacobian:basis', cofactors: '@@jacobian:cofactors', end
 export function singularScript<C>(request: SingularGroebnerRequest<C>): { script: string; renamed: PolynomialRing<C> } {
   const { ring } = request;
   const characteristic = ring.field.characteristic;
-  if (characteristic > SINGULAR_MAX_CHARACTERISTIC) {
-    throw new JacobianError('INVALID_REQUEST', `ring.field.characteristic: Singular computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}, not ${characteristic}`, {
-      path: ['payload', 'ring', 'field', 'characteristic'],
-      data: { rule: 'provider-field' },
-    });
-  }
+  checkSingularField(ring);
   const renamed = new PolynomialRing<C>(
     ring.field,
     ring.variables.map((_, i) => `v${i + 1}`),
@@ -369,12 +374,7 @@ export interface SingularProgramRequest<C> {
 export function singularProgramScript<C>(request: SingularProgramRequest<C>): { script: string; renamed: PolynomialRing<C> } {
   const { ring } = request;
   const characteristic = ring.field.characteristic;
-  if (characteristic > SINGULAR_MAX_CHARACTERISTIC) {
-    throw new JacobianError('INVALID_REQUEST', `ring.field.characteristic: Singular computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}, not ${characteristic}`, {
-      path: ['payload', 'ring', 'field', 'characteristic'],
-      data: { rule: 'provider-field' },
-    });
-  }
+  checkSingularField(ring);
   const renamed = new PolynomialRing<C>(
     ring.field,
     ring.variables.map((_, i) => `v${i + 1}`),
