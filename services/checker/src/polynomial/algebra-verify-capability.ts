@@ -12,7 +12,7 @@
  * isolated kernel; an accepted claim gets a signed verification record bound to the stored claim,
  * a rejected one names the failing part and rule.
  */
-import { getArtifactAt } from '@jacobian/shared';
+import { getTypedArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -111,19 +111,14 @@ function inputSchema<T>(spec: Spec<T>): z.ZodType<{ result_uri?: string | undefi
 const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
 
 async function readStored<T>(spec: Spec<T>, uri: string, context: CapabilityContext): Promise<{ claim: T; uri: string }> {
-  const artifact = await getArtifactAt(context.artifacts, uri, RESULT_PATH, { signal: context.signal });
-  if (artifact.manifest.schema_uri !== spec.schemaUri || artifact.manifest.semantics_uri !== spec.semanticsUri) {
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the artifact has schema ${artifact.manifest.schema_uri}; a stored claim (${spec.schemaUri}) is required`, {
-      path: RESULT_PATH,
-      hint: `pass the result_uri of ${spec.producer}, or give the claim inline`,
-    });
-  }
-  const parsed = spec.claimSchema.safeParse(artifact.payload);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the stored claim is malformed at ${(issue?.path ?? []).join('.')}: ${issue?.message ?? ''}`, { path: RESULT_PATH });
-  }
-  return { claim: parsed.data, uri: artifact.uri };
+  const { artifact, payload } = await getTypedArtifactAt(
+    context.artifacts,
+    uri,
+    RESULT_PATH,
+    { schemaUri: spec.schemaUri, semanticsUri: spec.semanticsUri, what: 'a stored claim', payload: spec.claimSchema, hint: `pass the result_uri of ${spec.producer}, or give the claim inline` },
+    { signal: context.signal },
+  );
+  return { claim: payload, uri: artifact.uri };
 }
 
 function defineChecker<T extends { ring: unknown }>(spec: Spec<T>, authority: CheckerAuthority, texts: { title: string; description: string; method: string; tags: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] }): CapabilityDefinition<{ result_uri?: string | undefined; claim?: T | undefined }, AlgebraVerifyOutput> {

@@ -18,7 +18,7 @@
  * basis is a reduced Groebner basis of an ideal containing the generators, and the result keeps
  * the other inclusion as an open obligation.
  */
-import { getArtifactAt } from '@jacobian/shared';
+import { getTypedArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -180,20 +180,20 @@ interface Source {
 }
 
 async function readStoredClaim(uri: string, context: CapabilityContext): Promise<Source> {
-  const artifact = await getArtifactAt(context.artifacts, uri, RESULT_PATH, { signal: context.signal });
-  const { manifest } = artifact;
-  if (manifest.schema_uri !== GROEBNER_BASIS_SCHEMA_URI || manifest.semantics_uri !== GROEBNER_BASIS_SEMANTICS_URI) {
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the artifact has schema ${manifest.schema_uri}; a stored Groebner basis claim (${GROEBNER_BASIS_SCHEMA_URI}) is required`, {
-      path: RESULT_PATH,
+  const { artifact, payload } = await getTypedArtifactAt(
+    context.artifacts,
+    uri,
+    RESULT_PATH,
+    {
+      schemaUri: GROEBNER_BASIS_SCHEMA_URI,
+      semanticsUri: GROEBNER_BASIS_SEMANTICS_URI,
+      what: 'a stored Groebner basis claim',
+      payload: GroebnerBasisClaimSchema,
       hint: `pass the result_uri of ${PRODUCER_ID}, or give the claim inline as claim`,
-    });
-  }
-  const parsed = GroebnerBasisClaimSchema.safeParse(artifact.payload);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the stored claim is malformed at ${(issue?.path ?? []).join('.')}: ${issue?.message ?? ''}`, { path: RESULT_PATH });
-  }
-  return { claim: parsed.data, resultUri: artifact.uri };
+    },
+    { signal: context.signal },
+  );
+  return { claim: payload, resultUri: artifact.uri };
 }
 
 /** The ring of a claim, validated here so that a bad field is an error naming its place, never a verdict. */

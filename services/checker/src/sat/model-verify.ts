@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
+  getTypedArtifactAt,
   ArtifactUriSchema,
   isAuthorized,
   JacobianError,
@@ -19,7 +20,7 @@ import {
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
 import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
-import { checkerCnfShape, loadCnf, loadTyped, parentCnf, resolveCheckerCnf } from './sat-inputs.js';
+import { checkerCnfShape, loadCnf, parentCnf, resolveCheckerCnf } from './sat-inputs.js';
 import { clauseOf, SAT_CNF_SCHEMA_URI, SAT_CNF_SEMANTICS_URI, SAT_MODEL_SCHEMA_URI, SAT_MODEL_SEMANTICS_URI, SAT_SOURCES, SatModelPayloadSchema, serializeDimacs, type Cnf } from './sat-domain.js';
 
 export const MODEL_VERIFY_CAPABILITY_ID = 'sat.model.verify';
@@ -154,12 +155,10 @@ export function verifyModel(authority: CheckerAuthority): CapabilityDefinition<V
       let modelUri: string | null = null;
       if (input.model_uri !== undefined) {
         const path: JsonPath = ['payload', 'model_uri'];
-        const artifact = await loadTyped(input.model_uri, SAT_MODEL_SCHEMA_URI, context, path);
-        const payload = SatModelPayloadSchema.safeParse(artifact.payload);
-        if (!payload.success) throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.model_uri: the stored model is malformed: ${payload.error.issues[0]?.message ?? ''}`, { path });
+        const { artifact, payload } = await getTypedArtifactAt(context.artifacts, input.model_uri, path, { schemaUri: SAT_MODEL_SCHEMA_URI, what: 'a stored model', payload: SatModelPayloadSchema }, { signal: context.signal });
         cnfUri = parentCnf(artifact, path);
         cnf = (await loadCnf(cnfUri, context, path)).cnf;
-        assignment = payload.data.assignment;
+        assignment = payload.assignment;
         modelUri = artifact.uri;
       } else {
         const resolved = await resolveCheckerCnf(input, context);

@@ -3,10 +3,9 @@
  * stored models and proofs, whose parent must be the CNF they are about. Written for the checker
  * (which never imports the runner); parsing is the shared strict parser's.
  */
-import { getArtifactAt } from '@jacobian/shared';
 import { z } from 'zod';
-import { ArtifactUriSchema, JacobianError, type CapabilityContext, type JsonPath, type LoadedArtifact } from '@jacobian/shared';
-import { parseCnfPayload, parseDimacs, SAT_CNF_SCHEMA_URI, SatCnfPayloadSchema, type Cnf } from './sat-domain.js';
+import { ArtifactUriSchema, JacobianError, readCnfAt, type CapabilityContext, type JsonPath, type LoadedArtifact } from '@jacobian/shared';
+import { parseDimacs, SAT_CNF_SCHEMA_URI, type Cnf } from './sat-domain.js';
 
 /** Longest DIMACS text accepted inline. */
 export const MAX_INLINE_TEXT_LENGTH = 8 * 1024 * 1024;
@@ -17,27 +16,10 @@ export const checkerCnfShape = {
 };
 
 
-/** Load an artifact of one schema; errors name `path`. */
-export async function loadTyped(uri: string, schemaUri: string, context: CapabilityContext, path: JsonPath): Promise<LoadedArtifact> {
-  const where = path.join('.');
-  const artifact = await getArtifactAt(context.artifacts, uri, path, { signal: context.signal });
-  if (artifact.manifest.schema_uri !== schemaUri) {
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the artifact has schema ${artifact.manifest.schema_uri}; ${schemaUri} is required`, { path });
-  }
-  return artifact;
-}
-
 /** A stored CNF, parsed; the stored text is at fault (ARTIFACT_TYPE_MISMATCH) when it does not parse. */
 export async function loadCnf(uri: string, context: CapabilityContext, path: JsonPath): Promise<{ cnf: Cnf; text: string }> {
-  const artifact = await loadTyped(uri, SAT_CNF_SCHEMA_URI, context, path);
-  const parsed = SatCnfPayloadSchema.safeParse(artifact.payload);
-  if (!parsed.success) throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${path.join('.')}: the stored CNF is malformed: ${parsed.error.issues[0]?.message ?? ''}`, { path });
-  try {
-    return { cnf: parseCnfPayload(parsed.data), text: parsed.data.dimacs };
-  } catch (error) {
-    if (!(error instanceof JacobianError)) throw error;
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${path.join('.')}: the stored CNF does not parse: ${error.message}`, { path, cause: error });
-  }
+  const { cnf, text } = await readCnfAt(context.artifacts, uri, path, { signal: context.signal });
+  return { cnf, text };
 }
 
 /** The one parent of a stored model or proof: the CNF it is about. */

@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
+  getTypedArtifactAt,
   ArtifactUriSchema,
   isAuthorized,
   JacobianError,
@@ -24,7 +25,7 @@ import {
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
 import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
-import { checkerCnfShape, loadCnf, loadTyped, MAX_INLINE_TEXT_LENGTH, parentCnf, resolveCheckerCnf } from './sat-inputs.js';
+import { checkerCnfShape, loadCnf, MAX_INLINE_TEXT_LENGTH, parentCnf, resolveCheckerCnf } from './sat-inputs.js';
 import {
   DRAT_REFUTATION_SEMANTICS_URI,
   LRAT_REFUTATION_SEMANTICS_URI,
@@ -183,11 +184,12 @@ export function verifyUnsatProof(authority: CheckerAuthority): CapabilityDefinit
           throw new JacobianError(appError.code, `payload.proof_uri: ${appError.message}`, { path, cause: error });
         });
         const isLrat = manifest.manifest.schema_uri === SAT_LRAT_SCHEMA_URI;
-        const artifact = await loadTyped(input.proof_uri, isLrat ? SAT_LRAT_SCHEMA_URI : SAT_DRAT_SCHEMA_URI, context, path);
-        const payload = (isLrat ? SatLratPayloadSchema : SatDratPayloadSchema).safeParse(artifact.payload);
-        if (!payload.success) throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.proof_uri: the stored proof is malformed: ${payload.error.issues[0]?.message ?? ''}`, { path });
-        format = payload.data.format;
-        proof = payload.data.proof;
+        const options = { signal: context.signal };
+        const { artifact, payload } = isLrat
+          ? await getTypedArtifactAt(context.artifacts, input.proof_uri, path, { schemaUri: SAT_LRAT_SCHEMA_URI, what: 'a stored LRAT proof', payload: SatLratPayloadSchema }, options)
+          : await getTypedArtifactAt(context.artifacts, input.proof_uri, path, { schemaUri: SAT_DRAT_SCHEMA_URI, what: 'a stored DRAT proof', payload: SatDratPayloadSchema }, options);
+        format = payload.format;
+        proof = payload.proof;
         proofUri = artifact.uri;
         cnfUri = parentCnf(artifact, path);
         const loaded = await loadCnf(cnfUri, context, path);

@@ -13,7 +13,7 @@
  * stored result itself, or, for an inline claim, the same claim stored by the checker as a
  * countermodel result artifact (written only on acceptance).
  */
-import { getArtifactAt } from '@jacobian/shared';
+import { getTypedArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
@@ -194,23 +194,20 @@ interface Source {
 }
 
 async function readStoredClaim(uri: string, context: CapabilityContext): Promise<Source> {
-  const artifact = await getArtifactAt(context.artifacts, uri, RESULT_PATH, { signal: context.signal });
-  const { manifest } = artifact;
-  if (manifest.schema_uri !== COUNTERMODEL_RESULT_SCHEMA_URI || manifest.semantics_uri !== COUNTERMODEL_RESULT_SEMANTICS_URI) {
-    throw new JacobianError(
-      'ARTIFACT_TYPE_MISMATCH',
-      `payload.result_uri: the artifact has schema ${manifest.schema_uri}; a stored countermodel (${COUNTERMODEL_RESULT_SCHEMA_URI}) is required`,
-      { path: RESULT_PATH, hint: `pass the result_uri of ${PRODUCER_ID}, or give the claim inline as countermodel` },
-    );
-  }
-  const parsed = CountermodelResultPayloadSchema.safeParse(artifact.payload);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.result_uri: the stored countermodel is malformed at ${(issue?.path ?? []).join('.')}: ${issue?.message ?? ''}`, {
-      path: RESULT_PATH,
-    });
-  }
-  const { provenance: _provenance, ...claim } = parsed.data;
+  const { artifact, payload } = await getTypedArtifactAt(
+    context.artifacts,
+    uri,
+    RESULT_PATH,
+    {
+      schemaUri: COUNTERMODEL_RESULT_SCHEMA_URI,
+      semanticsUri: COUNTERMODEL_RESULT_SEMANTICS_URI,
+      what: 'a stored countermodel',
+      payload: CountermodelResultPayloadSchema,
+      hint: `pass the result_uri of ${PRODUCER_ID}, or give the claim inline as countermodel`,
+    },
+    { signal: context.signal },
+  );
+  const { provenance: _provenance, ...claim } = payload;
   return { claim, resultUri: artifact.uri };
 }
 

@@ -4,7 +4,7 @@
  * read by the shared strict parser, so bad input is an INVALID_REQUEST naming the field, the
  * position or node, and the rule.
  */
-import { getArtifactAt } from '@jacobian/shared';
+import { getTypedArtifactAt } from '@jacobian/shared';
 import { z } from 'zod';
 import { ArtifactUriSchema, JacobianError, type CapabilityContext, type StoredArtifact } from '@jacobian/shared';
 import {
@@ -54,14 +54,9 @@ export interface ResolvedFormula {
 /** Read a stored structure; the stored payload is at fault (ARTIFACT_TYPE_MISMATCH) when it does not check. */
 export async function readStructureArtifact(uri: string, context: CapabilityContext): Promise<PropositionalFormula> {
   const path = ['payload', 'structure_uri'];
-  const artifact = await getArtifactAt(context.artifacts, uri, path, { signal: context.signal });
-  if (artifact.manifest.schema_uri !== PROPOSITIONAL_STRUCTURE_SCHEMA_URI) {
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.structure_uri: the artifact has schema ${artifact.manifest.schema_uri}; a stored formula (${PROPOSITIONAL_STRUCTURE_SCHEMA_URI}) is required`, { path });
-  }
-  const parsed = PropositionalStructurePayloadSchema.safeParse(artifact.payload);
-  if (!parsed.success) throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.structure_uri: the stored structure is malformed: ${parsed.error.issues[0]?.message ?? ''}`, { path });
+  const { payload } = await getTypedArtifactAt(context.artifacts, uri, path, { schemaUri: PROPOSITIONAL_STRUCTURE_SCHEMA_URI, what: 'a stored formula', payload: PropositionalStructurePayloadSchema }, { signal: context.signal });
   try {
-    return parsePropositionalPayload(parsed.data);
+    return parsePropositionalPayload(payload);
   } catch (error) {
     if (!(error instanceof JacobianError)) throw error;
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `payload.structure_uri: the stored structure does not check: ${error.message}`, { path, cause: error });

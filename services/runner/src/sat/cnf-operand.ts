@@ -3,10 +3,9 @@
  * (`cnf_uri`), exactly one. Either way the text is parsed by the shared strict parser, so a bad
  * formula is an INVALID_REQUEST naming the line and the rule, never a solver error.
  */
-import { getArtifactAt } from '@jacobian/shared';
 import { z } from 'zod';
-import { ArtifactUriSchema, JacobianError, type CapabilityContext, type JsonPath, type StoredArtifact } from '@jacobian/shared';
-import { parseCnfPayload, parseDimacs, SAT_CNF_SCHEMA_URI, SAT_CNF_SEMANTICS_URI, SatCnfPayloadSchema, serializeDimacs, type Cnf } from './sat-domain.js';
+import { ArtifactUriSchema, readCnfAt, type CapabilityContext, type JsonPath, type StoredArtifact } from '@jacobian/shared';
+import { parseDimacs, SAT_CNF_SCHEMA_URI, SAT_CNF_SEMANTICS_URI, serializeDimacs, type Cnf } from './sat-domain.js';
 
 /** Longest DIMACS text accepted inline (larger formulas are stored first, e.g. with sat.cnf.materialize in pieces of this size). */
 export const MAX_INLINE_DIMACS_LENGTH = 4 * 1024 * 1024;
@@ -41,21 +40,7 @@ export interface ResolvedCnf {
 
 /** Read a stored CNF artifact, errors naming `path`. */
 export async function readCnfArtifact(uri: string, context: CapabilityContext, path: JsonPath): Promise<Cnf> {
-  const where = path.join('.');
-  const artifact = await getArtifactAt(context.artifacts, uri, path, { signal: context.signal });
-  if (artifact.manifest.schema_uri !== SAT_CNF_SCHEMA_URI) {
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the artifact has schema ${artifact.manifest.schema_uri}; a stored CNF (${SAT_CNF_SCHEMA_URI}) is required`, { path });
-  }
-  const parsed = SatCnfPayloadSchema.safeParse(artifact.payload);
-  if (!parsed.success) {
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the stored CNF is malformed: ${parsed.error.issues[0]?.message ?? ''}`, { path });
-  }
-  try {
-    return parseCnfPayload(parsed.data);
-  } catch (error) {
-    if (!(error instanceof JacobianError)) throw error;
-    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: the stored CNF does not parse: ${error.message}`, { path, cause: error });
-  }
+  return (await readCnfAt(context.artifacts, uri, path, { signal: context.signal })).cnf;
 }
 
 /** The CNF of a validated request (`dimacs` or `cnf_uri`). */

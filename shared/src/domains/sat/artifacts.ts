@@ -4,7 +4,10 @@
  * only next to the CNF it is about, which is its parent artifact.
  */
 import { z } from 'zod';
-import type { JsonPath } from '../../errors.js';
+import { getTypedArtifactAt } from '../../artifacts/read-at.js';
+import type { ArtifactStore, LoadedArtifact } from '../../artifacts/store.js';
+import { formatJsonPath } from '../../canonical-json.js';
+import { JacobianError, type JsonPath } from '../../errors.js';
 import { parseDimacs, satFormatError, type Cnf } from './dimacs.js';
 
 /** Schema of a stored CNF (the one universal_algebra.search.countermodel already writes). */
@@ -67,4 +70,19 @@ export function parseCnfPayload(payload: SatCnfPayload, path: JsonPath = []): Cn
     throw satFormatError('CNF artifact', path, null, 'CLAUSE_COUNT_MISMATCH', `the payload says ${payload.variables} variables and ${payload.clauses} clauses, the DIMACS header ${cnf.variables} and ${cnf.clauseCount}`);
   }
   return cnf;
+}
+
+/**
+ * The stored CNF a request names at `path`, parsed. A wrong kind of artifact, a malformed
+ * payload or DIMACS text that does not parse is the request's ARTIFACT_TYPE_MISMATCH naming the
+ * field; errors of the read itself pass through as getArtifactAt's.
+ */
+export async function readCnfAt(store: ArtifactStore, uri: string, path: JsonPath, options: { signal?: AbortSignal } = {}): Promise<{ cnf: Cnf; text: string; artifact: LoadedArtifact }> {
+  const { artifact, payload } = await getTypedArtifactAt(store, uri, path, { schemaUri: SAT_CNF_SCHEMA_URI, what: 'a stored CNF', payload: SatCnfPayloadSchema }, options);
+  try {
+    return { cnf: parseCnfPayload(payload), text: payload.dimacs, artifact };
+  } catch (error) {
+    if (!(error instanceof JacobianError)) throw error;
+    throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${formatJsonPath(path)}: the stored CNF does not parse: ${error.message}`, { path, cause: error });
+  }
 }
