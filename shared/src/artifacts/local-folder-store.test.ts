@@ -173,6 +173,32 @@ describe('local folder artifact store', () => {
     expect((await listFiles(root)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('puts again after its folders were removed behind its back', async () => {
+    const { root, store } = await open();
+    const first = await store.put(draft);
+    await rm(path.join(root, 'blobs'), { recursive: true });
+    await rm(path.join(root, 'manifests'), { recursive: true });
+    // The store remembers the folders it made; it must notice they are gone and make them again.
+    expect(await store.put(draft)).toEqual(first);
+    expect((await store.get(first.uri)).payload).toEqual(draft.payload);
+    const files = await listFiles(root);
+    expect(files).toHaveLength(2);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes only the missing half: a lost manifest is written again over an intact payload', async () => {
+    const { root, store } = await open();
+    const stored = await store.put(draft);
+    const hex = await manifestHexes(root, stored.uri);
+    const before = await stat(blobFile(root, hex.payload));
+    await rm(manifestFile(root, hex.manifest));
+    expect(await store.has(stored.uri)).toBe(false);
+    await store.put(draft);
+    expect(await store.getManifest(stored.uri)).toEqual(stored);
+    const after = await stat(blobFile(root, hex.payload));
+    expect(after.ino).toBe(before.ino);
+  });
+
   it('does not rewrite an intact object on a repeated put', async () => {
     const { root, store } = await open();
     const stored = await store.put(draft);

@@ -70,8 +70,12 @@ async function readBounded(file: string, maxBytes: number): Promise<BoundedRead>
  * `root/manifests/sha256/<2 hex>/<hex>` holds canonical manifest bytes.
  *
  * Writes go to a temp file in the target folder, are fsynced and renamed into place, so a
- * reader never sees a partial file. Every read is re-hashed. The payload is written before
- * the manifest, so a visible manifest always has its payload.
+ * reader never sees a partial file. Every read is re-hashed. The payload is renamed into place
+ * and its folder fsynced before the manifest is renamed, so a visible manifest always has its
+ * payload, after a crash too; a put returns only once the manifest's folder is fsynced as well.
+ * A half already stored intact is not written again. The two temp files are written and
+ * fsynced side by side (neither is visible before its rename), which leaves three syncs on the
+ * path of a new artifact instead of four; a folder the store creates is fsynced into its parent.
  *
  * @throws JacobianError `CONFIG_INVALID` for an empty root or bad limits.
  */
@@ -94,31 +98,103 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   }
 
   /**
-   * Make `file` contain `bytes` (whose sha256 is `hex`): a no-op when it already does,
-   * otherwise an atomic write that also repairs a corrupt copy.
+   * Folders this store made sure of (it never removes one): `made` settles once the folder
+   * exists, `synced` once the folders that call created are synced into their parents, so that
+   * files later synced into them survive a crash with them. A failure is forgotten, so the next
+   * put tries again; so is a folder removed behind the store's back (see {@link writeTemp}).
    */
-  async function writeObject(file: string, bytes: Uint8Array, hex: string): Promise<void> {
-    if (await holdsExactly(file, hex, bytes.byteLength)) return;
+  const folders = new Map<string, { made: Promise<void>; synced: Promise<void> }>();
+
+  function folder(dir: string): { made: Promise<void>; synced: Promise<void> } {
+    const known = folders.get(dir);
+    if (known !== undefined) return known;
+    const created = mkdir(dir, { recursive: true });
+    const synced = created.then(async (first) => {
+      if (first === undefined) return;
+      const syncs: Promise<void>[] = [];
+      for (let at = dir; at.length >= first.length; at = path.dirname(at)) syncs.push(syncDirectory(path.dirname(at)));
+      await Promise.all(syncs);
+    });
+    const entry = { made: created.then(() => undefined), synced };
+    synced.catch(() => folders.delete(dir));
+    folders.set(dir, entry);
+    return entry;
+  }
+
+  /** A synced temp file, and its folder opened for the sync after the rename (null where a folder cannot be opened). */
+  interface Written {
+    temp: string;
+    folder: Promise<FileHandle | null>;
+  }
+
+  /**
+   * Write `bytes` to a new temp file next to `file` and sync it. The folder is opened meanwhile
+   * for {@link publish}, and its own sync into its parent (when this store just created it) is
+   * awaited too.
+   */
+  async function writeTemp(file: string, bytes: Uint8Array, hex: string): Promise<Written> {
     const dir = path.dirname(file);
-    await mkdir(dir, { recursive: true });
     const temp = path.join(dir, `.${hex}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    let place = folder(dir);
+    await place.made;
     let handle: FileHandle | undefined;
     try {
-      handle = await open(temp, 'wx');
-      await handle.writeFile(bytes);
-      await handle.sync();
-      await handle.close();
-      handle = undefined;
-      await rename(temp, file);
+      try {
+        handle = await open(temp, 'wx');
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw error;
+        // The folder was removed since this store made it.
+        folders.delete(dir);
+        place = folder(dir);
+        await place.made;
+        handle = await open(temp, 'wx');
+      }
+      // Not every platform can open (and sync) a folder: that sync is best effort, as in syncDirectory.
+      const opened = open(dir, 'r').catch(() => null);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+        await handle.close();
+        handle = undefined;
+        await place.synced;
+      } catch (error) {
+        void opened.then((folderHandle) => folderHandle?.close().catch(() => undefined));
+        throw error;
+      }
+      return { temp, folder: opened };
     } catch (error) {
       await handle?.close().catch(() => undefined);
       await unlink(temp).catch(() => undefined);
-      // A concurrent writer may have won a race the OS reported as an error (e.g. on Windows);
-      // what matters is that the right bytes are now in place.
-      if (await holdsExactly(file, hex, bytes.byteLength)) return;
       throw error;
     }
-    await syncDirectory(dir);
+  }
+
+  /**
+   * Rename a synced temp file to `file` and sync the folder, so the name survives a crash. A
+   * failed rename is forgiven when the right bytes are in place anyway (a concurrent writer may
+   * have won a race the OS reported as an error, e.g. on Windows). The folder is closed after
+   * its sync without waiting: nothing depends on that.
+   */
+  async function publish(written: Written, file: string, bytes: Uint8Array, hex: string): Promise<void> {
+    const folderHandle = await written.folder;
+    try {
+      try {
+        await rename(written.temp, file);
+      } catch (error) {
+        await unlink(written.temp).catch(() => undefined);
+        if (await holdsExactly(file, hex, bytes.byteLength)) return;
+        throw error;
+      }
+      await folderHandle?.sync().catch(() => undefined);
+    } finally {
+      void folderHandle?.close().catch(() => undefined);
+    }
+  }
+
+  /** Give up a temp file that will not be published. */
+  async function discard(written: Written): Promise<void> {
+    void written.folder.then((folderHandle) => folderHandle?.close().catch(() => undefined));
+    await unlink(written.temp).catch(() => undefined);
   }
 
   /** Read `file` (at most `maxBytes`), reporting an I/O failure as `unavailable` at `uriPath`. */
@@ -149,19 +225,41 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     // All parents are checked (and verified) before anything is written.
     await verifyParents(prepared.manifest.parents, readManifest, signal);
 
-    throwIfAborted(signal, 'put', 'writing the payload');
-    const blob = blobPath(prepared.payloadDigest);
-    try {
-      await writeObject(blob, prepared.payloadBytes, prepared.payloadDigest);
-    } catch (error) {
-      throw unavailable('put', blob, error, ['payload']);
-    }
-    throwIfAborted(signal, 'put', 'writing the manifest');
-    const manifestFile = manifestPath(prepared.manifestDigest);
-    try {
-      await writeObject(manifestFile, prepared.manifestBytes, prepared.manifestDigest);
-    } catch (error) {
-      throw unavailable('put', manifestFile, error, []);
+    // What is already stored intact is not written again (content addressing makes it the same
+    // bytes); a missing or corrupt copy is written. The two temp files are written and synced
+    // side by side; then the payload is renamed into place and its folder synced before the
+    // manifest is, so that a visible manifest always has its payload, after a crash too.
+    const payload = { file: blobPath(prepared.payloadDigest), bytes: prepared.payloadBytes, hex: prepared.payloadDigest, at: ['payload'] as JsonPath };
+    const manifest = { file: manifestPath(prepared.manifestDigest), bytes: prepared.manifestBytes, hex: prepared.manifestDigest, at: [] as JsonPath };
+    const step = async <T>(object: typeof payload, work: (file: string, bytes: Uint8Array, hex: string) => Promise<T>): Promise<T> => {
+      try {
+        return await work(object.file, object.bytes, object.hex);
+      } catch (error) {
+        throw unavailable('put', object.file, error, object.at);
+      }
+    };
+    const missing = async (object: typeof payload): Promise<typeof payload | null> =>
+      (await step(object, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength))) ? null : object;
+    const toWrite = (await Promise.all([missing(payload), missing(manifest)])).filter((object) => object !== null);
+    if (toWrite.length > 0) {
+      throwIfAborted(signal, 'put', 'writing the payload');
+      const outcomes = await Promise.allSettled(toWrite.map((object) => step(object, writeTemp)));
+      const temps = new Map<typeof payload, Written>();
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') temps.set(toWrite[i]!, outcome.value);
+      });
+      try {
+        for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+        for (const object of [payload, manifest]) {
+          const written = temps.get(object);
+          if (written === undefined) continue;
+          if (object === manifest) throwIfAborted(signal, 'put', 'writing the manifest');
+          temps.delete(object);
+          await step(object, (file, bytes, hex) => publish(written, file, bytes, hex));
+        }
+      } finally {
+        await Promise.all([...temps.values()].map(discard));
+      }
     }
     countPut('local', prepared, span);
     return { uri: prepared.uri, manifest: prepared.manifest };
