@@ -139,8 +139,13 @@ export class ListingSink {
   private readonly lineBytes: number;
   private readonly perPage: number;
   private carry: Buffer | null = null;
-  /** The current page: pieces of text, and its line count. */
-  private parts: string[] = [];
+  /**
+   * The current page: its bytes (copied from the provider's chunks, reused from page to page),
+   * and its line count. Kept as bytes rather than pieces of text, so that a page becomes one
+   * string once, and no string per chunk is made for the garbage collector to move.
+   */
+  private page: Buffer = Buffer.allocUnsafe(64 * 1024);
+  private pageBytes = 0;
   private lines = 0;
   /** Full pages not yet known to be followed by more graphs (only while the listing may still be inline). */
   private waiting: PageText[] = [];
@@ -172,7 +177,6 @@ export class ListingSink {
     this.throwIfFailed();
     const bytes = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
     this.carry = null;
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
     const size = bytes.length;
     const fixed = this.lineBytes;
     let start = 0;
@@ -184,16 +188,16 @@ export class ListingSink {
         if (end < 0) break;
       }
       // The line is checked as bytes; only a graph the fast recheck does not pass becomes a string.
-      if (this.fast === null || !this.fast.passes(bytes, start, end)) this.reference(text.slice(start, end), this.count);
+      if (this.fast === null || !this.fast.passes(bytes, start, end)) this.reference(Buffer.from(bytes.buffer, bytes.byteOffset, size).toString('latin1', start, end), this.count);
       this.count++;
       start = end + 1;
       if (++this.lines === this.perPage) {
-        this.parts.push(text.slice(segment, start));
+        this.append(bytes, segment, start);
         segment = start;
         this.pageFull();
       }
     }
-    if (segment < start) this.parts.push(text.slice(segment, start));
+    if (segment < start) this.append(bytes, segment, start);
     if (start < size) this.carry = Buffer.from(bytes.subarray(start));
     return this.storing.size >= MAX_PAGES_IN_FLIGHT ? Promise.race(this.storing) : null;
   }
@@ -207,9 +211,7 @@ export class ListingSink {
   async end(): Promise<Listing> {
     this.throwIfFailed();
     if (this.carry !== null) throw new JacobianError('PROVIDER_FAILED', 'the listing does not end with a complete line; the answer was discarded');
-    const current: PageText = { text: this.parts.join(''), count: this.lines };
-    this.parts = [];
-    this.lines = 0;
+    const current = this.takePage();
     if (this.count <= INLINE_MAX_GRAPHS) {
       const all = [...this.waiting.map((page) => page.text), current.text].join('');
       return { graphs: all === '' ? [] : all.slice(0, -1).split('\n'), pages: [] };
@@ -225,11 +227,29 @@ export class ListingSink {
     if (this.failure !== undefined) throw this.failure;
   }
 
+  /** Add bytes[from, to) (whole lines) to the current page. */
+  private append(bytes: Uint8Array, from: number, to: number): void {
+    const size = this.pageBytes + (to - from);
+    if (size > this.page.length) {
+      const larger = Buffer.allocUnsafe(Math.max(size, 2 * this.page.length));
+      this.page.copy(larger, 0, 0, this.pageBytes);
+      this.page = larger;
+    }
+    this.page.set(bytes.subarray(from, to), this.pageBytes);
+    this.pageBytes = size;
+  }
+
+  /** The current page as text, and a new empty page. */
+  private takePage(): PageText {
+    const page: PageText = { text: this.page.toString('latin1', 0, this.pageBytes), count: this.lines };
+    this.pageBytes = 0;
+    this.lines = 0;
+    return page;
+  }
+
   /** The current page is full: it waits until a later graph shows it is not the last one. */
   private pageFull(): void {
-    this.waiting.push({ text: this.parts.join(''), count: this.lines });
-    this.parts = [];
-    this.lines = 0;
+    this.waiting.push(this.takePage());
     // A full page is followed by more graphs once the next line arrives; with more graphs than
     // an inline listing holds, every page but the newest is final.
     if (this.count > INLINE_MAX_GRAPHS) while (this.waiting.length > 1) this.store(this.waiting.shift()!, false);

@@ -24,23 +24,41 @@ function bitCount(x: number): number {
   return (Math.imul((y + (y >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-/** Tests graph6 texts of one order against one set of filters. Reusable, not re-entrant. */
+/**
+ * A graph6 byte's 6 data bits in reverse order (its first bit, value 32, becomes bit 0), so
+ * that bit k of the decoded stream is pair k; −1 for a byte outside 63..126.
+ */
+const REVERSED_DATA = (() => {
+  const table = new Int32Array(256).fill(-1);
+  for (let byte = 63; byte <= 126; byte++) {
+    let reversed = 0;
+    for (let i = 0; i < 6; i++) if (((byte - 63) & (32 >> i)) !== 0) reversed |= 1 << i;
+    table[byte] = reversed;
+  }
+  return table;
+})();
+
+/**
+ * Tests graph6 texts of one order against one set of filters. Reusable, not re-entrant.
+ *
+ * A graph is decoded into its lower rows first: lower[v] holds the neighbours u < v, which is
+ * exactly graph6's column v (the pairs (0, v) … (v − 1, v), in order), so the rows are cut
+ * from the data bits as they stream by, without a table per byte. The edge count and the
+ * connectivity test need only those rows; the full rows (both ends of each edge) are built
+ * only for the filters that need them (degrees, 2-connectivity, forbidden cycles, bipartite).
+ */
 export class FastRecheck {
   readonly order: number;
   private readonly filters: EnumerationFilters;
+  private readonly lower: Int32Array;
   private readonly rows: Int32Array;
   private readonly length: number;
-  /**
-   * Decoding a data byte at once: byte j of the data touches the vertices touched[j·W …] (W =
-   * {@link width}, −1 where unused), and its value b adds rowBits[(j·64 + b)·W + k] to the row
-   * of the k-th of them (both ends of each of its edges).
-   */
-  private readonly touched: Int8Array;
-  private readonly rowBits: Int32Array;
-  private readonly width: number;
+  private readonly everyone: number;
   private readonly degreesBounded: boolean;
   private readonly edgesBounded: boolean;
-  private readonly structural: boolean;
+  /** Whether a filter other than connectivity and the edge count is asked for (they need the full rows). */
+  private readonly needsRows: boolean;
+  private readonly filtered: boolean;
   /** Bits of the last data byte that are padding (formats.txt pads with zeros). */
   private readonly paddingMask: number;
 
@@ -49,36 +67,17 @@ export class FastRecheck {
     if (!Number.isInteger(order) || order < 1 || order > FAST_RECHECK_MAX_ORDER) throw new RangeError(`the fast recheck takes orders 1..${FAST_RECHECK_MAX_ORDER}, not ${order}`);
     this.order = order;
     this.filters = filters;
-    this.rows = new Int32Array(order);
     this.length = graph6Bytes(order);
-    const bits = (this.length - 1) * 6;
-    this.paddingMask = (1 << (bits - (order * (order - 1)) / 2)) - 1;
-    const pairs: [number, number][] = [];
-    for (let v = 1; v < order; v++) for (let u = 0; u < v; u++) pairs.push([u, v]);
-    const dataBytes = this.length - 1;
-    const vertices = Array.from({ length: dataBytes }, (_, j) => [...new Set(pairs.slice(6 * j, 6 * j + 6).flat())]);
-    this.width = Math.max(1, ...vertices.map((list) => list.length));
-    this.touched = new Int8Array(dataBytes * this.width).fill(-1);
-    this.rowBits = new Int32Array(dataBytes * 64 * this.width);
-    for (let j = 0; j < dataBytes; j++) {
-      const list = vertices[j]!;
-      for (const [k, x] of list.entries()) this.touched[j * this.width + k] = x;
-      for (let b = 0; b < 64; b++) {
-        for (let i = 0; i < 6; i++) {
-          // The byte's first bit (value 32) is the pair of bit position 6j.
-          const pair = pairs[6 * j + i];
-          if (((b >> (5 - i)) & 1) === 0 || pair === undefined) continue;
-          const [u, v] = pair;
-          const at = (j * 64 + b) * this.width;
-          this.rowBits[at + list.indexOf(u)] = this.rowBits[at + list.indexOf(u)]! | (1 << v);
-          this.rowBits[at + list.indexOf(v)] = this.rowBits[at + list.indexOf(v)]! | (1 << u);
-        }
-      }
-    }
+    const pairCount = (order * (order - 1)) / 2;
+    this.paddingMask = (1 << ((this.length - 1) * 6 - pairCount)) - 1;
+    this.everyone = (1 << order) - 1;
+    this.lower = new Int32Array(order);
+    this.rows = new Int32Array(order);
     const f = filters;
     this.degreesBounded = f.min_degree > 0 || f.max_degree < order - 1;
-    this.edgesBounded = f.min_edges > 0 || f.max_edges < (order * (order - 1)) / 2;
-    this.structural = f.connected || f.biconnected || f.triangle_free || f.c4_free || f.bipartite;
+    this.edgesBounded = f.min_edges > 0 || f.max_edges < pairCount;
+    this.needsRows = this.degreesBounded || f.biconnected || f.triangle_free || f.c4_free || f.bipartite;
+    this.filtered = this.needsRows || this.edgesBounded || f.connected;
   }
 
   /**
@@ -88,7 +87,7 @@ export class FastRecheck {
   passes(bytes: Uint8Array, start: number, end: number): boolean {
     const n = this.order;
     if (end - start !== this.length || bytes[start] !== 63 + n) return false;
-    if (!this.degreesBounded && !this.edgesBounded && !this.structural) {
+    if (!this.filtered) {
       // Every graph of the order is in the class: only the text needs checking.
       for (let i = start + 1; i < end; i++) {
         const byte = bytes[i]!;
@@ -96,42 +95,71 @@ export class FastRecheck {
       }
       return end - start === 1 || ((bytes[end - 1]! - 63) & this.paddingMask) === 0;
     }
-    if (end - start > 1 && ((bytes[end - 1]! - 63) & this.paddingMask) !== 0) return false;
-    const rows = this.rows;
-    const touched = this.touched;
-    const rowBits = this.rowBits;
-    const width = this.width;
-    rows.fill(0);
-    for (let i = start + 1, j = 0; i < end; i++, j++) {
-      const byte = bytes[i]! - 63;
-      if (byte < 0 || byte > 63) return false;
-      if (byte === 0) continue;
-      const from = (j * 64 + byte) * width;
-      for (let k = 0; k < width; k++) {
-        const x = touched[j * width + k]!;
-        if (x < 0) break;
-        rows[x] = rows[x]! | rowBits[from + k]!;
+    const lower = this.lower;
+    // `pending` holds the `left` data bits read but not yet cut into a row (bit 0 first).
+    let pending = 0;
+    let left = 0;
+    let at = start + 1;
+    for (let v = 1; v < n; v++) {
+      if (left >= v) {
+        lower[v] = pending & ((1 << v) - 1);
+        pending >>>= v;
+        left -= v;
+        continue;
       }
-    }
-    let edges = 0;
-    if (this.edgesBounded) for (let x = 0; x < n; x++) edges += bitCount(rows[x]!);
-    edges /= 2;
-    if (this.edgesBounded && (edges < this.filters.min_edges || edges > this.filters.max_edges)) return false;
-    if (this.degreesBounded) {
-      for (let x = 0; x < n; x++) {
-        const d = bitCount(rows[x]!);
-        if (d < this.filters.min_degree || d > this.filters.max_degree) return false;
+      let column = pending;
+      let got = left;
+      let data = 0;
+      while (got < v) {
+        data = REVERSED_DATA[bytes[at++]!]!;
+        if (data < 0) return false;
+        // Bits shifted past bit 31 belong to later rows; they are taken from `data` below.
+        column |= data << got;
+        got += 6;
       }
+      lower[v] = column & ((1 << v) - 1);
+      left = got - v;
+      pending = data >>> (6 - left);
     }
-    return !this.structural || this.rowsPass(rows);
+    // What is left is the padding, which must be zero.
+    if (pending !== 0) return false;
+    const f = this.filters;
+    if (this.edgesBounded) {
+      let edges = 0;
+      for (let v = 1; v < n; v++) edges += bitCount(lower[v]!);
+      if (edges < f.min_edges || edges > f.max_edges) return false;
+    }
+    if ((f.connected || f.biconnected) && !lowerConnected(lower, n, this.everyone)) return false;
+    return !this.needsRows || this.rowsPass(this.fullRows());
   }
 
-  /** The structural filters (connectivity, forbidden cycles, bipartiteness). */
+/** Both ends of each edge: rows[x] holds every neighbour of x. */
+  private fullRows(): Int32Array {
+    const n = this.order;
+    const rows = this.rows;
+    const lower = this.lower;
+    rows.set(lower);
+    for (let v = 1; v < n; v++) {
+      const bit = 1 << v;
+      for (let b = lower[v]!; b !== 0; b &= b - 1) {
+        const u = 31 - Math.clz32(b & -b);
+        rows[u] = rows[u]! | bit;
+      }
+    }
+    return rows;
+  }
+
+  /** The filters that need the full rows (degrees, 2-connectivity, forbidden cycles, bipartiteness). */
   private rowsPass(rows: Int32Array): boolean {
     const n = this.order;
     const f = this.filters;
-    const everyone = (1 << n) - 1;
-    if ((f.connected || f.biconnected) && componentOf(rows, 0, 0) !== everyone) return false;
+    const everyone = this.everyone;
+    if (this.degreesBounded) {
+      for (let x = 0; x < n; x++) {
+        const d = bitCount(rows[x]!);
+        if (d < f.min_degree || d > f.max_degree) return false;
+      }
+    }
     if (f.biconnected) {
       if (n < 3) return false;
       for (let x = 0; x < n; x++) {
@@ -151,6 +179,24 @@ export class FastRecheck {
     }
     if (f.bipartite && !twoColourable(rows, everyone)) return false;
     return true;
+  }
+}
+
+/**
+ * Whether the graph with these lower rows is connected, without building the full rows: sweeps
+ * over v = 1 … n − 1 grow the set reached from vertex 0, taking v's lower neighbours when v is
+ * reached and v itself when one of its lower neighbours is. A sweep that adds nothing ends it.
+ */
+function lowerConnected(lower: Int32Array, n: number, everyone: number): boolean {
+  let reached = 1;
+  for (;;) {
+    const before = reached;
+    for (let v = 1; v < n; v++) {
+      const below = lower[v]!;
+      if ((reached & (1 << v)) !== 0 || (below & reached) !== 0) reached |= (1 << v) | below;
+    }
+    if (reached === everyone) return true;
+    if (reached === before) return false;
   }
 }
 

@@ -23,7 +23,7 @@ import {
 import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, type GengTool } from './enumerate-geng.js';
 import { RowsLabeller } from './enumerate-canon.js';
 import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type PageHeader } from './enumerate-pages.js';
-import { FastRecheck } from './enumerate-recheck.js';
+import { FAST_RECHECK_MAX_ORDER, FastRecheck } from './enumerate-recheck.js';
 import { enumerateGraphs, graph6OfRows, type EnumerationFilters } from './enumerate.kernel.js';
 import { canonicalLabelling } from './invariants/automorphisms.js';
 import { adjacencyMasks, mulberry32, namedGraphs, randomGraph, randomPermutation, relabel } from './test-graphs.js';
@@ -565,7 +565,8 @@ describe('the fast recheck (enumerate-recheck.ts)', () => {
   it('agrees with filterViolation on random graphs and random filters', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 14 }).chain((n) =>
+        // Up to FAST_RECHECK_MAX_ORDER: rows cut from data bits that straddle several bytes (and bit 31) at the larger orders.
+        fc.integer({ min: 1, max: FAST_RECHECK_MAX_ORDER }).chain((n) =>
           fc.record({
             n: fc.constant(n),
             p: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -594,6 +595,36 @@ describe('the fast recheck (enumerate-recheck.ts)', () => {
       ),
       { numRuns: 2000, seed: 5 },
     );
+  });
+
+  it('agrees with filterViolation on connectivity near its threshold, where one edge decides it', () => {
+    // Sparse graphs (about n/2 to n edges) are connected or not about equally often; the
+    // connectivity test then meets long paths, vertices reached only from above, and isolated vertices.
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: FAST_RECHECK_MAX_ORDER }), fc.integer(), fc.boolean(), (n, seed, edgesBounded) => {
+        const g = randomGraph(n, Math.min(1, 2.2 / n), mulberry32(seed));
+        const filters: EnumerationFilters = { ...NO_FILTERS(n), connected: true, ...(edgesBounded ? { min_edges: n - 1 } : {}) };
+        const text = encodeGraph6(g);
+        expect(new FastRecheck(n, filters).passes(bytes(text), 0, text.length), text).toBe(filterViolation(g, filters) === null);
+      }),
+      { numRuns: 3000, seed: 17 },
+    );
+  });
+
+  it('takes a graph in the middle of a buffer, and the same instance again and again', () => {
+    const n = 10;
+    const filters = { ...NO_FILTERS(n), connected: true };
+    const check = new FastRecheck(n, filters);
+    const random = mulberry32(3);
+    const graphs = Array.from({ length: 200 }, () => randomGraph(n, random() * 0.5, random));
+    const text = graphs.map((g) => `${encodeGraph6(g)}\n`).join('');
+    const all = bytes(`junk${text}`);
+    let at = 4;
+    for (const g of graphs) {
+      const end = all.indexOf(10, at);
+      expect(check.passes(all, at, end)).toBe(filterViolation(g, filters) === null);
+      at = end + 1;
+    }
   });
 
   it('rejects texts that are not graph6 of the order: wrong order, length, byte range, padding', () => {
