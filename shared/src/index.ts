@@ -442,7 +442,7 @@ export type {
 export { createMemoryTaskStore, createRedisTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 
-export { activeMetrics, activeTracer, inSpan, installTelemetry, recordResult, SpanAttribute } from './telemetry/instrumentation.js';
+export { activeMetrics, activeTracer, inSpan, installTelemetry, recordResult, runSpanAttributes, SpanAttribute, targetPool } from './telemetry/instrumentation.js';
 export { createJacobianMetrics } from './telemetry/metrics.js';
 export { startOtlpMetricsExport } from './telemetry/otlp-metrics.js';
 export type { RunningMetricsExport } from './telemetry/otlp-metrics.js';

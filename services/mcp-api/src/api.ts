@@ -15,6 +15,7 @@ import {
   providerRef,
   recordResult,
   resultDigest,
+  runSpanAttributes,
   SpanAttribute,
   toAppError,
   VERIFICATION_RECORD_SCHEMA_URI,
@@ -153,16 +154,6 @@ function withLogWarning(result: CapabilityResult, error: JacobianError, what: st
   return { ...result, diagnostics: [...result.diagnostics, { ...diagnostic, severity: 'WARNING' }] };
 }
 
-/** Span attributes of an admitted run: identity and mode, never its payload. */
-function runAttributes(run: AdmittedRun): Attributes {
-  return {
-    [SpanAttribute.capability]: run.capability_id,
-    [SpanAttribute.mode]: run.mode,
-    [SpanAttribute.jobId]: run.job_id,
-    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
-  };
-}
-
 /** A math.run span's outcome attributes; an unadmitted request's capability ID is not recorded (it is the caller's text). */
 function describeRun(span: Span, result: CapabilityResult): void {
   if (result.execution.job_id !== UNADMITTED.job_id) {
@@ -265,7 +256,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     try {
       const admission = admitRequestArgs(args);
       if ('rejected' in admission) span.setAttribute(SpanAttribute.outcome, 'REJECTED');
-      else span.setAttributes(runAttributes(admission.admitted));
+      else span.setAttributes(runSpanAttributes(admission.admitted));
       return admission;
     } finally {
       span.end();

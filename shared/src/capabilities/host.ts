@@ -21,7 +21,7 @@ import type { ArtifactStore } from '../artifacts/store.js';
 import type { IsolatedExecutor } from '../isolation/process-pool.js';
 import { JacobianError, toAppError } from '../errors.js';
 import { checkTenant } from '../tenancy/tenant.js';
-import { activeMetrics, activeTracer, inSpan, recordResult, SpanAttribute } from '../telemetry/instrumentation.js';
+import { activeMetrics, activeTracer, inSpan, recordResult, runSpanAttributes, SpanAttribute } from '../telemetry/instrumentation.js';
 import type { CapabilityContext, CapabilityOutcome, InstalledCapability } from './define.js';
 import { errorDiagnostic, zodIssuesToDiagnostics } from './diagnostics.js';
 
@@ -140,13 +140,7 @@ export function executeCapability(
     return result;
   };
   if (tracer === undefined) return execute(installed, run, deps, signal, onProgress, undefined).then(counted);
-  const attributes: Attributes = {
-    [SpanAttribute.capability]: run.capability_id,
-    [SpanAttribute.mode]: run.mode,
-    [SpanAttribute.jobId]: run.job_id,
-    [SpanAttribute.provider]: installed.descriptor.provider_runtime.provider,
-    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
-  };
+  const attributes: Attributes = { ...runSpanAttributes(run), [SpanAttribute.provider]: installed.descriptor.provider_runtime.provider };
   return inSpan(tracer, `execute ${run.capability_id}`, { attributes }, async (span) => {
     const result = await execute(installed, run, deps, signal, onProgress, tracer);
     recordResult(span, result);

@@ -32,7 +32,7 @@ import {
   type RunJobData,
 } from './job-data.js';
 import type { RunQueue, RunTarget } from './run-queue.js';
-import { activeTracer, inSpan, SpanAttribute } from '../telemetry/instrumentation.js';
+import { activeTracer, inSpan, runSpanAttributes, SpanAttribute, targetPool } from '../telemetry/instrumentation.js';
 import { injectTraceContext } from '../telemetry/trace-context.js';
 
 /**
@@ -217,11 +217,8 @@ function resultForError(run: AdmittedRun, error: JacobianError): CapabilityResul
 function producerAttributes(flight: FlightState): Attributes {
   const { run, data } = flight;
   return {
-    [SpanAttribute.capability]: run.capability_id,
-    [SpanAttribute.mode]: run.mode,
-    [SpanAttribute.jobId]: run.job_id,
-    [SpanAttribute.pool]: data.target.kind === 'pool' ? data.target.pool : 'checker',
-    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+    ...runSpanAttributes(run),
+    [SpanAttribute.pool]: targetPool(data.target),
     'messaging.system': 'bullmq',
     'messaging.operation.type': 'send',
     'messaging.destination.name': flight.queueName,

@@ -35,7 +35,7 @@ import {
   type RunJobData,
 } from './job-data.js';
 import type { RunHandler, RunTarget, ShardHandler } from './run-queue.js';
-import { activeMetrics, activeTracer, markSpanError, recordResult, SpanAttribute } from '../telemetry/instrumentation.js';
+import { activeMetrics, activeTracer, markSpanError, recordResult, runSpanAttributes, SpanAttribute, targetPool } from '../telemetry/instrumentation.js';
 import { extractTraceContext } from '../telemetry/trace-context.js';
 
 /** Options of {@link createBullmqRunWorker}. */
@@ -122,10 +122,6 @@ const CHILD_MARKER_MARGIN_MS = 60_000;
 
 type LifecycleState = 'starting' | 'running' | 'draining' | 'closed';
 
-function poolOf(target: RunTarget): string {
-  return target.kind === 'pool' ? target.pool : 'checker';
-}
-
 /**
  * The consumer span of one activation of a job, continuing the trace its producer wrote into
  * the job data. BullMQ's control-flow errors (the job went back to wait, or waits for its
@@ -134,11 +130,8 @@ function poolOf(target: RunTarget): string {
 function consume(tracer: Tracer, job: Job, data: RunJobData, work: () => Promise<CapabilityResult>): Promise<CapabilityResult> {
   const { run } = data;
   const attributes: Attributes = {
-    [SpanAttribute.capability]: run.capability_id,
-    [SpanAttribute.mode]: run.mode,
-    [SpanAttribute.jobId]: run.job_id,
-    [SpanAttribute.pool]: poolOf(data.target),
-    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+    ...runSpanAttributes(run),
+    [SpanAttribute.pool]: targetPool(data.target),
     'messaging.system': 'bullmq',
     'messaging.operation.type': 'process',
     'messaging.destination.name': job.queueName,
@@ -403,7 +396,7 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
       const metrics = activeMetrics();
       // A job's wait is counted once: not for a retry, nor for a split parent coming back to merge.
       if (metrics !== undefined && job.attemptsStarted <= 1 && data.fanout === undefined) {
-        metrics.queueWait(poolOf(data.target), ((job.processedOn ?? Date.now()) - job.timestamp) / 1000);
+        metrics.queueWait(targetPool(data.target), ((job.processedOn ?? Date.now()) - job.timestamp) / 1000);
       }
       const tracer = activeTracer();
       if (tracer === undefined) return processRun(keys, job, token, signal, run, data);

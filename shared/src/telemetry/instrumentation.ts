@@ -9,9 +9,11 @@
  * every unit test), each instrumentation point is one `undefined` check: no span, no context,
  * no clock read, no allocation.
  */
-import { context, SpanStatusCode, type Context, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { context, SpanStatusCode, type Attributes, type Context, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 
+import type { AdmittedRun } from '../capabilities/host.js';
 import type { CapabilityResult } from '../contracts/result.js';
+import type { RunTarget } from '../queue/run-queue.js';
 import { ErrorCode, toAppError } from '../errors.js';
 import type { JacobianMetrics } from './metrics.js';
 
@@ -34,6 +36,21 @@ export const SpanAttribute = {
   /** The error code of a failure (the code only: messages may quote a request). */
   errorCode: 'jacobian.error.code',
 } as const;
+
+/** Span attributes of an admitted run: its capability, mode, job and tenant; never its payload. */
+export function runSpanAttributes(run: AdmittedRun): Attributes {
+  return {
+    [SpanAttribute.capability]: run.capability_id,
+    [SpanAttribute.mode]: run.mode,
+    [SpanAttribute.jobId]: run.job_id,
+    ...(run.tenant === undefined ? {} : { [SpanAttribute.tenant]: run.tenant }),
+  };
+}
+
+/** The pool a run target names, as spans and metrics label it (the checker's queue is "checker"). */
+export function targetPool(target: RunTarget): string {
+  return target.kind === 'pool' ? target.pool : 'checker';
+}
 
 export interface Telemetry {
   readonly tracer?: Tracer;
