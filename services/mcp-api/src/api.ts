@@ -381,11 +381,16 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
    * nothing runs), and the bound run's outcome is recorded before answering.
    */
   function runWithReasoning(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
+    return traced(() => answerRun(args, signal, onProgress), (answer) => answer.result);
+  }
+
+  /** A math.run call, as a `math.run` span described by its result when tracing is on. */
+  function traced<T>(call: () => Promise<T>, resultOf: (answer: T) => CapabilityResult): Promise<T> {
     const tracer = activeTracer();
-    if (tracer === undefined) return answerRun(args, signal, onProgress);
+    if (tracer === undefined) return call();
     return inSpan(tracer, 'math.run', { attributes: tenantAttributes }, async (span) => {
-      const answer = await answerRun(args, signal, onProgress);
-      describeRun(span, answer.result);
+      const answer = await call();
+      describeRun(span, resultOf(answer));
       return answer;
     });
   }
@@ -495,13 +500,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
         if ('rejected' in admission) return admission.rejected;
         return execute(admission.admitted, admission.capability, signal);
       };
-      const tracer = activeTracer();
-      if (tracer === undefined) return unbound();
-      return inSpan(tracer, 'math.run', { attributes: tenantAttributes }, async (span) => {
-        const result = await unbound();
-        describeRun(span, result);
-        return result;
-      });
+      return traced(unbound, (result) => result);
     },
 
     runWithReasoning,
