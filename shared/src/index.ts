@@ -10,6 +10,7 @@ export {
   ArtifactUriSchema,
   ARTIFACT_URI_PATTERN,
   artifactUriOf,
+  isPlainObject,
   parseArtifactUri,
 } from './artifacts/manifest.js';
 export type { ArtifactManifest, ArtifactDraft } from './artifacts/manifest.js';

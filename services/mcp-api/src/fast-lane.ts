@@ -36,6 +36,7 @@ import {
   validateOriginHeader,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '@jacobian/shared';
 
 type JsonObject = Record<string, unknown>;
 
@@ -93,10 +94,6 @@ export interface ModernToolLane {
  */
 const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One header's value as the Fetch API's `Headers.get` gives it (repeated values joined). */
 function header(request: IncomingMessage, name: string): string | undefined {

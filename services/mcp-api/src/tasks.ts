@@ -17,7 +17,7 @@
  * reaches the run wherever the task was started.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { BUDGET_LIMITS, isTerminal, newTaskId, resolveBudget, TaskIdSchema, toAppError, type ProgressListener, type TaskRecord, type TaskStore } from '@jacobian/shared';
+import { BUDGET_LIMITS, isPlainObject, isTerminal, newTaskId, resolveBudget, TaskIdSchema, toAppError, type ProgressListener, type TaskRecord, type TaskStore } from '@jacobian/shared';
 
 import type { Api } from './api.js';
 import { runCallToolResult, runToolResult } from './tools.js';
@@ -67,10 +67,6 @@ export interface TaskService {
 interface Watcher {
   readonly controller: AbortController;
   progress: string | null;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function withoutReasoningIds(args: JsonObject): JsonObject {
@@ -169,7 +165,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   }
 
   async function lookup(api: Api, params: unknown): Promise<{ record: TaskRecord } | { failure: TaskMethodError }> {
-    const taskId = isObject(params) ? params['taskId'] : undefined;
+    const taskId = isPlainObject(params) ? params['taskId'] : undefined;
     const parsed = TaskIdSchema.safeParse(taskId);
     if (!parsed.success) return { failure: { error: { code: INVALID_PARAMS, message: `params.taskId: ${parsed.error.issues[0]?.message ?? 'invalid'}` } } };
     const record = await store.get(api.tenant, parsed.data);
@@ -180,9 +176,9 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
 
   return {
     declared(meta) {
-      if (!isObject(meta)) return false;
+      if (!isPlainObject(meta)) return false;
       const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
-      return isObject(capabilities) && isObject(capabilities['extensions']) && isObject(capabilities['extensions'][TASKS_EXTENSION]);
+      return isPlainObject(capabilities) && isPlainObject(capabilities['extensions']) && isPlainObject(capabilities['extensions'][TASKS_EXTENSION]);
     },
 
     async callRun(api, args, signal) {
@@ -200,7 +196,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       }
       if (early !== undefined) return early.result;
       // The run was admitted by now, so its budget is valid; unset, it is the default budget.
-      const requested = isObject(args['budget']) && typeof args['budget']['wall_time_ms'] === 'number' ? args['budget']['wall_time_ms'] : undefined;
+      const requested = isPlainObject(args['budget']) && typeof args['budget']['wall_time_ms'] === 'number' ? args['budget']['wall_time_ms'] : undefined;
       const wallTimeMs = Math.min(Math.max(1, Math.floor(requested ?? resolveBudget(undefined).wall_time_ms)), BUDGET_LIMITS.wall_time_ms.max);
       const at = new Date(now()).toISOString();
       const record: TaskRecord = {

@@ -4,6 +4,7 @@ import {
   CapabilityRequestSchema,
   CapabilityResultShape,
   errorDiagnostic,
+  isPlainObject,
   Mode,
   NextRequired,
   ProtocolViolation,
@@ -24,10 +25,6 @@ import { projectFind, projectReasoningError, projectReasoningNote, projectReceip
 export const REASONING_META_KEY = 'jacobian/reasoning';
 
 type JsonObject = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Convert once, on first use: the schemas are fixed for the life of the process. */
 function once(convert: () => JsonObject): () => JsonObject {

@@ -41,7 +41,8 @@ const ParentsSchema = z
     });
   });
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array, and a plain object (its prototype Object's, or none). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
