@@ -24,7 +24,7 @@ import { IMPLICATIONS, LAWS, MAGMA_SIGNATURE, lawTexts, smtProblem, type Expecte
 import { jacobianEnvironment, startJacobian, type BenchContext } from './context.js';
 import { HttpClient, parseToolCall, toolCall, type Era } from './mcp-http.js';
 import { childEnvironment, CpuWindow } from './proc.js';
-import { ratio, round, table } from './stats.js';
+import { median, ratio, round, table } from './stats.js';
 
 /** Where the benchmark expects Debian's cvc5. */
 export const CVC5_BINARY = '/usr/bin/cvc5';
@@ -395,12 +395,6 @@ export function runCvc5(context: Pick<BenchContext, 'runTag'>, options: AlgebraO
 // ---------------------------------------------------------------------------------------------
 // The run.
 
-function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 function disagreements(implication: Implication, jacobian: JacobianOutcome, cvc5: Cvc5Outcome, maxOrder: number): string[] {
   const found: string[] = [];

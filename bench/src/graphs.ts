@@ -60,7 +60,7 @@ import { generateCheckerKeys, jacobianEnvironment, startChild, startJacobian, ty
 import { JsonLineReader } from './lines.js';
 import { HttpClient, parseToolCall, toolCall } from './mcp-http.js';
 import { cpuMs, CpuWindow, readJsonLines } from './proc.js';
-import { ratio, round, table } from './stats.js';
+import { median, ratio, round, table } from './stats.js';
 
 /** Where the benchmark expects Debian's geng. */
 export const GENG_BINARY = '/usr/bin/nauty-geng';
@@ -174,11 +174,6 @@ function lineBytes(n: number): number {
   return 2 + Math.ceil((n * (n - 1)) / 12);
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 function summary(runs: SystemRun[]): SystemSummary {
   return { ms: round(median(runs.map((r) => r.ms)), 1), cpu_ms: round(median(runs.map((r) => r.cpu_ms)), 0), count: runs[0]?.count ?? 0, runs };

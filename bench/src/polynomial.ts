@@ -21,7 +21,7 @@ import { cyclicSystem, katsuraSystem, parsePolynomials, printPolynomial, resolve
 import { findSingularExecutable, groebnerBasis, runSingularGroebner, singularScript } from '@jacobian/runner';
 
 import type { BenchContext } from './context.js';
-import { ratio, round, table } from './stats.js';
+import { median, ratio, round, table } from './stats.js';
 
 export const SINGULAR = '/usr/bin/Singular';
 const PYTHON = '/usr/bin/python3';
@@ -60,11 +60,6 @@ export interface PolynomialBenchReport {
   stopped?: unknown;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** sympy's groebner on the same generators (grevlex over QQ), timed inside Python; the basis size. */
 function sympyGroebner(system: StandardSystem, timeoutMs: number): { ms: number; size: number } | { failure: string } {

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { checkDrat } from '@jacobian/checker';
 import { parseDimacs, parseDratText, pigeonhole, randomKSat, serializeDimacs, type Cnf } from '@jacobian/shared';
 import type { BenchContext } from './context.js';
-import { round, table } from './stats.js';
+import { median, round, table } from './stats.js';
 
 export const CADICAL = '/usr/bin/cadical';
 
@@ -79,11 +79,6 @@ export interface SatBenchReport {
   stopped?: unknown;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** Solve with cadical writing a text DRAT proof; the wall time of the process. */
 function solve(cnfPath: string, proofPath: string, timeoutMs: number): number {

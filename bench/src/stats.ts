@@ -17,6 +17,14 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
 }
 
+/** The median of the samples (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
 export function round(value: number, digits = 3): number {
   if (!Number.isFinite(value)) return value;
   const factor = 10 ** digits;
