@@ -217,6 +217,16 @@ describe.skipIf(singularFound.path === null)(`polynomial.groebner_basis.compute:
     }
   }
 
+  it('gives Singular\'s basis on cyclic-6 over Q, through the modular trace, and says how it was reached', { timeout: 300_000 }, async () => {
+    const system = cyclicSystem(6);
+    const [a, b] = await both({ ring: { field: Q, variables: system.variables, order: 'grevlex' }, generators: system.generators });
+    expect(a.basis).toEqual(b.basis);
+    expect(a.engine.method).toMatch(/steered by a run modulo 67108859 \(\d+ of its \d+ pairs reduced to zero there and were skipped over Q\), the result certified exactly over Q/);
+    // A system that stays plain says nothing of a trace.
+    const [small] = await both({ ring: { field: Q, variables: cyclicSystem(4).variables, order: 'grevlex' }, generators: cyclicSystem(4).generators });
+    expect(small.engine.method).not.toContain('modulo');
+  });
+
   it('gives the same bases on seeded random ideals, each provider with cofactors that combine the generators into the basis', { timeout: 300_000 }, async () => {
     const ideals = randomIdeals(12, 20_240_611);
     for (const [k, generators] of ideals.entries()) {

@@ -169,8 +169,19 @@ const KernelOutput = z
     basis: z.array(PolynomialJsonSchema),
     cofactors: z.array(z.array(PolynomialJsonSchema)).optional(),
     stats: z.object({ pairs: Int, reductions: Int, zeroReductions: Int, steps: Int }).strict(),
+    trace: z.object({ prime: Int, pairs: Int, skipped: Int, outcome: z.enum(['certified', 'unlucky-prime', 'mismatch', 'rejected']) }).strict().optional(),
   })
   .strict();
+
+/** How the TypeScript engine reached its basis, for the result's method. */
+function typescriptMethod(trace: z.infer<typeof KernelOutput>['trace']): string {
+  const base = 'Buchberger with the Gebauer–Möller installation of the criteria, sugar selection, full reduction, final interreduction';
+  if (trace === undefined) return base;
+  if (trace.outcome === 'certified') {
+    return `${base}; steered by a run modulo ${trace.prime} (${trace.skipped} of its ${trace.pairs} pairs reduced to zero there and were skipped over Q), the result certified exactly over Q by Buchberger's criterion and the reduction of every generator`;
+  }
+  return `${base}; a run steered by a trace modulo ${trace.prime} was abandoned (${trace.outcome}) and the full algorithm over Q answered`;
+}
 
 const Q_XY_LEX = { field: { kind: 'Q' }, variables: ['x', 'y'], order: 'lex' };
 const CYCLIC_4 = cyclicSystem(4);
@@ -297,7 +308,7 @@ export function groebnerBasisCompute(runtime: ProviderRuntime, options: Groebner
       engine: {
         provider: runtime.provider,
         version: runtime.version,
-        method: 'Buchberger with the Gebauer–Möller installation of the criteria, sugar selection, full reduction, final interreduction',
+        method: typescriptMethod(out.trace),
         compute_ms: Date.now() - started,
         stats: { pairs: out.stats.pairs, reductions: out.stats.reductions, zero_reductions: out.stats.zeroReductions, steps: out.stats.steps },
       },

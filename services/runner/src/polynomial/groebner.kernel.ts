@@ -5,7 +5,7 @@
  * it polls the deadline through the engine's checkpoint and stops with EXECUTION_TIMEOUT.
  */
 import { JacobianError, parsePolynomials, polynomialToJson, resolveRing, ringSpecOf, type KernelContext, type PolynomialJson, type RingSpec } from '@jacobian/shared';
-import { groebnerBasis, type GroebnerStats } from './groebner.js';
+import { groebnerBasis, type GroebnerStats, type ModularTrace } from './groebner.js';
 
 /** Input of {@link groebnerBasisKernel}: the request's own ring and generator texts. */
 export interface GroebnerKernelInput {
@@ -21,6 +21,8 @@ export interface GroebnerKernelOutput {
   basis: PolynomialJson[];
   cofactors?: PolynomialJson[][];
   stats: GroebnerStats;
+  /** Over Q, when the run was steered by a modular trace. */
+  trace?: ModularTrace;
 }
 
 export function groebnerBasisKernel(input: GroebnerKernelInput, ctx: KernelContext): GroebnerKernelOutput {
@@ -38,5 +40,6 @@ export function groebnerBasisKernel(input: GroebnerKernelInput, ctx: KernelConte
     basis: result.basis.map((b) => polynomialToJson(ring, b)),
     ...(result.cofactors === undefined ? {} : { cofactors: result.cofactors.map((row) => row.map((c) => polynomialToJson(ring, c))) }),
     stats: result.stats,
+    ...(result.trace === undefined ? {} : { trace: result.trace }),
   };
 }

@@ -9,6 +9,12 @@
  * p < 2^26. Optionally it tracks cofactors: each basis element as a combination of the input
  * generators, with coefficients in the field.
  *
+ * Over Q without cofactors, a run whose coefficients grow large (cyclic-6: thousands of bits in
+ * intermediate elements, spent mostly on pairs that reduce to zero) switches to a modular trace:
+ * the same computation modulo a prime records which pairs reduce to zero, the run over Q skips
+ * them, and the result is certified exactly over Q by Buchberger's criterion before it is
+ * returned; otherwise the full algorithm answers (see {@link GroebnerOptions.modularTrace}).
+ *
  * Representation, chosen for the hot loops: a polynomial is one Int32Array of packed monomials
  * (stride W words per term) plus an array of coefficients, terms strictly decreasing. Monomials
  * are encoded so that the monomial order is the plain lexicographic order of the words:
@@ -23,6 +29,7 @@
  * called every few dozen reduction steps and may throw (the kernel throws EXECUTION_TIMEOUT).
  */
 import { bigGcd, JacobianError, MonomialOrder, type Field, type Polynomial, type PolynomialRing, type Rational, type PolynomialTerm } from '@jacobian/shared';
+import { lehmerGcd } from './integer-gcd.js';
 
 /** Options of {@link groebnerBasis}. */
 export interface GroebnerOptions {
@@ -32,6 +39,31 @@ export interface GroebnerOptions {
   readonly checkpoint?: (stats: Readonly<GroebnerStats>) => void;
   /** Reduce the tails of S-polynomial remainders as well as their leading terms (default true). */
   readonly tailReduce?: boolean;
+  /**
+   * Over Q without cofactors, whether to steer the computation by a run modulo a prime and certify
+   * the result over Q (see {@link GroebnerResult.trace}). `auto` (the default) starts the plain
+   * algorithm and switches to the trace once an element's coefficients pass
+   * {@link TRACE_COEFFICIENT_BITS} bits, the sign that its zero reductions will be expensive;
+   * `always` traces from the start; `never` runs the plain algorithm.
+   */
+  readonly modularTrace?: 'auto' | 'always' | 'never';
+  /** The prime of the modular trace (default {@link TRACE_PRIME}; below 2^26). Tests pick unlucky ones. */
+  readonly tracePrime?: number;
+}
+
+/** What the modular trace did (over Q without cofactors). */
+export interface ModularTrace {
+  readonly prime: number;
+  /** Pairs the modular run selected. */
+  readonly pairs: number;
+  /** Of those, the ones that reduced to zero there and were skipped over Q. */
+  readonly skipped: number;
+  /**
+   * certified: the traced result passed the exact check and is the answer. Otherwise the answer
+   * comes from the full algorithm: unlucky-prime (a generator's leading coefficient vanishes modulo
+   * the prime), mismatch (the run over Q left the recorded path), rejected (the check failed).
+   */
+  readonly outcome: 'certified' | 'unlucky-prime' | 'mismatch' | 'rejected';
 }
 
 /** Counters of one computation, for diagnostics and benchmarks. */
@@ -51,7 +83,10 @@ export interface GroebnerResult<C> {
   readonly basis: Polynomial<C>[];
   /** When asked for: cofactors[i][j] multiplies generators[j]; their sum is basis[i]. */
   readonly cofactors?: Polynomial<C>[][];
+  /** Counters of the work over the ring's own field (over Q: the traced run, its check, and the full run if it fell back). */
   readonly stats: GroebnerStats;
+  /** Present when the modular trace was tried. */
+  readonly trace?: ModularTrace;
 }
 
 /** Reduction steps between two `checkpoint` calls. */
@@ -64,6 +99,8 @@ interface Domain<K> {
   readonly zero: K;
   readonly one: K;
   readonly fractionFree: boolean;
+  /** p for GF(p) with p < 2^26 (number residues), for the merge written out for residues. */
+  readonly modulus?: number;
   isZero(a: K): boolean;
   isOne(a: K): boolean;
   /** fp·x − fg·y. */
@@ -88,7 +125,7 @@ const integerDomain: Domain<bigint> = {
   scale: (fp, x) => (fp === 1n ? x : fp * x),
   negScale: (fg, y) => -(fg * y),
   multipliers(a, b) {
-    const g = bigGcd(a, b);
+    const g = lehmerGcd(a, b);
     let fp = b / g;
     let fg = a / g;
     if (fp < 0n) {
@@ -99,8 +136,19 @@ const integerDomain: Domain<bigint> = {
   },
   normalize(coefs, len) {
     if (len === 0) return 1n;
-    let g = 0n;
-    for (let i = 0; i < len && g !== 1n; i++) g = bigGcd(g, coefs[i] as bigint);
+    // The content divides the smallest coefficient: start from it, and take a gcd only when a
+    // coefficient is not already a multiple (one division of a long number by a short one, where
+    // Euclid from the first coefficient would divide long numbers by long numbers).
+    let g = coefs[0] as bigint;
+    if (g < 0n) g = -g;
+    for (let i = 1; i < len; i++) {
+      const c = coefs[i] as bigint;
+      if (c < g && c > -g) g = c < 0n ? -c : c;
+    }
+    for (let i = 0; i < len && g !== 1n; i++) {
+      const r = (coefs[i] as bigint) % g;
+      if (r !== 0n) g = lehmerGcd(g, r);
+    }
     if ((coefs[0] as bigint) < 0n) g = -g;
     if (g !== 1n) for (let i = 0; i < len; i++) coefs[i] = (coefs[i] as bigint) / g;
     return g;
@@ -128,6 +176,7 @@ function smallPrimeDomain(p: number): Domain<number> {
     zero: 0,
     one: 1,
     fractionFree: false,
+    modulus: p,
     isZero: (a) => a === 0,
     isOne: (a) => a === 1,
     combo(fp, x, fg, y) {
@@ -291,6 +340,67 @@ function coprime(L: Layout, a: Int32Array, ia: number, b: Int32Array, ib: number
 // ---------------------------------------------------------------------------------------------
 // Polynomials of the engine.
 
+/**
+ * p − c·(q·g) over GF(P), P < 2^26, for {@link Engine.combine}: the same merge with the residue
+ * arithmetic written out, so the loop stays monomorphic (the modular trace runs the generic
+ * merge on bigints in the same process) and calls no domain function per term.
+ */
+function combineResidues(W: number, P: number, p: Poly<number>, g: Poly<number>, q: Int32Array, c: number, sugar: number): Poly<number> {
+  const plen = p.len;
+  const glen = g.len;
+  const mons = new Int32Array((plen + glen) * W);
+  const coefs = new Array<number>(plen + glen);
+  const pm = p.mons;
+  const pc = p.coefs;
+  const gm = g.mons;
+  const gc = g.coefs;
+  // −c, so that every term of q·g contributes neg·gc[j] mod P.
+  const neg = c === 0 ? 0 : P - c;
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  let jb = 0;
+  while (i < plen && j < glen) {
+    const ib = i * W;
+    let d = 0;
+    for (let k = 0; k < W; k++) {
+      d = (pm[ib + k] as number) - ((gm[jb + k] as number) + (q[k] as number));
+      if (d !== 0) break;
+    }
+    const ob = n * W;
+    if (d > 0) {
+      for (let k = 0; k < W; k++) mons[ob + k] = pm[ib + k] as number;
+      coefs[n++] = pc[i] as number;
+      i++;
+      continue;
+    }
+    if (d < 0) {
+      for (let k = 0; k < W; k++) mons[ob + k] = (gm[jb + k] as number) + (q[k] as number);
+      coefs[n++] = (neg * (gc[j] as number)) % P;
+    } else {
+      const v = ((pc[i] as number) + ((neg * (gc[j] as number)) % P)) % P;
+      if (v !== 0) {
+        for (let k = 0; k < W; k++) mons[ob + k] = pm[ib + k] as number;
+        coefs[n++] = v;
+      }
+      i++;
+    }
+    j++;
+    jb += W;
+  }
+  if (i < plen) {
+    mons.set(pm.subarray(i * W, plen * W), n * W);
+    for (; i < plen; i++) coefs[n++] = pc[i] as number;
+  }
+  for (; j < glen; j++, jb += W) {
+    const ob = n * W;
+    for (let k = 0; k < W; k++) mons[ob + k] = (gm[jb + k] as number) + (q[k] as number);
+    coefs[n++] = (neg * (gc[j] as number)) % P;
+  }
+  coefs.length = n;
+  return { mons, coefs, len: n, sugar, cof: null };
+}
+
 interface Poly<K> {
   mons: Int32Array;
   coefs: K[];
@@ -329,6 +439,10 @@ class Engine<K, C> {
   combine(p: Poly<K>, fp: K, g: Poly<K>, q: Int32Array, fg: K, top = true): Poly<K> {
     const W = this.W;
     const D = this.D;
+    if (D.modulus !== undefined && fp === 1 && p.cof === null) {
+      const sugar = top ? Math.max(p.sugar, g.sugar + degreeAt(this.L, q, 0)) : p.sugar;
+      return combineResidues(W, D.modulus, p as Poly<number>, g as Poly<number>, q, fg as number, sugar) as Poly<K>;
+    }
     const cap = p.len + g.len;
     const mons = new Int32Array(cap * W);
     const coefs: K[] = new Array<K>(cap);
@@ -479,6 +593,41 @@ class Engine<K, C> {
 // ---------------------------------------------------------------------------------------------
 // Buchberger with Gebauer–Möller.
 
+/** One selected pair of a recorded run and the leading monomial of its remainder (null: zero). */
+interface TraceStep {
+  readonly i: number;
+  readonly j: number;
+  readonly lead: Int32Array | null;
+}
+
+/** A replayed run left its trace: the modular image took another path than the rational run. */
+class TraceMismatch extends Error {}
+
+/** A run given a coefficient bound entered an element beyond it. */
+class CoefficientGrowth extends Error {}
+
+/** What {@link Buchberger.run} records, replays or watches; see there. */
+interface RunTrace {
+  readonly record?: TraceStep[];
+  readonly replay?: readonly TraceStep[];
+  /** Pairs already taken before this call (resuming). */
+  readonly from?: number;
+  /** Stop with {@link CoefficientGrowth} once an entered element has a coefficient this large (Q). */
+  readonly coefficientBound?: bigint;
+}
+
+/** Two traces agree on their first `length` steps. */
+function sameTrace(W: number, a: readonly TraceStep[], b: readonly TraceStep[], length: number): boolean {
+  if (a.length < length || b.length < length) return false;
+  for (let k = 0; k < length; k++) {
+    const x = a[k] as TraceStep;
+    const y = b[k] as TraceStep;
+    if (x.i !== y.i || x.j !== y.j) return false;
+    if (x.lead === null || y.lead === null ? x.lead !== y.lead : !sameWords(W, x.lead, 0, y.lead, 0)) return false;
+  }
+  return true;
+}
+
 interface Pair {
   readonly i: number;
   readonly j: number;
@@ -492,8 +641,15 @@ class Buchberger<K, C> {
   readonly masks: number[] = [];
   readonly active: boolean[] = [];
   pairs: Pair[] = [];
+  /** The indices i with active[i], increasing: reducer searches read only these. */
+  private activeList: number[] = [];
 
   constructor(readonly E: Engine<K, C>) {}
+
+  private refreshActiveList(): void {
+    this.activeList = [];
+    for (let i = 0; i < this.active.length; i++) if (this.active[i]) this.activeList.push(i);
+  }
 
   private get L(): Layout {
     return this.E.L;
@@ -505,8 +661,10 @@ class Buchberger<K, C> {
     const mask = maskAt(L, words, at);
     let best = -1;
     let bestLen = Infinity;
-    for (let r = 0; r < this.polys.length; r++) {
-      if (!this.active[r] || r === exclude) continue;
+    const list = this.activeList;
+    for (let a = 0; a < list.length; a++) {
+      const r = list[a] as number;
+      if (r === exclude) continue;
       if ((this.masks[r] as number) & ~mask) continue;
       const g = this.polys[r] as Poly<K>;
       if (g.len < bestLen && divides(L, g.mons, 0, words, at)) {
@@ -634,6 +792,7 @@ class Buchberger<K, C> {
     this.pairs = kept;
     // Elements whose lead h's lead divides leave G (their pairs stay in B).
     for (let g = 0; g < hi; g++) if (this.active[g] && divides(L, h.mons, 0, (this.polys[g] as Poly<K>).mons, 0)) this.active[g] = false;
+    this.refreshActiveList();
   }
 
   /** Remove and return the pair of least sugar, ties broken by least lcm, then by age. */
@@ -651,20 +810,54 @@ class Buchberger<K, C> {
     return pair;
   }
 
-  run(generators: Poly<K>[]): void {
-    const tail = this.E.options.tailReduce ?? true;
+  /**
+   * Buchberger's loop. With `trace.record`, every selected pair is written down with the leading
+   * monomial its remainder had (null: it reduced to zero). With `trace.replay`, the pairs must come
+   * in the recorded order; those recorded as zero are skipped, and the others must give remainders
+   * with the recorded leading monomials, else {@link TraceMismatch} is thrown. Skipping is only a
+   * guess, which {@link verifyReducedBasis} checks afterwards.
+   */
+  run(generators: Poly<K>[], trace: RunTrace = {}): void {
     for (const f of generators) {
       if (f.len === 0) continue;
       this.update(f);
     }
+    this.continueRun(trace);
+  }
+
+  /**
+   * The loop of {@link run} on the current state; `trace.from` pairs were already taken (a run
+   * stopped by its coefficient bound resumes as the replay of a trace). A run stopped by the bound
+   * has entered its last remainder, so the state is whole.
+   */
+  continueRun(trace: RunTrace): void {
+    const tail = this.E.options.tailReduce ?? true;
+    const W = this.E.W;
+    const { record, replay, coefficientBound } = trace;
+    let step = trace.from ?? 0;
     while (this.pairs.length > 0) {
       const pair = this.selectPair();
+      let expected: TraceStep | undefined;
+      if (replay) {
+        expected = replay[step++];
+        if (expected?.i !== pair.i || expected.j !== pair.j) throw new TraceMismatch();
+        if (expected.lead === null) continue;
+      }
       const s = this.sPolynomial(pair);
       this.E.stats.reductions++;
       const h = this.reduce(s, tail);
+      record?.push({ i: pair.i, j: pair.j, lead: h.len === 0 ? null : h.mons.slice(0, W) });
+      if (expected && (h.len === 0 || !sameWords(W, h.mons, 0, expected.lead as Int32Array, 0))) throw new TraceMismatch();
       if (h.len === 0) {
         this.E.stats.zeroReductions++;
         continue;
+      }
+      let grown = false;
+      if (coefficientBound !== undefined) {
+        for (let k = 0; k < h.len && !grown; k++) {
+          const c = h.coefs[k] as bigint;
+          grown = c >= coefficientBound || -c >= coefficientBound;
+        }
       }
       // As Singular does when it enters a new element (initEcart), its sugar becomes its actual
       // degree: measured on cyclic-6, the accumulated sugar of degree-dropping remainders
@@ -673,7 +866,31 @@ class Buchberger<K, C> {
       for (let k = 0; k < h.len; k++) degree = Math.max(degree, degreeAt(this.L, h.mons, k * this.E.W));
       h.sugar = degree;
       this.update(h);
+      if (grown) throw new CoefficientGrowth();
     }
+    if (replay && step !== replay.length) throw new TraceMismatch();
+  }
+
+  /**
+   * True if `basis` (interreduced: no lead divides another, tails reduced) is a Groebner basis of
+   * an ideal containing every generator: each generator reduces to zero by it, and so does the
+   * S-polynomial of every pair the Gebauer–Möller criteria keep (Buchberger's criterion). Leading
+   * terms are reduced only: a remainder is zero exactly when its leading term reduces away.
+   */
+  verifyReducedBasis(basis: Poly<K>[], generators: readonly Poly<K>[]): boolean {
+    for (const g of basis) this.update(g);
+    const E = this.E;
+    for (const pair of this.pairs) {
+      E.stats.reductions++;
+      if (this.reduce(this.sPolynomial(pair), false).len !== 0) return false;
+      E.stats.zeroReductions++;
+    }
+    this.pairs = [];
+    for (const f of generators) {
+      const copy: Poly<K> = { mons: f.mons, coefs: f.coefs.slice(0, f.len), len: f.len, sugar: f.sugar, cof: null };
+      if (this.reduce(copy, false).len !== 0) return false;
+    }
+    return true;
   }
 
   /**
@@ -696,6 +913,7 @@ class Buchberger<K, C> {
     });
     const keep = new Set(indices);
     for (let i = 0; i < this.active.length; i++) this.active[i] = keep.has(i);
+    this.refreshActiveList();
     // Reduce each tail by the others; leads are untouched, so the set of leads stays the same and
     // each element can be replaced in place.
     for (const i of indices) {
@@ -747,13 +965,109 @@ export function groebnerBasis<C>(ring: PolynomialRing<C>, generators: readonly P
   const engine = new Engine<unknown, C>(layoutOf(ring.order, ring.arity), D, ring, options);
   const R = ring as PolynomialRing<unknown>;
   const inputs = generators.map((g, j) => engine.fromShared(g, options.cofactors === true ? generators.map((_, k) => (k === j ? R.one() : R.zero())) : null));
-  const buchberger = new Buchberger(engine);
-  buchberger.run(inputs);
-  const reduced = buchberger.interreduce();
+  const mode = D.fractionFree && options.cofactors !== true ? (options.modularTrace ?? 'auto') : 'never';
+  let trace: ModularTrace | undefined;
+  let reduced: Poly<unknown>[] | undefined;
+  let started: { run: Buchberger<bigint, C>; record: TraceStep[] } | undefined;
+  if (mode === 'auto') {
+    // The plain run, stopped as soon as an element's coefficients grow large; the trace then
+    // resumes it rather than starting over.
+    const run = new Buchberger(engine);
+    const record: TraceStep[] = [];
+    try {
+      run.run(inputs, { record, coefficientBound: 1n << BigInt(TRACE_COEFFICIENT_BITS) });
+      reduced = run.interreduce();
+    } catch (error) {
+      if (!(error instanceof CoefficientGrowth)) throw error;
+      started = { run: run as Buchberger<bigint, C>, record };
+    }
+  }
+  if (reduced === undefined && mode !== 'never') {
+    // Residue products must stay exact in doubles; a composite modulus only makes the trace useless (the check still holds).
+    if (options.tracePrime !== undefined && !(Number.isInteger(options.tracePrime) && options.tracePrime > 2 && options.tracePrime < 1 << 26)) throw new RangeError('tracePrime must be an odd prime below 2^26');
+    const traced = tracedBasis(engine as Engine<bigint, C>, inputs as Poly<bigint>[], options.tracePrime ?? TRACE_PRIME, started);
+    trace = traced.trace;
+    if (traced.basis !== null) return { basis: traced.basis.map((p) => engine.toShared(p)), stats: engine.stats, trace };
+  }
+  if (reduced === undefined) {
+    const buchberger = new Buchberger(engine);
+    buchberger.run(inputs);
+    reduced = buchberger.interreduce();
+  }
   const basis = reduced.map((p) => engine.toShared(p));
   return {
     basis,
     ...(options.cofactors === true ? { cofactors: reduced.map((p) => engine.monicCofactors(p)) } : {}),
     stats: engine.stats,
+    ...(trace === undefined ? {} : { trace }),
   };
+}
+
+/**
+ * Coefficient size (bits) at which `modularTrace: 'auto'` leaves the plain run for the trace.
+ * Measured (grevlex and grlex over Q): cyclic-5, katsura-5, katsura-6 stay below 160 bits and are
+ * fastest plain; cyclic-6 passes 256 bits after 27 ms of a plain run that then takes 8 s.
+ */
+export const TRACE_COEFFICIENT_BITS = 256;
+
+/** The largest prime below 2^26: residues stay numbers, and a random coefficient vanishes modulo it with probability 1.5·10^-8. */
+export const TRACE_PRIME = 67108859;
+
+/**
+ * Over Q: run Buchberger modulo a prime first and record which pairs reduce to zero, then run it
+ * over Q reducing only the others (most of the time over Q goes into pairs that reduce to zero,
+ * through intermediate elements with large coefficients), interreduce, and certify the result
+ * exactly over Q with {@link Buchberger.verifyReducedBasis}. The elements are ideal elements by
+ * construction (S-polynomials and remainders of ideal elements, computed over Q), so a certified
+ * result is the reduced basis, whatever the prime did. Null basis: the prime's image went another
+ * way, or the candidate failed the check; the caller then runs the full algorithm. `started`: a
+ * plain run over Q stopped by its coefficient bound, with its own record; when the modular record
+ * begins the same way, that run continues as the replay.
+ */
+function tracedBasis<C>(
+  engine: Engine<bigint, C>,
+  inputs: Poly<bigint>[],
+  prime: number,
+  started?: { run: Buchberger<bigint, C>; record: readonly TraceStep[] },
+): { basis: Poly<bigint>[] | null; trace: ModularTrace } {
+  const modular = new Engine<number, C>(engine.L, smallPrimeDomain(prime), engine.ring, { ...(engine.options.checkpoint ? { checkpoint: engine.options.checkpoint } : {}), tailReduce: engine.options.tailReduce ?? true });
+  const P = BigInt(prime);
+  const images: Poly<number>[] = [];
+  for (const f of inputs) {
+    // A leading coefficient divisible by p would change the leading monomial: the prime is unlucky.
+    if (f.len > 0 && (f.coefs[0] as bigint) % P === 0n) return { basis: null, trace: { prime, pairs: 0, skipped: 0, outcome: 'unlucky-prime' } };
+    images.push(imageModulo(modular, f, P));
+  }
+  const record: TraceStep[] = [];
+  new Buchberger(modular).run(images, { record });
+  const skipped = record.filter((step) => step.lead === null).length;
+  const rational = started?.run ?? new Buchberger(engine);
+  try {
+    if (started === undefined) rational.run(inputs, { replay: record });
+    else if (sameTrace(engine.W, started.record, record, started.record.length)) rational.continueRun({ replay: record, from: started.record.length });
+    else throw new TraceMismatch();
+  } catch (error) {
+    if (error instanceof TraceMismatch) return { basis: null, trace: { prime, pairs: record.length, skipped, outcome: 'mismatch' } };
+    throw error;
+  }
+  const candidate = rational.interreduce();
+  const certified = new Buchberger(engine).verifyReducedBasis(candidate, inputs);
+  return { basis: certified ? candidate : null, trace: { prime, pairs: record.length, skipped, outcome: certified ? 'certified' : 'rejected' } };
+}
+
+/** The image of an integer polynomial modulo p (< 2^26), made monic; terms that vanish are dropped. */
+function imageModulo<C>(E: Engine<number, C>, f: Poly<bigint>, P: bigint): Poly<number> {
+  const W = E.W;
+  const mons = new Int32Array(f.len * W);
+  const coefs: number[] = [];
+  for (let t = 0; t < f.len; t++) {
+    let r = (f.coefs[t] as bigint) % P;
+    if (r === 0n) continue;
+    if (r < 0n) r += P;
+    mons.set(f.mons.subarray(t * W, (t + 1) * W), coefs.length * W);
+    coefs.push(Number(r));
+  }
+  const image: Poly<number> = { mons, coefs, len: coefs.length, sugar: f.sugar, cof: null };
+  E.normalize(image);
+  return image;
 }
