@@ -40,7 +40,6 @@ import {
   ringSpecOf,
   runKernel,
   sourceProviderRuntime,
-  toAppError,
   totalDegree,
   type CapabilityContext,
   type CapabilityDefinition,
@@ -55,9 +54,9 @@ import {
   type PolynomialRing,
   type ProviderProbe,
   type ProviderRuntime,
-  type StoredArtifact,
 } from '@jacobian/shared';
-import { checkSingularIdentity, runSingularGroebner, SINGULAR_MAX_CHARACTERISTIC, SINGULAR_PROVIDER, type SingularTools } from '../providers/singular.js';
+import { checkSingularField, checkSingularIdentity, runSingularGroebner, SINGULAR_MAX_CHARACTERISTIC, SINGULAR_PROVIDER, type SingularTools } from '../providers/singular.js';
+import { singularRunOptions, storeOrWarn } from './algebra-capabilities.js';
 import { RUNNER_VERSION } from '../version.js';
 
 /** The capability ID. */
@@ -278,10 +277,6 @@ function cofactorTextBudget(context: CapabilityContext): number {
   return Math.floor(context.budget.max_output_bytes / 2);
 }
 
-function notRetained(what: string, reason: string): Diagnostic {
-  return { severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `${what} was not stored: ${reason}`.slice(0, 2000), path: null, hint: 'the basis in the output stands' };
-}
-
 /**
  * The polynomial.groebner_basis.compute capability, served by `runtime`: Singular's (its tools
  * from the probe in `options.singular`) or our TypeScript engine's.
@@ -318,19 +313,9 @@ export function groebnerBasisCompute(runtime: ProviderRuntime, options: Groebner
   async function computeWithSingular(resolved: ResolvedGenerators, cofactors: boolean, context: CapabilityContext): Promise<EngineResult> {
     const tools = singularTools as SingularTools;
     const { ring, generators } = resolved;
-    if (ring.field.characteristic > SINGULAR_MAX_CHARACTERISTIC) {
-      throw new JacobianError(
-        'INVALID_REQUEST',
-        `payload.ring.field.characteristic: this capability is served by Singular, which computes over GF(p) only for p ≤ ${SINGULAR_MAX_CHARACTERISTIC}; ${ring.field.characteristic} is larger`,
-        { path: ['payload', 'ring', 'field', 'characteristic'], data: { rule: 'provider-field' } },
-      );
-    }
+    checkSingularField(ring, GROEBNER_BASIS_CAPABILITY_ID);
     await checkSingularIdentity(tools);
-    const result = await runSingularGroebner(
-      tools.binary,
-      { ring, generators, cofactors },
-      { signal: context.signal, deadline: context.deadline, maxOutputBytes: Math.min(256 * 1024 * 1024, Math.max(16 * 1024 * 1024, 4 * context.budget.max_output_bytes)) },
-    );
+    const result = await runSingularGroebner(tools.binary, { ring, generators, cofactors }, singularRunOptions(context));
     const toJson = (p: Polynomial<unknown>): PolynomialJson => polynomialToJson(ring, p);
     const claim: GroebnerBasisClaim = {
       ring: ringSpecOf(ring),
@@ -339,17 +324,6 @@ export function groebnerBasisCompute(runtime: ProviderRuntime, options: Groebner
       ...(result.cofactors === undefined ? {} : { cofactors: result.cofactors.map((row) => row.map(toJson)) }),
     };
     return { claim, engine: { provider: runtime.provider, version: runtime.version, method: 'Singular std with option(redSB) and option(redTail); cofactors by lift(ideal, std)', compute_ms: result.runtimeMs, stats: null } };
-  }
-
-  async function store(what: string, draft: Parameters<CapabilityContext['artifacts']['put']>[0], context: CapabilityContext, diagnostics: Diagnostic[]): Promise<StoredArtifact | null> {
-    try {
-      return await context.artifacts.put(draft, { signal: context.signal });
-    } catch (error) {
-      const appError = toAppError(error);
-      if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
-      diagnostics.push(notRetained(what, appError.message));
-      return null;
-    }
   }
 
   return {
@@ -400,7 +374,7 @@ export function groebnerBasisCompute(runtime: ProviderRuntime, options: Groebner
         basis_size: claim.basis.length,
         cofactors: claim.cofactors !== undefined,
       };
-      const claimArtifact = await store(
+      const claimArtifact = await storeOrWarn(
         'the Groebner basis claim',
         { schema_uri: GROEBNER_BASIS_SCHEMA_URI, semantics_uri: GROEBNER_BASIS_SEMANTICS_URI, payload: GroebnerBasisClaimSchema.parse(claim), parents, summary },
         context,
@@ -409,7 +383,7 @@ export function groebnerBasisCompute(runtime: ProviderRuntime, options: Groebner
       const basisArtifact =
         claimArtifact === null
           ? null
-          : await store(
+          : await storeOrWarn(
               'the basis list',
               {
                 schema_uri: POLYNOMIAL_LIST_SCHEMA_URI,
