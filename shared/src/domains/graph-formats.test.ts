@@ -18,6 +18,7 @@ import {
   toAdjacencyMatrix,
   toEdgeList,
 } from './graph-formats.js';
+import { mulberry32 as prng } from '../testing/seeded.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -50,17 +51,6 @@ function isCanonical(g: IndexedGraph): boolean {
   });
 }
 
-/** A small deterministic PRNG (mulberry32) so generated graphs shrink and reproduce by seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomGraph(n: number, density: number, seed: number): IndexedGraph {
   const random = prng(seed);

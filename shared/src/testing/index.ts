@@ -11,3 +11,4 @@ export { descendants, isAlive, processesWithEnv, readStat, reapProcessesWithEnv,
 export type { ProcStat } from './processes.js';
 export { findSingular, singularReducedBases } from '../domains/polynomial/singular.testing.js';
 export type { SingularJob } from '../domains/polynomial/singular.testing.js';
+export { mulberry32 } from './seeded.js';

@@ -6,20 +6,10 @@ import {
   checkMaximumInducedTreeClaim,
   exhaustiveMaximumInducedTree,
 } from './induced-tree-exhaustive.js';
+import { mulberry32 as prng } from '@jacobian/shared/testing';
 
 type Graph = { order: number; edges: [number, number][] };
 
-/** Small deterministic PRNG (mulberry32) so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomGraph(order: number, density: number, rand: () => number): Graph {
   const edges: [number, number][] = [];

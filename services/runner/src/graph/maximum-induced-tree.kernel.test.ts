@@ -2,20 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { JacobianError, ProviderRuntimeSchema } from '@jacobian/shared';
 import { probeZ3Provider } from '../providers/z3.js';
 import { maximumInducedTreeKernel, type InducedTreeSearchOutput } from './maximum-induced-tree.kernel.js';
+import { mulberry32 as prng } from '@jacobian/shared/testing';
 
 type Graph = { order: number; edges: [number, number][] };
 
-/** mulberry32: tiny seeded PRNG so every run sees the same graphs. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomGraph(order: number, density: number, rand: () => number): Graph {
   const edges: [number, number][] = [];

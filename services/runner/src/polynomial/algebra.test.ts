@@ -4,6 +4,7 @@ import { findSingular } from '@jacobian/shared/testing';
 import { runSingularProgram } from '../providers/singular.js';
 import { bareissDeterminant, divideWithQuotients, exactQuotient, membershipFromBasis, normalizeAssociate, polynomialGcd, polynomialResultant } from './algebra.js';
 import { groebnerBasis } from './groebner.js';
+import { mulberry32 as random } from '@jacobian/shared/testing';
 
 const singular = findSingular();
 const Q = { kind: 'Q' as const };
@@ -15,17 +16,6 @@ function ringOf(field: typeof Q | typeof GF7, variables: string[], order = 'grev
 const P = (R: PolynomialRing<unknown>, text: string): Polynomial<unknown> => parsePolynomial(R, text);
 const T = (R: PolynomialRing<unknown>, p: Polynomial<unknown>): string => printPolynomial(R, p);
 
-/** Seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function randomPolynomial(next: () => number, variables: string[], terms: number, degree: number): string {
   const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
   return Array.from({ length: terms }, () => `${int(-5, 5) || 1}*${variables.map((v) => `${v}^${int(0, degree)}`).join('*')}`).join(' + ');

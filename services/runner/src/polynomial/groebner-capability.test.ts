@@ -22,6 +22,7 @@ import { findSingular } from '@jacobian/shared/testing';
 import { probeSingular, type SingularTools } from '../providers/singular.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { GROEBNER_TS_PROVIDER, groebnerBasisCompute, groebnerTsProvider, type GroebnerBasisOutput } from './groebner-capability.js';
+import { mulberry32 as random } from '@jacobian/shared/testing';
 
 const singularFound = findSingular();
 const TS_RUNTIME: ProviderRuntime = { ...FAKE_RUNTIME, provider: GROEBNER_TS_PROVIDER };
@@ -29,17 +30,6 @@ const ID = 'polynomial.groebner_basis.compute';
 const GF = { kind: 'GF' as const, characteristic: '32003' };
 const Q = { kind: 'Q' as const };
 
-/** A seeded generator (mulberry32), so the random ideals are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random ideals in x, y, z: 2–3 generators of 2–4 terms of degree ≤ 3 with small coefficients (some rational). */
 function randomIdeals(count: number, seed: number): string[][] {

@@ -13,22 +13,12 @@ import {
 } from '@jacobian/shared';
 import { findSingular, singularReducedBases, type SingularJob } from '@jacobian/shared/testing';
 import { groebnerBasis, TRACE_PRIME } from './groebner.js';
+import { mulberry32 as random } from '@jacobian/shared/testing';
 
 const singular = findSingular();
 const ORDERS: MonomialOrder[] = ['grevlex', 'grlex', 'lex'];
 const Q: FieldSpec = { kind: 'Q' };
 
-/** A seeded generator (mulberry32), so the random ideals are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Random ideals in `variables`: 2–4 generators of 2–5 terms of degree ≤ 3, coefficients up to

@@ -16,6 +16,7 @@ import {
 import { findSingular, singularReducedBases, type SingularJob } from '@jacobian/shared/testing';
 import { groebnerBasis } from './groebner.js';
 import { groebnerBasisKernel } from './groebner.kernel.js';
+import { mulberry32 as random } from '@jacobian/shared/testing';
 
 const singular = findSingular();
 const FIELDS = [{ kind: 'Q' as const }, { kind: 'GF' as const, characteristic: '32003' }];
@@ -27,17 +28,6 @@ function systemsFor(order: MonomialOrder): StandardSystem[] {
   return order === 'lex' ? small : [...small, cyclicSystem(5), katsuraSystem(4), katsuraSystem(5)];
 }
 
-/** A seeded generator (mulberry32), so the random ideals are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random ideals in x, y, z: 2–3 generators of 2–4 terms of degree ≤ 3 with small coefficients. */
 function randomIdeals(count: number, seed: number): string[][] {

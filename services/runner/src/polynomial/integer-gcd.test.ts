@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bigGcd } from '@jacobian/shared';
 import { lehmerGcd } from './integer-gcd.js';
+import { mulberry32 as random } from '@jacobian/shared/testing';
 
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('lehmerGcd', () => {
   const next = random(2026);
