@@ -225,7 +225,9 @@ describe('polynomial.groebner_basis.verify', () => {
     });
 
     it('answers TIMEOUT, not a verdict, when the budget ends before the check', { timeout: 120_000 }, async () => {
-      const system = cyclicSystem(6);
+      // katsura-7 over GF(32003): checking its 74-element basis takes about 1.2 s here, twelve
+      // times the smallest budget (cyclic-6's check, at 30-80 ms, could finish within it).
+      const system = katsuraSystem(7);
       const ring = resolveRing({ field: { kind: 'GF', characteristic: '32003' }, variables: system.variables, order: 'grevlex' });
       const generators = parsePolynomials(ring, system.generators);
       const [basis] = singularReducedBases([{ ring, generators }]);
