@@ -39,10 +39,8 @@ export interface TaskServiceOptions {
   store: TaskStore;
   /** How long a call waits for its run before answering with a task handle. Default 1000 ms. */
   graceMs?: number;
-  /** The polling interval suggested to clients. Default 1000 ms. */
+  /** The polling interval suggested to clients, and how often a process waiting on a task's run brings the stored task in step. Default 1000 ms. */
   pollIntervalMs?: number;
-  /** How often a process waiting on a task's run brings the stored task in step. Default: the polling interval. */
-  syncIntervalMs?: number;
   /** How long a task is kept beyond its run's wall-time budget. Default one hour. */
   retentionMs?: number;
   now?: () => number;
@@ -78,7 +76,6 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   const { store } = options;
   const graceMs = options.graceMs ?? 1000;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const syncIntervalMs = options.syncIntervalMs ?? pollIntervalMs;
   const retentionMs = options.retentionMs ?? 3_600_000;
   const now = options.now ?? Date.now;
   /** Runs this process watches, by task ID. */
@@ -127,7 +124,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         .finally(() => {
           busy = false;
         });
-    }, syncIntervalMs);
+    }, pollIntervalMs);
     timer.unref();
     return () => clearInterval(timer);
   }
