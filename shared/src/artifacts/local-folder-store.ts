@@ -253,7 +253,12 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
         for (const object of [payload, manifest]) {
           const written = temps.get(object);
           if (written === undefined) continue;
-          if (object === manifest) throwIfAborted(signal, 'put', 'writing the manifest');
+          if (object === manifest) {
+            throwIfAborted(signal, 'put', 'writing the manifest');
+            // A payload found in place may have been renamed by a concurrent put whose folder
+            // sync has not happened yet: sync it here too before the manifest becomes visible.
+            if (!toWrite.includes(payload)) await step(payload, (file) => syncDirectory(path.dirname(file)));
+          }
           temps.delete(object);
           await step(object, (file, bytes, hex) => publish(written, file, bytes, hex));
         }
