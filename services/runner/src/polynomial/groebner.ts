@@ -965,6 +965,9 @@ export function groebnerBasis<C>(ring: PolynomialRing<C>, generators: readonly P
   const engine = new Engine<unknown, C>(layoutOf(ring.order, ring.arity), D, ring, options);
   const R = ring as PolynomialRing<unknown>;
   const inputs = generators.map((g, j) => engine.fromShared(g, options.cofactors === true ? generators.map((_, k) => (k === j ? R.one() : R.zero())) : null));
+  // Residue products must stay exact in doubles; a composite modulus only makes the trace useless (the check still holds).
+  const prime = options.tracePrime;
+  if (prime !== undefined && !(Number.isInteger(prime) && prime % 2 === 1 && prime > 2 && prime < 1 << 26)) throw new RangeError(`tracePrime: an odd prime in 3..2^26 − 1, not ${prime}`);
   const mode = D.fractionFree && options.cofactors !== true ? (options.modularTrace ?? 'auto') : 'never';
   let trace: ModularTrace | undefined;
   let reduced: Poly<unknown>[] | undefined;
@@ -983,8 +986,6 @@ export function groebnerBasis<C>(ring: PolynomialRing<C>, generators: readonly P
     }
   }
   if (reduced === undefined && mode !== 'never') {
-    // Residue products must stay exact in doubles; a composite modulus only makes the trace useless (the check still holds).
-    if (options.tracePrime !== undefined && !(Number.isInteger(options.tracePrime) && options.tracePrime > 2 && options.tracePrime < 1 << 26)) throw new RangeError('tracePrime must be an odd prime below 2^26');
     const traced = tracedBasis(engine as Engine<bigint, C>, inputs as Poly<bigint>[], options.tracePrime ?? TRACE_PRIME, started);
     trace = traced.trace;
     if (traced.basis !== null) return { basis: traced.basis.map((p) => engine.toShared(p)), stats: engine.stats, trace };
