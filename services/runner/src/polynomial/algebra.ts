@@ -221,7 +221,10 @@ export function polynomialResultant<C>(R: PolynomialRing<C>, f: Polynomial<C>, g
   const size = m + n;
   if (size === 0) return R.one();
   if (size > MAX_SYLVESTER_SIZE) {
-    throw new JacobianError('INVALID_REQUEST', `the Sylvester matrix would be ${size}×${size}, above the limit of ${MAX_SYLVESTER_SIZE} for the TypeScript resultant`, { data: { rule: 'size' } });
+    throw new JacobianError('INVALID_REQUEST', `payload.f, payload.g: the Sylvester matrix would be ${size}×${size}, above the limit of ${MAX_SYLVESTER_SIZE} for the TypeScript resultant (limits.max_sylvester_size)`, {
+      path: ['payload', 'g'],
+      data: { rule: 'max_sylvester_size', limit: MAX_SYLVESTER_SIZE, size },
+    });
   }
   const cf = coefficientsIn(R, f, v).reverse();
   const cg = coefficientsIn(R, g, v).reverse();
