@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { getTypedArtifactAt } from '../../artifacts/read-at.js';
-import type { ArtifactStore, LoadedArtifact } from '../../artifacts/store.js';
+import type { ArtifactStore } from '../../artifacts/store.js';
 import { formatJsonPath } from '../../canonical-json.js';
 import { JacobianError, type JsonPath } from '../../errors.js';
 import { parseDimacs, satFormatError, type Cnf } from './dimacs.js';
@@ -77,10 +77,10 @@ export function parseCnfPayload(payload: SatCnfPayload, path: JsonPath = []): Cn
  * payload or DIMACS text that does not parse is the request's ARTIFACT_TYPE_MISMATCH naming the
  * field; errors of the read itself pass through as getArtifactAt's.
  */
-export async function readCnfAt(store: ArtifactStore, uri: string, path: JsonPath, options: { signal?: AbortSignal } = {}): Promise<{ cnf: Cnf; text: string; artifact: LoadedArtifact }> {
-  const { artifact, payload } = await getTypedArtifactAt(store, uri, path, { schemaUri: SAT_CNF_SCHEMA_URI, what: 'a stored CNF', payload: SatCnfPayloadSchema }, options);
+export async function readCnfAt(store: ArtifactStore, uri: string, path: JsonPath, options: { signal?: AbortSignal } = {}): Promise<{ cnf: Cnf; text: string }> {
+  const { payload } = await getTypedArtifactAt(store, uri, path, { schemaUri: SAT_CNF_SCHEMA_URI, what: 'a stored CNF', payload: SatCnfPayloadSchema }, options);
   try {
-    return { cnf: parseCnfPayload(payload), text: payload.dimacs, artifact };
+    return { cnf: parseCnfPayload(payload), text: payload.dimacs };
   } catch (error) {
     if (!(error instanceof JacobianError)) throw error;
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${formatJsonPath(path)}: the stored CNF does not parse: ${error.message}`, { path, cause: error });
