@@ -114,6 +114,13 @@ async function main(argv: string[]): Promise<number> {
   ] = await Promise.all([import('./config.js'), import('./embedded.js'), import('@jacobian/mcp-api'), import('@jacobian/shared'), import('./telemetry.js')]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
+  if (command === 'checkers') {
+    // One-shot and serves nothing: no telemetry.
+    const jacobian = await startEmbedded({ ...config, concurrency: 1 });
+    process.stdout.write(`${JSON.stringify({ authorized: jacobian.checker.identities.map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }, null, 2)}\n`);
+    await jacobian.close();
+    return 0;
+  }
   // Metrics, and tracing when configured; spans still buffered are exported before the process exits.
   const telemetry = await startTelemetry(command, VERSION, process.env, log);
   stopTelemetry = () => telemetry.close();
@@ -180,12 +187,6 @@ async function main(argv: string[]): Promise<number> {
       const signal = await signalled;
       log.info('shutting down', { signal, role: role.description });
       await role.close();
-      return 0;
-    }
-    case 'checkers': {
-      const jacobian = await startEmbedded({ ...config, concurrency: 1 });
-      process.stdout.write(`${JSON.stringify({ authorized: jacobian.checker.identities.map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }, null, 2)}\n`);
-      await jacobian.close();
       return 0;
     }
     default:

@@ -1,4 +1,4 @@
-import { createJacobianMetrics, installTelemetry, startOtlpMetricsExport, type JacobianMetrics, type RunningMetricsExport } from '@jacobian/shared';
+import { createJacobianMetrics, installTelemetry, parseKeyPairsIntoRecord, startOtlpMetricsExport, type JacobianMetrics, type RunningMetricsExport } from '@jacobian/shared';
 import type { RunningTracing } from '@jacobian/shared/telemetry-sdk';
 import type { InstalledCapability } from '@jacobian/shared';
 import { providerSkipped, type Logger } from './log.js';
@@ -67,15 +67,14 @@ export async function startTelemetry(role: string, version: string, env: NodeJS.
   const metricsUrl = metricsExportUrl(env);
   let metricsExport: RunningMetricsExport | undefined;
   if (metricsUrl !== undefined) {
-    const { parseKeyPairsIntoRecord: keyValues } = await import('@jacobian/shared/telemetry-sdk');
-    const resource = keyValues(env['OTEL_RESOURCE_ATTRIBUTES']);
+    const resource = parseKeyPairsIntoRecord(env['OTEL_RESOURCE_ATTRIBUTES']);
     const serviceName = env['OTEL_SERVICE_NAME']?.trim() || resource['service.name'] || `jacobian-${role}`;
     metricsExport = startOtlpMetricsExport({
       registry: metrics.registry,
       url: metricsUrl,
       intervalMs: positiveMs(env['OTEL_METRIC_EXPORT_INTERVAL'], 60_000),
       timeoutMs: positiveMs(env['OTEL_METRIC_EXPORT_TIMEOUT'], 30_000),
-      headers: { ...keyValues(env['OTEL_EXPORTER_OTLP_HEADERS']), ...keyValues(env['OTEL_EXPORTER_OTLP_METRICS_HEADERS']) },
+      headers: { ...parseKeyPairsIntoRecord(env['OTEL_EXPORTER_OTLP_HEADERS']), ...parseKeyPairsIntoRecord(env['OTEL_EXPORTER_OTLP_METRICS_HEADERS']) },
       resource: { ...resource, 'service.name': serviceName, 'service.version': version },
       scope: { name: 'jacobian', version },
       onError: (message) => log.warn('metrics export', { error: message }),

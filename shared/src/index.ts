@@ -446,6 +446,8 @@ export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 export { activeMetrics, activeTracer, inSpan, installTelemetry, recordResult, runSpanAttributes, SpanAttribute, targetPool } from './telemetry/instrumentation.js';
 export { createJacobianMetrics } from './telemetry/metrics.js';
 export { startOtlpMetricsExport } from './telemetry/otlp-metrics.js';
+/** The OTel SDKs' parser of `key=value,...` variables (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES); from @opentelemetry/core, not the SDK. */
+export { parseKeyPairsIntoRecord } from '@opentelemetry/core';
 export type { RunningMetricsExport } from './telemetry/otlp-metrics.js';
 export type { CheckerVerdict, JacobianMetrics, QueueDepth } from './telemetry/metrics.js';
 export { readQueueDepths } from './telemetry/queue-depth.js';

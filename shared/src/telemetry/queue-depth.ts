@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 
 import { defaultRunQueueName } from '../queue/job-data.js';
 import type { RunTarget } from '../queue/run-queue.js';
+import { targetPool } from './instrumentation.js';
 import type { QueueDepth } from './metrics.js';
 
 /**
@@ -25,7 +26,7 @@ export async function readQueueDepths(redis: Redis, prefix: string, targets: rea
   return targets.map((target, index) => {
     const at = index * 4;
     return {
-      pool: target.kind === 'pool' ? target.pool : 'checker',
+      pool: targetPool(target),
       waiting: (counts[at] ?? 0) + (counts[at + 1] ?? 0),
       active: counts[at + 2] ?? 0,
       delayed: counts[at + 3] ?? 0,

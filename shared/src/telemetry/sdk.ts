@@ -55,6 +55,3 @@ export function startTracing(options: TracingOptions): RunningTracing {
     },
   };
 }
-
-/** The OTel SDKs' parser of `key=value,...` variables (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES). */
-export { parseKeyPairsIntoRecord } from '@opentelemetry/core';
