@@ -819,8 +819,8 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     return ((await response.json()) as { result: Record<string, unknown> }).result;
   }
 
-  /** Another API process of this cluster, once it sees every capability. */
-  async function startExtraApi(what: string, env: Record<string, string> = {}, args: string[] = ['--port', '0']): Promise<RoleProcess> {
+  /** Another API process of this cluster, stopped with the others after the suite. */
+  async function startExtraApi(env: Record<string, string> = {}, args: string[] = ['--port', '0']): Promise<RoleProcess> {
     const extra = await startRole('api', ['api', '--host', '127.0.0.1', ...args], clusterEnv(env), markerRoot, 'serving MCP over Streamable HTTP');
     markers.add(extra.marker);
     extraApis.push(extra);
@@ -828,13 +828,12 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
   }
 
   it('a long run as an MCP task outlives the API process that started it: another API answers tasks/get with the one result', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const starter = await startExtraApi('the starting API');
+    const starter = await startExtraApi();
     await waitForCatalog('the starting API to see all capabilities', (view) => view.digest === fullDigest, await connect(servedUrl(starter)));
     const graphUri = await hardGraph();
     await settle();
-    const rpc = taskRpc;
     // A budget no other test uses: a job Redis has never seen, which runs for its whole budget.
-    const handle = await rpc(servedUrl(starter), 'tools/call', 'math.run', {
+    const handle = await taskRpc(servedUrl(starter), 'tools/call', 'math.run', {
       name: 'math.run',
       arguments: { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: 6_000 } },
     });
@@ -846,7 +845,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     const done = await pollUntil(
       `task ${taskId} to complete through the other API`,
       async () => {
-        const task = await rpc(answering, 'tasks/get', taskId, { taskId });
+        const task = await taskRpc(answering, 'tasks/get', taskId, { taskId });
         expect(['working', 'completed']).toContain(task['status']);
         return task['status'] === 'completed' ? task : undefined;
       },
@@ -858,7 +857,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
   });
 
   it('a task cancelled through another API process, while the one that started it still waits: the runner ends the job CANCELLED', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const starter = await startExtraApi('the starting API');
+    const starter = await startExtraApi();
     await waitForCatalog('the starting API to see all capabilities', (view) => view.digest === fullDigest, await connect(servedUrl(starter)));
     const graphUri = await hardGraph();
     await settle();
@@ -883,7 +882,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
 
   it('a REQUIRED reasoning log in the cluster: an unbound run is refused before any runner sees it, a mismatched report is recorded, and the log (a Redis stream) outlives the API', { timeout: TEST_TIMEOUT_MS }, async () => {
     const env = { JACOBIAN_REASONING_MODE: 'REQUIRED' };
-    const first = await startExtraApi('the first reasoning API', env);
+    const first = await startExtraApi(env);
     const c = await connect(servedUrl(first));
     await waitForCatalog('the reasoning API to see all capabilities', (view) => view.digest === fullDigest, c);
     const write = async (client: Client, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
@@ -921,7 +920,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     expect((await first.stop()).graceful).toBe(true);
 
     // Another API process, started afresh, reads the same log from Redis and the run goes on.
-    const second = await startExtraApi('the second reasoning API', env);
+    const second = await startExtraApi(env);
     const c2 = await connect(servedUrl(second));
     const read = await c2.readResource({ uri: `reasoning://run/${runId}` });
     const events = (read.contents[0] as { text: string }).text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -943,7 +942,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
         tokens: Object.entries(tokens).map(([tenant, token]) => ({ sha256: tokenDigest(token), tenant })),
       }),
     );
-    const guarded = await startExtraApi('the authenticated API', { JACOBIAN_AUTH_FILE: authFile }, ['--port', String(port)]);
+    const guarded = await startExtraApi({ JACOBIAN_AUTH_FILE: authFile }, ['--port', String(port)]);
     const url = servedUrl(guarded);
     const anonymous = await fetch(url, {
       method: 'POST',
