@@ -347,7 +347,7 @@ describe('bearer-token authentication by token introspection (RFC 7662)', () => 
     expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
   });
 
-  it('answers 500 when the authorization server refuses the introspection request itself', async () => {
+  it('reports server_error when the authorization server refuses the introspection request itself', async () => {
     const file = parseAuthFile(JSON.stringify({ resource, oauth: { issuer: as.issuer, introspection: { client_id: 'jacobian', client_secret_env: 'S' } } }), 'test auth file');
     const wrong = createAuthenticator(file, { env: { S: 'wrong-secret' } });
     as.tokens.set('opaque-any', { active: true, aud: resource, exp: later(), tenant: 'acme' });

@@ -21,7 +21,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { JacobianError, zodIssuesToDiagnostics } from '@jacobian/shared';
+import { isPlainObject, JacobianError, zodIssuesToDiagnostics } from '@jacobian/shared';
 import {
   getOAuthProtectedResourceMetadataUrl,
   OAuthError,
@@ -167,7 +167,7 @@ function invalid(message: string): OAuthError {
   return new OAuthError(OAuthErrorCode.InvalidToken, message);
 }
 
-function scopesOf(payload: JWTPayload | Record<string, unknown>): string[] {
+function scopesOf(payload: Record<string, unknown>): string[] {
   const scope = payload['scope'];
   if (typeof scope === 'string') return scope.split(' ').filter((s) => s.length > 0);
   const scp = payload['scp'];
@@ -238,7 +238,7 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
         const response = await fetchImpl(url, { headers: { accept: 'application/json' } }).catch(() => undefined);
         if (response?.ok !== true) continue;
         const metadata: unknown = await response.json().catch(() => undefined);
-        if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) return (serverMetadata = metadata as Record<string, unknown>);
+        if (isPlainObject(metadata)) return (serverMetadata = metadata);
       }
       throw new OAuthError(OAuthErrorCode.ServerError, `the authorization server ${issuer} publishes no metadata`);
     })();
@@ -285,8 +285,8 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
       });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const body: unknown = await response.json();
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('not a JSON object');
-      answer = body as Record<string, unknown>;
+      if (!isPlainObject(body)) throw new Error('not a JSON object');
+      answer = body;
     } catch (error) {
       throw new OAuthError(OAuthErrorCode.ServerError, `the access token could not be introspected (${error instanceof Error ? error.message : String(error)})`);
     }
