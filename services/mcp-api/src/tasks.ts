@@ -17,7 +17,7 @@
  * reaches the run wherever the task was started.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { BUDGET_LIMITS, isPlainObject, isTerminal, newTaskId, resolveBudget, TaskIdSchema, toAppError, type ProgressListener, type TaskRecord, type TaskStore } from '@jacobian/shared';
+import { BUDGET_LIMITS, isPlainObject, isTerminal, newTaskId, TaskIdSchema, toAppError, type ProgressListener, type TaskRecord, type TaskStore } from '@jacobian/shared';
 
 import type { Api } from './api.js';
 import { runCallToolResult, runToolResult } from './tools.js';
@@ -192,9 +192,10 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         clearTimeout(timer);
       }
       if (early !== undefined) return early.result;
-      // The run was admitted by now, so its budget is valid; unset, it is the default budget.
+      // The run's wall-time budget (the default when unset), clamped to the allowed range: the
+      // task outlives it by the retention time.
       const requested = isPlainObject(args['budget']) && typeof args['budget']['wall_time_ms'] === 'number' ? args['budget']['wall_time_ms'] : undefined;
-      const wallTimeMs = Math.min(Math.max(1, Math.floor(requested ?? resolveBudget(undefined).wall_time_ms)), BUDGET_LIMITS.wall_time_ms.max);
+      const wallTimeMs = Math.min(Math.max(1, Math.floor(requested ?? BUDGET_LIMITS.wall_time_ms.default)), BUDGET_LIMITS.wall_time_ms.max);
       const at = new Date(now()).toISOString();
       const record: TaskRecord = {
         task_id: newTaskId(),
