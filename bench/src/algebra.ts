@@ -395,7 +395,6 @@ export function runCvc5(context: Pick<BenchContext, 'runTag'>, options: AlgebraO
 // ---------------------------------------------------------------------------------------------
 // The run.
 
-
 function disagreements(implication: Implication, jacobian: JacobianOutcome, cvc5: Cvc5Outcome, maxOrder: number): string[] {
   const found: string[] = [];
   const expected = implication.expected;

@@ -174,7 +174,6 @@ function lineBytes(n: number): number {
   return 2 + Math.ceil((n * (n - 1)) / 12);
 }
 
-
 function summary(runs: SystemRun[]): SystemSummary {
   return { ms: round(median(runs.map((r) => r.ms)), 1), cpu_ms: round(median(runs.map((r) => r.cpu_ms)), 0), count: runs[0]?.count ?? 0, runs };
 }

@@ -60,7 +60,6 @@ export interface PolynomialBenchReport {
   stopped?: unknown;
 }
 
-
 /** sympy's groebner on the same generators (grevlex over QQ), timed inside Python; the basis size. */
 function sympyGroebner(system: StandardSystem, timeoutMs: number): { ms: number; size: number } | { failure: string } {
   const program = [

@@ -79,7 +79,6 @@ export interface SatBenchReport {
   stopped?: unknown;
 }
 
-
 /** Solve with cadical writing a text DRAT proof; the wall time of the process. */
 function solve(cnfPath: string, proofPath: string, timeoutMs: number): number {
   const started = performance.now();
