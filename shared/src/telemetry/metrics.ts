@@ -49,19 +49,19 @@ export function createJacobianMetrics(options: { defaultLabels?: Record<string, 
   if (options.defaultLabels !== undefined) registry.setDefaultLabels(options.defaultLabels);
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const runDuration = new Histogram({
-    name: 'jacobian_run_duration_seconds',
-    help: 'Runtime of runs this process executed, by capability and execution status',
-    labelNames: ['capability', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const runs = new Counter({
-    name: 'jacobian_runs_total',
-    help: 'Runs this process executed, by capability, mode and execution status',
-    labelNames: ['capability', 'mode', 'outcome'] as const,
-    registers,
-  });
+  /** A run-latency histogram (by capability and outcome) and a run counter (also by mode), recorded together. */
+  const runRecorder = (names: { duration: string; count: string }, help: { duration: string; count: string }): JacobianMetrics['runFinished'] => {
+    const duration = new Histogram({ name: names.duration, help: help.duration, labelNames: ['capability', 'outcome'] as const, buckets: LATENCY_BUCKETS, registers });
+    const count = new Counter({ name: names.count, help: help.count, labelNames: ['capability', 'mode', 'outcome'] as const, registers });
+    return (capability, mode, outcome, seconds) => {
+      duration.observe({ capability, outcome }, seconds);
+      count.inc({ capability, mode, outcome });
+    };
+  };
+  const runFinished = runRecorder(
+    { duration: 'jacobian_run_duration_seconds', count: 'jacobian_runs_total' },
+    { duration: 'Runtime of runs this process executed, by capability and execution status', count: 'Runs this process executed, by capability, mode and execution status' },
+  );
   const queueWait = new Histogram({
     name: 'jacobian_queue_wait_seconds',
     help: 'Time from a job being queued to its first start, by pool',
@@ -81,19 +81,13 @@ export function createJacobianMetrics(options: { defaultLabels?: Record<string, 
     labelNames: ['outcome'] as const,
     registers,
   });
-  const apiRunDuration = new Histogram({
-    name: 'jacobian_api_run_duration_seconds',
-    help: 'End-to-end latency of admitted math.run calls at the API, by capability and execution status',
-    labelNames: ['capability', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const apiRuns = new Counter({
-    name: 'jacobian_api_runs_total',
-    help: 'Admitted math.run calls the API answered, by capability, mode and execution status',
-    labelNames: ['capability', 'mode', 'outcome'] as const,
-    registers,
-  });
+  const apiRunFinished = runRecorder(
+    { duration: 'jacobian_api_run_duration_seconds', count: 'jacobian_api_runs_total' },
+    {
+      duration: 'End-to-end latency of admitted math.run calls at the API, by capability and execution status',
+      count: 'Admitted math.run calls the API answered, by capability, mode and execution status',
+    },
+  );
   const apiVerifications = new Counter({
     name: 'jacobian_api_verifications_total',
     help: "The API's checks of VERIFIED results' signed records: verified or not_verified",
@@ -132,10 +126,7 @@ export function createJacobianMetrics(options: { defaultLabels?: Record<string, 
   });
   return {
     registry,
-    runFinished(capability, mode, outcome, seconds) {
-      runDuration.observe({ capability, outcome }, seconds);
-      runs.inc({ capability, mode, outcome });
-    },
+    runFinished,
     queueWait(pool, seconds) {
       queueWait.observe({ pool }, Math.max(0, seconds));
     },
@@ -145,10 +136,7 @@ export function createJacobianMetrics(options: { defaultLabels?: Record<string, 
     checkerVerdict(verdict) {
       checkerVerdicts.inc({ outcome: verdict });
     },
-    apiRunFinished(capability, mode, outcome, seconds) {
-      apiRunDuration.observe({ capability, outcome }, seconds);
-      apiRuns.inc({ capability, mode, outcome });
-    },
+    apiRunFinished,
     apiVerification(verdict) {
       apiVerifications.inc({ outcome: verdict });
     },
