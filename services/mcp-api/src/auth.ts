@@ -258,6 +258,19 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
     return (jwks = createRemoteJWKSet(new URL(published)));
   }
 
+  /**
+   * What an accepted OAuth access token grants, from its claims (a verified JWT's, or an
+   * introspection answer's): its tenant (which it must name), client and scopes.
+   */
+  function oauthAuthInfo(token: string, claims: Record<string, unknown>, expiresAt: number): AuthInfo {
+    const claim = oauth?.tenant_claim ?? 'tenant';
+    const tenant = claims[claim];
+    if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) throw invalid(`the access token names no valid tenant in its ${claim} claim`);
+    const named = (key: string): string | undefined => (typeof claims[key] === 'string' ? claims[key] : undefined);
+    const clientId = named('client_id') ?? named('azp') ?? named('sub') ?? 'unknown';
+    return { token, clientId, scopes: scopesOf(claims), expiresAt, resource, extra: { tenant, kind: 'oauth' } };
+  }
+
   /** Active introspection answers by token digest, oldest first. */
   const introspected = new Map<string, { info: AuthInfo; until: number }>();
 
@@ -296,10 +309,7 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
     const exp = answer['exp'];
     if (typeof exp !== 'number' || !Number.isFinite(exp)) throw invalid('the access token has no expiry');
     if (exp * 1000 <= now()) throw invalid('the access token has expired');
-    const tenant = answer[oauth.tenant_claim];
-    if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) throw invalid(`the access token names no valid tenant in its ${oauth.tenant_claim} claim`);
-    const clientId = typeof answer['client_id'] === 'string' ? answer['client_id'] : typeof answer['sub'] === 'string' ? answer['sub'] : 'unknown';
-    const info: AuthInfo = { token, clientId, scopes: scopesOf(answer), expiresAt: exp, resource, extra: { tenant, kind: 'oauth' } };
+    const info = oauthAuthInfo(token, answer, exp);
     if (introspection.cache_seconds > 0) {
       introspected.set(digest, { info, until: Math.min(exp * 1000, now() + introspection.cache_seconds * 1000) });
       for (const key of introspected.keys()) {
@@ -324,11 +334,8 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
       if (error instanceof joseErrors.JOSEError) throw invalid(`the access token was refused: ${error.code}`);
       throw new OAuthError(OAuthErrorCode.ServerError, 'the access token could not be checked');
     }
-    const tenant = payload[oauth.tenant_claim];
-    if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) throw invalid(`the access token names no valid tenant in its ${oauth.tenant_claim} claim`);
     if (payload.exp === undefined) throw invalid('the access token has no expiry');
-    const clientId = typeof payload['client_id'] === 'string' ? payload['client_id'] : typeof payload['azp'] === 'string' ? payload['azp'] : (payload.sub ?? 'unknown');
-    return { token, clientId, scopes: scopesOf(payload), expiresAt: payload.exp, resource, extra: { tenant, kind: 'oauth' } };
+    return oauthAuthInfo(token, payload, payload.exp);
   }
 
   const verifier: OAuthTokenVerifier = {
