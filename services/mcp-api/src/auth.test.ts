@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { createLocalFolderArtifactStore, JacobianError, OperatorPolicySchema, type ArtifactStore, type RunQueue } from '@jacobian/shared';
+import { createJacobianMetrics, createLocalFolderArtifactStore, createReadiness, JacobianError, OperatorPolicySchema, type ArtifactStore, type RunQueue } from '@jacobian/shared';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,7 +133,7 @@ describe('bearer-token authentication over HTTP', () => {
       }),
       'test auth file',
     );
-    server = await startHttpServer({ api, host: '127.0.0.1', port, auth: createAuthenticator(file) });
+    server = await startHttpServer({ api, host: '127.0.0.1', port, auth: createAuthenticator(file), ops: { readiness: createReadiness([]), metrics: createJacobianMetrics() } });
   });
 
   afterAll(async () => {
@@ -224,8 +224,9 @@ describe('bearer-token authentication over HTTP', () => {
     expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
   });
 
-  it('keeps /healthz open', async () => {
+  it('keeps /healthz open, and does not serve /metrics on the MCP port', async () => {
     expect((await fetch(new URL('/healthz', server.url))).status).toBe(200);
+    expect((await fetch(new URL('/metrics', server.url))).status).toBe(404);
   });
 });
 

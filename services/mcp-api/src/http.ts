@@ -89,7 +89,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   });
   const ops = options.ops ?? { readiness: createReadiness([]) };
-  for (const route of ['/healthz', '/readyz', '/metrics']) {
+  // Probes stay open; with bearer authentication on, the metrics (capability IDs, run counts)
+  // are not given to whoever reaches the MCP port: the operations port serves them.
+  for (const route of auth === undefined ? ['/healthz', '/readyz', '/metrics'] : ['/healthz', '/readyz']) {
     app.get(route, async (c) => {
       const answer = await answerOps(ops, route);
       return c.body(answer?.body ?? '', (answer?.status ?? 404) as 200, { 'content-type': answer?.contentType ?? 'text/plain' });
