@@ -341,10 +341,17 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
   }
 
   /** The first "run started" line for `capability` logged by any runner after `marks`. */
-  async function waitForRunStarted(marks: Map<RoleProcess, number>, capability: string): Promise<{ runner: RoleProcess; jobId: string }> {
+  async function waitForRunStarted(
+    marks: Map<RoleProcess, number>,
+    capability: string,
+    callEnded?: () => string | undefined,
+  ): Promise<{ runner: RoleProcess; jobId: string }> {
     return pollUntil(
       `a runner to log "run started" for ${capability}`,
       () => {
+        // A call that ended before any runner started it will never start one: say how it ended.
+        const ended = callEnded?.();
+        if (ended !== undefined) throw new Error(`the call ended before any runner logged "run started" for ${capability}: ${ended}`);
         for (const runner of runners) {
           const entry = runner
             .logs()
@@ -354,7 +361,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
         }
         return undefined;
       },
-      { timeoutMs: 60_000, describe: () => runners.map((r) => `${r.name} ${r.pid}:\n${r.stderr().slice(-2000)}`).join('\n') },
+      { timeoutMs: 60_000, describe: () => [...(api === undefined ? [] : [api]), ...runners].map((r) => `${r.name} ${r.pid}:\n${r.stderr().slice(-2000)}`).join('\n') },
     );
   }
 
@@ -422,11 +429,18 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
       { capability_id: COMPUTE, payload: { graph_uri: graphUri }, budget: { wall_time_ms: wallTimeMs } },
       { ...(signal === undefined ? {} : { signal }), timeout: CALL_TIMEOUT_MS },
     );
+    let ended: string | undefined;
     const outcome = call.then(
-      (value) => ({ settled: 'resolved' as const, value }),
-      (error: unknown) => ({ settled: 'rejected' as const, error }),
+      (value) => {
+        ended = `it answered ${value.text.slice(0, 1500)}`;
+        return { settled: 'resolved' as const, value };
+      },
+      (error: unknown) => {
+        ended = `it failed: ${String(error)}`;
+        return { settled: 'rejected' as const, error };
+      },
     );
-    const { runner, jobId } = await waitForRunStarted(marks, COMPUTE);
+    const { runner, jobId } = await waitForRunStarted(marks, COMPUTE, () => ended);
     return { outcome, runner, jobId };
   }
 
