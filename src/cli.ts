@@ -50,6 +50,7 @@ Tracing and metrics over OTLP (every command that serves; off unless an endpoint
   OTEL_SERVICE_NAME               service name (default jacobian-<command>, e.g. jacobian-runner)
   OTEL_RESOURCE_ATTRIBUTES        extra resource attributes, key=value,...
   OTEL_TRACES_SAMPLER             default parentbased_always_on (OTEL_TRACES_SAMPLER_ARG for ratios)
+  OTEL_TRACES_EXPORTER            none: no spans are exported (the SDK is not loaded)
   OTEL_SDK_DISABLED               true turns tracing and the metric push off whatever else is set
 `;
 

@@ -13,4 +13,16 @@ describe('OTLP configuration from the OTEL_* environment', () => {
     expect(metricsExportUrl({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://a:4318/v1/traces' })).toBeUndefined();
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://a:4318/v1/traces' })).toBe(true);
   });
+
+  it('exports spans when an endpoint is set, unless OTEL_TRACES_EXPORTER is none or the SDK is disabled', () => {
+    expect(tracingConfigured({})).toBe(false);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toBe(false);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318' })).toBe(true);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_TRACES_EXPORTER: ' None ' })).toBe(false);
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
+    // Turning traces off leaves the metric push alone, and the other way round.
+    expect(metricsExportUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe('http://a:4318/v1/metrics');
+    expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_METRICS_EXPORTER: 'none' })).toBe(true);
+  });
 });

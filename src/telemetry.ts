@@ -13,14 +13,24 @@ export interface ProcessTelemetry {
   close(): Promise<void>;
 }
 
+/** An OTel environment setting, trimmed and lower-cased ('' when unset). */
+function setting(env: NodeJS.ProcessEnv, name: string): string {
+  return env[name]?.trim().toLowerCase() ?? '';
+}
+
+/** OTEL_SDK_DISABLED=true, or OTEL_<signal>_EXPORTER=none: that signal is not exported. */
+function exportOff(env: NodeJS.ProcessEnv, exporter: 'OTEL_TRACES_EXPORTER' | 'OTEL_METRICS_EXPORTER'): boolean {
+  return setting(env, 'OTEL_SDK_DISABLED') === 'true' || setting(env, exporter) === 'none';
+}
+
 /**
  * Tracing is on when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT or
- * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and OTEL_SDK_DISABLED is not true. Off, the SDK is not
- * even loaded.
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), OTEL_SDK_DISABLED is not true and OTEL_TRACES_EXPORTER is
+ * not `none`. Off, the SDK is not even loaded.
  */
 export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
-  const endpoint = [env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'], env['OTEL_EXPORTER_OTLP_ENDPOINT']].some((value) => value !== undefined && value.trim() !== '');
-  return endpoint && env['OTEL_SDK_DISABLED']?.trim().toLowerCase() !== 'true';
+  if (exportOff(env, 'OTEL_TRACES_EXPORTER')) return false;
+  return [env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'], env['OTEL_EXPORTER_OTLP_ENDPOINT']].some((value) => value !== undefined && value.trim() !== '');
 }
 
 function positiveMs(text: string | undefined, fallback: number): number {
@@ -34,8 +44,7 @@ function positiveMs(text: string | undefined, fallback: number): number {
  * plus `/v1/metrics`), OTEL_SDK_DISABLED is not true and OTEL_METRICS_EXPORTER is not `none`.
  */
 export function metricsExportUrl(env: NodeJS.ProcessEnv): string | undefined {
-  if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return undefined;
-  if (env['OTEL_METRICS_EXPORTER']?.trim().toLowerCase() === 'none') return undefined;
+  if (exportOff(env, 'OTEL_METRICS_EXPORTER')) return undefined;
   const specific = env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']?.trim();
   if (specific !== undefined && specific !== '') return specific;
   const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
