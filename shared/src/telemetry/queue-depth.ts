@@ -6,16 +6,22 @@ import { targetPool } from './instrumentation.js';
 import type { QueueDepth } from './metrics.js';
 
 /**
- * Read the depth of the targets' BullMQ queues (named as the queue adapters name them) in one
+ * Read the depth of the targets' BullMQ queues (named by `queueName`, which must be the queue
+ * adapters' mapping; default theirs) in one
  * round trip, from the keys BullMQ keeps under `<prefix>:<queue>:`: `wait` (and `prioritized`)
  * are waiting, `active` running, `delayed` waiting out a retry's backoff. The `wait` list is
  * also what a KEDA redis list scaler reads.
  */
-export async function readQueueDepths(redis: Redis, prefix: string, targets: readonly RunTarget[]): Promise<QueueDepth[]> {
+export async function readQueueDepths(
+  redis: Redis,
+  prefix: string,
+  targets: readonly RunTarget[],
+  queueName: (target: RunTarget) => string = defaultRunQueueName,
+): Promise<QueueDepth[]> {
   if (targets.length === 0) return [];
   const pipeline = redis.pipeline();
   for (const target of targets) {
-    const base = `${prefix}:${defaultRunQueueName(target)}`;
+    const base = `${prefix}:${queueName(target)}`;
     pipeline.llen(`${base}:wait`).zcard(`${base}:prioritized`).llen(`${base}:active`).zcard(`${base}:delayed`);
   }
   const replies = (await pipeline.exec()) ?? [];
