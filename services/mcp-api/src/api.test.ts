@@ -32,6 +32,7 @@ import {
   type SigningKey,
   type VerificationRecordBody,
 } from '@jacobian/shared';
+import { memoryTracing } from '@jacobian/shared/testing';
 import { createApi, type Api } from './api.js';
 
 const RUNTIME: ProviderRuntime = {
@@ -365,6 +366,23 @@ describe('a VERIFIED result stands only with a genuine, binding verification rec
 
   it('rejects an artifact that is not a verification record', async () => {
     expectRejected(await runWith((digest) => storeRecord(digest, { schemaUri: 'urn:test:not-a-record' })), 'VERIFICATION_RECORD_INVALID', 'is not a verification record');
+  });
+
+  it("says on the verification.check span whether the record was accepted, rejected, or could not be read", async () => {
+    const telemetry = memoryTracing();
+    try {
+      const outcomes: unknown[] = [];
+      for (const recordUri of [(digest: string) => storeRecord(digest), (digest: string) => storeRecord(digest, { key: forgerKey }), () => Promise.resolve(`artifact://sha256/${'9'.repeat(64)}`)]) {
+        telemetry.exporter.reset();
+        await runWith(recordUri);
+        const checks = telemetry.exporter.getFinishedSpans().filter((span) => span.name === 'verification.check');
+        expect(checks).toHaveLength(1);
+        outcomes.push(checks[0]?.attributes['jacobian.verification']);
+      }
+      expect(outcomes).toEqual(['verified', 'rejected', 'unchecked']);
+    } finally {
+      await telemetry.close();
+    }
   });
 
   it('leaves COMPUTED results from a checker alone (no record needed)', async () => {

@@ -219,7 +219,13 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     if (tracer === undefined) return checkRecord(result, capability, signal);
     const attributes = { [SpanAttribute.capability]: result.capability_id, [SpanAttribute.jobId]: result.execution.job_id };
     return inSpan(tracer, 'verification.check', { attributes }, async (span) => {
-      await checkRecord(result, capability, signal);
+      try {
+        await checkRecord(result, capability, signal);
+      } catch (error) {
+        // The result is downgraded (VERIFICATION_RECORD_INVALID), or the store could not be read.
+        span.setAttribute(SpanAttribute.verification, error instanceof JacobianError && error.code === 'VERIFICATION_RECORD_INVALID' ? 'rejected' : 'unchecked');
+        throw error;
+      }
       span.setAttribute(SpanAttribute.verification, 'verified');
     });
   }

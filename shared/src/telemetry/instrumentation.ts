@@ -31,7 +31,7 @@ export const SpanAttribute = {
   assurance: 'jacobian.assurance',
   artifactStore: 'jacobian.artifact.store',
   artifactBytes: 'jacobian.artifact.bytes',
-  /** A verification record check's verdict (verified, not_verified). */
+  /** A verification record check's verdict: verified, rejected (the record does not bind the result), unchecked (it could not be read). */
   verification: 'jacobian.verification',
   /** The error code of a failure (the code only: messages may quote a request). */
   errorCode: 'jacobian.error.code',

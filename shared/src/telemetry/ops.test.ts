@@ -1,10 +1,8 @@
 import { Writable } from 'node:stream';
 
-import { context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { describe, expect, it } from 'vitest';
 
-import { installTelemetry } from './instrumentation.js';
+import { memoryTracing } from '../testing/memory-tracing.js';
 import { createJsonLogger } from './logger.js';
 import { createJacobianMetrics } from './metrics.js';
 import { answerOps, createReadiness } from './ops.js';
@@ -96,15 +94,12 @@ describe('log lines', () => {
   });
 
   it('carry the active span\'s trace_id and span_id while tracing is on', async () => {
-    const exporter = new InMemorySpanExporter();
-    const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    provider.register();
-    const uninstall = installTelemetry({ tracer: provider.getTracer('test') });
+    const telemetry = memoryTracing();
     try {
       const { stream, lines } = capture();
       const log = createJsonLogger('info', stream);
       log.info('outside');
-      const ids = provider.getTracer('test').startActiveSpan('work', (span) => {
+      const ids = telemetry.tracer.startActiveSpan('work', (span) => {
         log.info('inside');
         span.end();
         return span.spanContext();
@@ -113,11 +108,7 @@ describe('log lines', () => {
       expect(outside).not.toHaveProperty('trace_id');
       expect(inside).toMatchObject({ msg: 'inside', trace_id: ids.traceId, span_id: ids.spanId });
     } finally {
-      uninstall();
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-      propagation.disable();
+      await telemetry.close();
     }
   });
 });

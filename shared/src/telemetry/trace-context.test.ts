@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Tracer } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,31 +12,14 @@ import { createBullmqRunWorker } from '../queue/bullmq-run-worker.js';
 import { completedRunResult } from '../queue/fixtures/results.js';
 import { defaultRunQueueName, parseRunJobData } from '../queue/job-data.js';
 import type { RunHandler, RunTarget } from '../queue/run-queue.js';
+import { memoryTracing } from '../testing/memory-tracing.js';
 import { startRedisServer, type RedisServer } from '../testing/redis-server.js';
-import { installTelemetry, SpanAttribute } from './instrumentation.js';
+import { SpanAttribute } from './instrumentation.js';
 import { extractTraceContext, injectTraceContext } from './trace-context.js';
 
 const POOL: RunTarget = { kind: 'pool', pool: 'light' };
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 
-/** A tracer provider exporting to memory, registered (context manager, propagator) for one test. */
-function tracing(): { tracer: Tracer; exporter: InMemorySpanExporter; close(): Promise<void> } {
-  const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  provider.register();
-  const uninstall = installTelemetry({ tracer: provider.getTracer('test') });
-  return {
-    tracer: provider.getTracer('test'),
-    exporter,
-    async close() {
-      uninstall();
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-      propagation.disable();
-    },
-  };
-}
 
 describe('trace context in job data', () => {
   it('carries a span context through inject and extract', () => {
@@ -109,7 +92,7 @@ describe('trace context through the BullMQ run queue', () => {
   });
 
   it('writes the producer span into the job, and the consumer continues its trace', async () => {
-    const telemetry = tracing();
+    const telemetry = memoryTracing();
     cleanups.push(() => telemetry.close());
     const { submit, stored, seen } = await queueAndWorker();
     const run = admitted();

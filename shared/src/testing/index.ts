@@ -12,3 +12,5 @@ export type { ProcStat } from './processes.js';
 export { findSingular, singularReducedBases } from '../domains/polynomial/singular.testing.js';
 export type { SingularJob } from '../domains/polynomial/singular.testing.js';
 export { mulberry32 } from './seeded.js';
+export { memoryTracing } from './memory-tracing.js';
+export type { MemoryTracing } from './memory-tracing.js';
