@@ -34,18 +34,11 @@ export interface ExpectedArtifact<T> {
 }
 
 /**
- * Read the artifact a request names at `path` and check it is the expected kind: the schema
- * (and semantics) of its manifest, and the shape of its payload. Any mismatch is the request's
- * ARTIFACT_TYPE_MISMATCH naming the field; errors of the read itself are as {@link getArtifactAt}'s.
+ * Check that an artifact read for the request field at `path` is the expected kind: the schema
+ * (and semantics) of its manifest, and the shape of its payload, which it returns parsed. Any
+ * mismatch is the request's ARTIFACT_TYPE_MISMATCH naming the field.
  */
-export async function getTypedArtifactAt<T>(
-  store: ArtifactStore,
-  uri: string,
-  path: JsonPath,
-  expected: ExpectedArtifact<T>,
-  options: { signal?: AbortSignal } = {},
-): Promise<{ artifact: LoadedArtifact; payload: T }> {
-  const artifact = await getArtifactAt(store, uri, path, options);
+export function checkTypedArtifact<T>(artifact: LoadedArtifact, path: JsonPath, expected: ExpectedArtifact<T>): T {
   const { manifest } = artifact;
   const where = formatJsonPath(path);
   if (manifest.schema_uri !== expected.schemaUri || (expected.semanticsUri !== undefined && manifest.semantics_uri !== expected.semanticsUri)) {
@@ -60,5 +53,20 @@ export async function getTypedArtifactAt<T>(
     const at = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
     throw new JacobianError('ARTIFACT_TYPE_MISMATCH', `${where}: ${expected.what} is malformed${at}: ${issue?.message ?? 'it does not match its schema'}`, { path });
   }
-  return { artifact, payload: parsed.data };
+  return parsed.data;
+}
+
+/**
+ * Read the artifact a request names at `path` and check it is the expected kind (see
+ * {@link checkTypedArtifact}); errors of the read itself are as {@link getArtifactAt}'s.
+ */
+export async function getTypedArtifactAt<T>(
+  store: ArtifactStore,
+  uri: string,
+  path: JsonPath,
+  expected: ExpectedArtifact<T>,
+  options: { signal?: AbortSignal } = {},
+): Promise<{ artifact: LoadedArtifact; payload: T }> {
+  const artifact = await getArtifactAt(store, uri, path, options);
+  return { artifact, payload: checkTypedArtifact(artifact, path, expected) };
 }

@@ -11,7 +11,8 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
-  getTypedArtifactAt,
+  checkTypedArtifact,
+  getArtifactAt,
   ArtifactUriSchema,
   isAuthorized,
   JacobianError,
@@ -179,15 +180,12 @@ export function verifyUnsatProof(authority: CheckerAuthority): CapabilityDefinit
       let clauses: number;
       if (input.proof_uri !== undefined) {
         const path: JsonPath = ['payload', 'proof_uri'];
-        const manifest = await context.artifacts.getManifest(input.proof_uri, { signal: context.signal }).catch((error: unknown) => {
-          const appError = toAppError(error);
-          throw new JacobianError(appError.code, `payload.proof_uri: ${appError.message}`, { path, cause: error });
-        });
-        const isLrat = manifest.manifest.schema_uri === SAT_LRAT_SCHEMA_URI;
-        const options = { signal: context.signal };
-        const { artifact, payload } = isLrat
-          ? await getTypedArtifactAt(context.artifacts, input.proof_uri, path, { schemaUri: SAT_LRAT_SCHEMA_URI, what: 'a stored LRAT proof', payload: SatLratPayloadSchema }, options)
-          : await getTypedArtifactAt(context.artifacts, input.proof_uri, path, { schemaUri: SAT_DRAT_SCHEMA_URI, what: 'a stored DRAT proof', payload: SatDratPayloadSchema }, options);
+        // One read; its manifest says which of the two proof formats to check it as.
+        const artifact = await getArtifactAt(context.artifacts, input.proof_uri, path, { signal: context.signal });
+        const payload =
+          artifact.manifest.schema_uri === SAT_LRAT_SCHEMA_URI
+            ? checkTypedArtifact(artifact, path, { schemaUri: SAT_LRAT_SCHEMA_URI, what: 'a stored LRAT proof', payload: SatLratPayloadSchema })
+            : checkTypedArtifact(artifact, path, { schemaUri: SAT_DRAT_SCHEMA_URI, what: 'a stored DRAT proof', payload: SatDratPayloadSchema });
         format = payload.format;
         proof = payload.proof;
         proofUri = artifact.uri;
