@@ -18,12 +18,14 @@ import {
   loadSigningKey,
   readQueueDepths,
   startAdvertising,
+  targetPool,
   verifyS3Access,
   type ArtifactStore,
   type CapabilityDescriptor,
   type JacobianMetrics,
   type Readiness,
   type RunHandler,
+  type RunQueue,
   type RunTarget,
   type ShardHandler,
   type S3ArtifactStoreOptions,
@@ -86,6 +88,25 @@ function logged(log: Logger, handler: RunHandler): RunHandler {
       assurance: result.assurance.level,
     });
     return result;
+  };
+}
+
+/**
+ * At debug level, one line when this API process hands a run to the queue and one when its
+ * answer comes back (identity, target and outcome, never payloads): with the runners' lines, a
+ * run's path through the cluster can be followed in the logs.
+ */
+function loggedQueue(log: Logger, queue: RunQueue): RunQueue {
+  return {
+    submit(run, target, options) {
+      log.debug('run submitted', { job_id: run.job_id, capability_id: run.capability_id, mode: run.mode, target: targetPool(target) });
+      return queue.submit(run, target, options).then((result) => {
+        log.debug('run answered', { job_id: run.job_id, status: result.execution.status });
+        return result;
+      });
+    },
+    stats: () => queue.stats(),
+    close: () => queue.close(),
   };
 }
 
@@ -202,11 +223,14 @@ export function startApiRole(
     // Closed after the queue (cleanups run in reverse), so runs finishing meanwhile still record their outcomes.
     const reasoning = clusterReasoningLog(config.reasoningMode, env);
     cleanups.add(() => reasoning.close());
-    const queue = createBullmqRunQueue({
-      connection: { url: env.REDIS_URL },
-      prefix: env.JACOBIAN_PREFIX,
-      onError: (error) => log.warn('queue error', { error: error.message }),
-    });
+    const queue = loggedQueue(
+      log,
+      createBullmqRunQueue({
+        connection: { url: env.REDIS_URL },
+        prefix: env.JACOBIAN_PREFIX,
+        onError: (error) => log.warn('queue error', { error: error.message }),
+      }),
+    );
     cleanups.add(() => queue.close());
     const api = createApi({
       installed: () => catalog.current(),

@@ -361,8 +361,27 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
         }
         return undefined;
       },
-      { timeoutMs: 60_000, describe: () => [...(api === undefined ? [] : [api]), ...runners].map((r) => `${r.name} ${r.pid}:\n${r.stderr().slice(-2000)}`).join('\n') },
+      { timeoutMs: 60_000, describe: () => describeRoles([...(api === undefined ? [] : [api]), ...extraApis, ...runners]) },
     );
+  }
+
+  /**
+   * For a failure report: each role's last 40 log entries, without the repeated connection
+   * warnings of an outage (counted instead), so a run's path through the roles can be followed.
+   */
+  function describeRoles(roles: readonly RoleProcess[]): string {
+    return roles
+      .map((role) => {
+        const entries = role.logs();
+        const noisy = (e: LogEntry): boolean => e.msg === 'worker error' || e.msg === 'redis connection error';
+        const quiet = entries.filter((e) => !noisy(e)).slice(-40);
+        const exit = role.exit();
+        return [
+          `${role.name} ${role.pid} (${exit === undefined ? 'running' : `exited ${JSON.stringify(exit)}`}; ${entries.filter(noisy).length} connection warnings left out):`,
+          ...quiet.map((e) => JSON.stringify(e)),
+        ].join('\n');
+      })
+      .join('\n');
   }
 
   function logMarks(): Map<RoleProcess, number> {
@@ -477,7 +496,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
   beforeAll(async () => {
     const env = clusterEnv();
     const [startedApi, startedChecker, ...startedRunners] = await Promise.allSettled([
-      startRole('api', ['api', '--host', '127.0.0.1', '--port', '0'], env, markerRoot, 'serving MCP over Streamable HTTP'),
+      startRole('api', ['api', '--host', '127.0.0.1', '--port', '0'], clusterEnv({ JACOBIAN_LOG_LEVEL: 'debug' }), markerRoot, 'serving MCP over Streamable HTTP'),
       startRole('checker', ['checker'], env, markerRoot, 'checker taking jobs'),
       startRunner(),
       startRunner(),
@@ -556,6 +575,15 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     expect(executedBy(constructed.result)).toEqual(['runner']);
     expect(executedBy(compute.result)).toEqual(['runner']);
     expect(executedBy(verify.result)).toEqual(['checker']);
+    // The API (at debug level) logged each run's hand-over to the queue and its answer, with its target.
+    const handedOver = [[constructed, 'light'], [compute, 'heavy'], [verify, 'checker']] as const;
+    const answeredAll = (): true | undefined => (handedOver.every(([call]) => jobLogs(theApi(), 'run answered', call.result.execution.job_id).length > 0) ? true : undefined);
+    await pollUntil('the API to log its "run answered" lines', answeredAll, { timeoutMs: 10_000 });
+    for (const [call, target] of handedOver) {
+      const jobId = call.result.execution.job_id;
+      expect(jobLogs(theApi(), 'run submitted', jobId)).toEqual([expect.objectContaining({ capability_id: call.result.capability_id, target })]);
+      expect(jobLogs(theApi(), 'run answered', jobId)).toEqual([expect.objectContaining({ status: 'COMPLETED' })]);
+    }
 
     // Every artifact the results mention, read through the API: it serves them from S3 ...
     const uris = new Set<string>();
