@@ -331,6 +331,30 @@ describe('bearer-token authentication by token introspection (RFC 7662)', () => 
     expect(as.asked()).toBe(before + 2);
   });
 
+  it('asks once for concurrent requests carrying the same token', async () => {
+    as.tokens.set('opaque-busy', { active: true, aud: resource, exp: later(), scope: 'mcp', tenant: 'acme' });
+    const before = as.asked();
+    const statuses = await Promise.all(Array.from({ length: 8 }, () => ping('opaque-busy').then((response) => response.status)));
+    expect(statuses).toEqual(Array.from({ length: 8 }, () => 200));
+    expect(as.asked()).toBe(before + 1);
+  });
+
+  it('remembers a refusal for at most 10 s (within the cache time), then asks again', async () => {
+    as.tokens.set('opaque-pending', { active: false });
+    const before = as.asked();
+    const [first, second] = [await ping('opaque-pending'), await ping('opaque-pending')];
+    expect([first.status, second.status]).toEqual([401, 401]);
+    expect(second.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(as.asked()).toBe(before + 1);
+    // The token becomes active at the server; after 10 s the refusal is forgotten.
+    as.tokens.set('opaque-pending', { active: true, aud: resource, exp: later() + 60, scope: 'mcp', tenant: 'acme' });
+    clock += 9_000;
+    expect((await ping('opaque-pending')).status).toBe(401);
+    clock += 2_000;
+    expect((await ping('opaque-pending')).status).toBe(200);
+    expect(as.asked()).toBe(before + 2);
+  });
+
   it.each([
     ['inactive', { active: false }, 401],
     ['for another resource', { active: true, aud: 'https://elsewhere.example.com/mcp', exp: 0, scope: 'mcp', tenant: 'acme' }, 401],
@@ -358,6 +382,10 @@ describe('bearer-token authentication by token introspection (RFC 7662)', () => 
     );
     expect(refused?.code).toBe('server_error');
     expect(String(refused?.message)).toContain('HTTP 401');
+    // A failure to ask is not an answer about the token: the next request asks again.
+    const before = as.asked();
+    await expect(wrong.verifier.verifyAccessToken('opaque-any')).rejects.toMatchObject({ code: 'server_error' });
+    expect(as.asked()).toBe(before + 1);
   });
 
   it('refuses to start without the client secret, naming the variable', () => {

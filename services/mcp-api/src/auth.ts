@@ -14,7 +14,8 @@
  *   resource, and which carry the tenant in a configured claim; or, when the operator configures
  *   token introspection, any access token (opaque or JWT) asked about at the authorization
  *   server's RFC 7662 introspection endpoint, with the same checks on its answer. Active answers
- *   are remembered for a short, configured time (never past the token's expiry).
+ *   are remembered for a short, configured time (never past the token's expiry), refusals for at
+ *   most 10 s of it, and concurrent requests with the same token share one question.
  *
  * The answer is the SDK's AuthInfo with the tenant in `extra.tenant`.
  */
@@ -186,8 +187,14 @@ export interface AuthenticatorOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Active introspection answers remembered at most. */
+/** Active introspection answers remembered at most; refused tokens likewise, apart. */
 const INTROSPECTION_CACHE_ENTRIES = 10_000;
+/**
+ * Longest time a refused token's refusal is remembered (and never longer than `cache_seconds`):
+ * a client retrying a bad token, or many requests carrying it, cost the authorization server one
+ * question, while a token refused only for now (say, not yet known there) is asked about again soon.
+ */
+const DENIAL_CACHE_MAX_SECONDS = 10;
 /** How long the authorization server has to answer an introspection request. */
 const INTROSPECTION_TIMEOUT_MS = 5000;
 
@@ -273,15 +280,61 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
 
   /** Active introspection answers by token digest, oldest first. */
   const introspected = new Map<string, { info: AuthInfo; until: number }>();
+  /** Refusals (invalid_token) by token digest, oldest first. */
+  const refused = new Map<string, { error: OAuthError; until: number }>();
+  /** Questions on their way to the authorization server, by token digest. */
+  const asking = new Map<string, Promise<AuthInfo>>();
 
-  async function introspect(token: string): Promise<AuthInfo> {
-    if (oauth === undefined || introspection === undefined || clientSecret === undefined) throw invalid('unknown token');
+  /** Remember `value` under `digest` until `until`, dropping the oldest entries beyond the bound. */
+  function remember<T>(cache: Map<string, T & { until: number }>, digest: string, value: T & { until: number }): void {
+    if (value.until <= now()) return;
+    cache.delete(digest);
+    cache.set(digest, value);
+    for (const key of cache.keys()) {
+      if (cache.size <= INTROSPECTION_CACHE_ENTRIES) break;
+      cache.delete(key);
+    }
+  }
+
+  function introspect(token: string): Promise<AuthInfo> {
+    if (oauth === undefined || introspection === undefined || clientSecret === undefined) return Promise.reject(invalid('unknown token'));
     const digest = tokenDigest(token);
     const remembered = introspected.get(digest);
     if (remembered !== undefined) {
-      if (remembered.until > now()) return remembered.info;
+      if (remembered.until > now()) return Promise.resolve(remembered.info);
       introspected.delete(digest);
     }
+    const denial = refused.get(digest);
+    if (denial !== undefined) {
+      if (denial.until > now()) return Promise.reject(denial.error);
+      refused.delete(digest);
+    }
+    const pending = asking.get(digest);
+    if (pending !== undefined) return pending;
+    const question = askAbout(token).then(
+      (info) => {
+        if (introspection.cache_seconds > 0) remember(introspected, digest, { info, until: Math.min((info.expiresAt ?? 0) * 1000, now() + introspection.cache_seconds * 1000) });
+        return info;
+      },
+      (error: unknown) => {
+        // A refusal is the server's answer about this token; a failure to ask is not remembered.
+        if (error instanceof OAuthError && error.code === (OAuthErrorCode.InvalidToken as string) && introspection.cache_seconds > 0) {
+          remember(refused, digest, { error, until: now() + Math.min(introspection.cache_seconds, DENIAL_CACHE_MAX_SECONDS) * 1000 });
+        }
+        throw error;
+      },
+    );
+    asking.set(digest, question);
+    const forget = (): void => {
+      if (asking.get(digest) === question) asking.delete(digest);
+    };
+    question.then(forget, forget);
+    return question;
+  }
+
+  /** One RFC 7662 question about `token`, and the checks on its answer. */
+  async function askAbout(token: string): Promise<AuthInfo> {
+    if (oauth === undefined || introspection === undefined || clientSecret === undefined) throw invalid('unknown token');
     let endpoint = introspection.endpoint;
     if (endpoint === undefined) {
       const published = (await authorizationServerMetadata(oauth.issuer))['introspection_endpoint'];
@@ -309,15 +362,7 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
     const exp = answer['exp'];
     if (typeof exp !== 'number' || !Number.isFinite(exp)) throw invalid('the access token has no expiry');
     if (exp * 1000 <= now()) throw invalid('the access token has expired');
-    const info = oauthAuthInfo(token, answer, exp);
-    if (introspection.cache_seconds > 0) {
-      introspected.set(digest, { info, until: Math.min(exp * 1000, now() + introspection.cache_seconds * 1000) });
-      for (const key of introspected.keys()) {
-        if (introspected.size <= INTROSPECTION_CACHE_ENTRIES) break;
-        introspected.delete(key);
-      }
-    }
-    return info;
+    return oauthAuthInfo(token, answer, exp);
   }
 
   async function verifyJwt(token: string): Promise<AuthInfo> {
