@@ -16,7 +16,7 @@
 import { Queue, QueueEvents, type JobState } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
-import { SpanKind, type Attributes } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 
 import { errorDiagnostic } from '../capabilities/diagnostics.js';
 import { cancelChildren, createQueueCache } from './bullmq-fanout.js';
@@ -32,7 +32,7 @@ import {
   type RunJobData,
 } from './job-data.js';
 import type { RunQueue, RunTarget } from './run-queue.js';
-import { activeTracer, inSpan, runSpanAttributes, SpanAttribute, targetPool } from '../telemetry/instrumentation.js';
+import { activeTracer, inSpan, messagingSpanAttributes } from '../telemetry/instrumentation.js';
 import { injectTraceContext } from '../telemetry/trace-context.js';
 
 /**
@@ -211,19 +211,6 @@ async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void
 function resultForError(run: AdmittedRun, error: JacobianError): CapabilityResult {
   const status = error.code === 'EXECUTION_CANCELLED' ? 'CANCELLED' : error.code === 'EXECUTION_TIMEOUT' ? 'TIMEOUT' : 'ERROR';
   return nonConclusionResult(run, { status, diagnostics: [errorDiagnostic(error)] });
-}
-
-/** Attributes of a job's producer span: identity, mode and destination; never the payload. */
-function producerAttributes(flight: FlightState): Attributes {
-  const { run, data } = flight;
-  return {
-    ...runSpanAttributes(run),
-    [SpanAttribute.pool]: targetPool(data.target),
-    'messaging.system': 'bullmq',
-    'messaging.operation.type': 'send',
-    'messaging.destination.name': flight.queueName,
-    'messaging.message.id': run.job_id,
-  };
 }
 
 function phaseOf(state: JobState | 'unknown'): Phase {
@@ -419,7 +406,7 @@ export function createBullmqRunQueue(options: BullmqRunQueueOptions): RunQueue {
     const tracer = activeTracer();
     if (tracer === undefined) return enqueue(channel, flight);
     // The producer span: the job carries its context, and the runner's consumer span continues it.
-    return inSpan(tracer, `publish ${flight.queueName}`, { kind: SpanKind.PRODUCER, attributes: producerAttributes(flight) }, () => {
+    return inSpan(tracer, `publish ${flight.queueName}`, { kind: SpanKind.PRODUCER, attributes: messagingSpanAttributes(flight.run, flight.data.target, flight.queueName, 'send') }, () => {
       flight.data.trace = injectTraceContext();
       return enqueue(channel, flight);
     });

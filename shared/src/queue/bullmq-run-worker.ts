@@ -35,7 +35,7 @@ import {
   type RunJobData,
 } from './job-data.js';
 import type { RunHandler, RunTarget, ShardHandler } from './run-queue.js';
-import { activeMetrics, activeTracer, markSpanError, recordResult, runSpanAttributes, SpanAttribute, targetPool } from '../telemetry/instrumentation.js';
+import { activeMetrics, activeTracer, markSpanError, messagingSpanAttributes, recordResult, targetPool } from '../telemetry/instrumentation.js';
 import { extractTraceContext } from '../telemetry/trace-context.js';
 
 /** Options of {@link createBullmqRunWorker}. */
@@ -128,16 +128,7 @@ type LifecycleState = 'starting' | 'running' | 'draining' | 'closed';
  * children) end the span without failing it; any other throw is an infrastructure failure.
  */
 function consume(tracer: Tracer, job: Job, data: RunJobData, work: () => Promise<CapabilityResult>): Promise<CapabilityResult> {
-  const { run } = data;
-  const attributes: Attributes = {
-    ...runSpanAttributes(run),
-    [SpanAttribute.pool]: targetPool(data.target),
-    'messaging.system': 'bullmq',
-    'messaging.operation.type': 'process',
-    'messaging.destination.name': job.queueName,
-    'messaging.message.id': run.job_id,
-    'jacobian.job.attempt': job.attemptsStarted,
-  };
+  const attributes: Attributes = { ...messagingSpanAttributes(data.run, data.target, job.queueName, 'process'), 'jacobian.job.attempt': job.attemptsStarted };
   return tracer.startActiveSpan(`process ${job.queueName}`, { kind: SpanKind.CONSUMER, attributes }, extractTraceContext(data.trace), async (span) => {
     try {
       const result = await work();

@@ -52,6 +52,21 @@ export function targetPool(target: RunTarget): string {
   return target.kind === 'pool' ? target.pool : 'checker';
 }
 
+/**
+ * Attributes of a run job's producer (`send`) or consumer (`process`) span, after OTel's
+ * messaging conventions: the run's identity, its pool, the BullMQ queue and the job ID.
+ */
+export function messagingSpanAttributes(run: AdmittedRun, target: RunTarget, queueName: string, operation: 'send' | 'process'): Attributes {
+  return {
+    ...runSpanAttributes(run),
+    [SpanAttribute.pool]: targetPool(target),
+    'messaging.system': 'bullmq',
+    'messaging.operation.type': operation,
+    'messaging.destination.name': queueName,
+    'messaging.message.id': run.job_id,
+  };
+}
+
 export interface Telemetry {
   readonly tracer?: Tracer;
   readonly metrics?: JacobianMetrics;
