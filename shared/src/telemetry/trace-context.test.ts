@@ -126,6 +126,17 @@ describe('trace context through the BullMQ run queue', () => {
       [SpanAttribute.jobId]: run.job_id,
       [SpanAttribute.outcome]: 'COMPLETED',
     });
+    // OTel's messaging conventions on both ends, naming the queue and the job.
+    const messaging = (operation: string) => ({
+      [SpanAttribute.jobId]: run.job_id,
+      [SpanAttribute.pool]: 'light',
+      'messaging.system': 'bullmq',
+      'messaging.operation.type': operation,
+      'messaging.destination.name': defaultRunQueueName(POOL),
+      'messaging.message.id': run.job_id,
+    });
+    expect(producer.attributes).toMatchObject(messaging('send'));
+    expect(consumer.attributes).toMatchObject({ ...messaging('process'), 'jacobian.job.attempt': 1 });
     const secret = String(run.payload['secret']);
     for (const span of spans) expect(JSON.stringify(span.attributes)).not.toContain(secret);
   });
