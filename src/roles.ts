@@ -6,6 +6,7 @@ import {
   assertRedisReachable,
   createBullmqRunQueue,
   createBullmqRunWorker,
+  defaultRunQueueName,
   createReadiness,
   createLiveCatalogSource,
   createProcessPool,
@@ -17,6 +18,7 @@ import {
   loadPublicKey,
   loadSigningKey,
   readQueueDepths,
+  runTargetOf,
   startAdvertising,
   targetPool,
   verifyS3Access,
@@ -215,8 +217,8 @@ export function startApiRole(
     telemetry.metrics.watchQueueDepths(() => {
       const targets = new Map<string, RunTarget>();
       for (const { descriptor } of catalog.current()) {
-        if (descriptor.role === 'checker') targets.set('checker', { kind: 'checker' });
-        else targets.set(`pool:${descriptor.pool}`, { kind: 'pool', pool: descriptor.pool });
+        const target = runTargetOf(descriptor);
+        targets.set(defaultRunQueueName(target), target);
       }
       return readQueueDepths(redis, env.JACOBIAN_PREFIX, [...targets.values()]);
     });

@@ -111,6 +111,8 @@ export type { SourceRuntimeOptions } from './providers/source-runtime.js';
 
 export { createEmbeddedRunQueue } from './queue/embedded-run-queue.js';
 export type { EmbeddedRunQueueOptions } from './queue/embedded-run-queue.js';
+export { runTargetOf } from './queue/run-queue.js';
+export { defaultRunQueueName } from './queue/job-data.js';
 export type { RunHandler, RunQueue, RunTarget, ShardHandler, ShardDecision, ShardChildRun } from './queue/run-queue.js';
 export { createShardHandler, mergeShards, planShards, shardJobId, MAX_SHARD_CHILDREN } from './capabilities/shards.js';
 export type { ShardHandlerOptions, MergeShardsOptions } from './capabilities/shards.js';

@@ -16,6 +16,7 @@ import {
   recordResult,
   resultDigest,
   runSpanAttributes,
+  runTargetOf,
   SpanAttribute,
   toAppError,
   VERIFICATION_RECORD_SCHEMA_URI,
@@ -350,7 +351,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   /** Submit an admitted run and check what comes back (the result contract, a VERIFIED record). */
   async function submit(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
-    const target = capability.descriptor.role === 'checker' ? ({ kind: 'checker' } as const) : ({ kind: 'pool', pool: capability.descriptor.pool } as const);
+    const target = runTargetOf(capability.descriptor);
     let result: CapabilityResult;
     try {
       result = await deps.queue.submit(admitted, target, {

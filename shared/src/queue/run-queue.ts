@@ -2,9 +2,15 @@ import type { ProgressListener } from '../contracts/progress.js';
 import type { CapabilityResult } from '../contracts/result.js';
 import type { ShardChild } from '../capabilities/define.js';
 import type { AdmittedRun } from '../capabilities/host.js';
+import type { CapabilityDescriptor } from '../contracts/capability.js';
 
 /** Where a run goes: a producer pool by name, or the checker service. */
 export type RunTarget = { kind: 'pool'; pool: string } | { kind: 'checker' };
+
+/** Where runs of a capability go: a checker's to the checker service, a producer's to its pool. */
+export function runTargetOf(descriptor: Pick<CapabilityDescriptor, 'role' | 'pool'>): RunTarget {
+  return descriptor.role === 'checker' ? { kind: 'checker' } : { kind: 'pool', pool: descriptor.pool };
+}
 
 /**
  * Something that executes admitted runs: a runner (for its pools) or the checker service.
