@@ -278,6 +278,15 @@ describe('canonicalize: rejections', () => {
     expect(thrown(() => canonicalize(0.1)).message).toMatch(/big or rational numbers as strings/);
   });
 
+  it('takes ASCII text as it is, and still normalizes text with one character beyond ASCII', () => {
+    // A long text of ASCII only (the graph6 of an enumeration page, say) skips the NFC and surrogate scans.
+    const ascii = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(32 + (i % 95))).join('\n');
+    expect(canonicalize({ text: ascii })).toBe(`{"text":${JSON.stringify(ascii)}}`);
+    expect(canonicalize(`${ascii}e\u0301`)).toBe(JSON.stringify(`${ascii}\u00e9`));
+    expect(canonicalize(`\u0000\u001f\u007f"\\`)).toBe('"\\u0000\\u001f\u007f\\"\\\\"');
+    expect(thrown(() => canonicalize(`${ascii}\ud800`)).message).toMatch(/lone UTF-16 surrogate/);
+  });
+
   it('rejects lone surrogates in strings and keys', () => {
     for (const s of ['\ud800', 'a\udc00', '\ude00\ud83d', 'x\ud83d']) {
       expect(thrown(() => canonicalize([s])).path).toEqual([0]);

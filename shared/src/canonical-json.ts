@@ -102,6 +102,9 @@ function emit(walk: Walk, chunk: string, path: JsonPath): void {
 
 /** NFC-normalize a string after rejecting lone surrogates (which have no UTF-8 encoding). */
 function normalizeString(value: string, path: JsonPath, role: 'string' | 'object key'): string {
+  // A string of ASCII only (as many UTF-8 bytes as code units) has no surrogate and is its own
+  // NFC: long texts such as graph6 listings skip both scans.
+  if (Buffer.byteLength(value, 'utf8') === value.length) return value;
   const match = LONE_SURROGATE.exec(value);
   if (match !== null) {
     throw new JacobianError(

@@ -175,8 +175,30 @@ export class ListingSink {
    */
   write(chunk: Uint8Array): Promise<void> | null {
     this.throwIfFailed();
-    const bytes = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
-    this.carry = null;
+    let rest = chunk;
+    if (this.carry !== null) {
+      // Only the line cut at the end of the last write is joined with the start of this one;
+      // the rest of the chunk is read where it lies.
+      const newline = chunk.indexOf(10);
+      const carry = this.carry;
+      this.carry = null;
+      if (newline < 0) {
+        rest = Buffer.concat([carry, chunk]);
+      } else {
+        this.take(Buffer.concat([carry, chunk.subarray(0, newline + 1)]));
+        rest = chunk.subarray(newline + 1);
+      }
+    }
+    this.take(rest);
+    // Every full page but the newest is followed by more graphs, and so is the newest once a
+    // graph after it arrived: store those now, so that when the provider ends only the page it
+    // was filling is left to store. (While the listing may still be inline, nothing is stored.)
+    if (this.count > INLINE_MAX_GRAPHS) this.storeWaiting(this.lines > 0 ? 0 : 1);
+    return this.storing.size >= MAX_PAGES_IN_FLIGHT ? Promise.race(this.storing) : null;
+  }
+
+  /** Recheck the complete lines of `bytes` and add them to the pages; keep a cut last line. */
+  private take(bytes: Uint8Array): void {
     const size = bytes.length;
     const fixed = this.lineBytes;
     let start = 0;
@@ -199,7 +221,6 @@ export class ListingSink {
     }
     if (segment < start) this.append(bytes, segment, start);
     if (start < size) this.carry = Buffer.from(bytes.subarray(start));
-    return this.storing.size >= MAX_PAGES_IN_FLIGHT ? Promise.race(this.storing) : null;
   }
 
   /**
@@ -216,8 +237,10 @@ export class ListingSink {
       const all = [...this.waiting.map((page) => page.text), current.text].join('');
       return { graphs: all === '' ? [] : all.slice(0, -1).split('\n'), pages: [] };
     }
-    for (const full of this.waiting.splice(0)) this.store(full, false);
-    if (current.count > 0) this.store(current, true);
+    // The last page is the one being filled, or, when the listing ended with a full page, that page.
+    const last = current.count > 0 ? current : this.waiting.pop()!;
+    this.storeWaiting(0);
+    this.store(last, true);
     while (this.storing.size > 0) await Promise.all(this.storing);
     this.throwIfFailed();
     return { graphs: null, pages: this.refs.sort((a, b) => a.page - b.page) };
@@ -247,12 +270,18 @@ export class ListingSink {
     return page;
   }
 
-  /** The current page is full: it waits until a later graph shows it is not the last one. */
+  /**
+   * The current page is full: it waits until a later graph shows it is not the last one (see
+   * {@link write}), and, while the listing may still be inline, until it holds more graphs
+   * than an inline listing does.
+   */
   private pageFull(): void {
     this.waiting.push(this.takePage());
-    // A full page is followed by more graphs once the next line arrives; with more graphs than
-    // an inline listing holds, every page but the newest is final.
-    if (this.count > INLINE_MAX_GRAPHS) while (this.waiting.length > 1) this.store(this.waiting.shift()!, false);
+  }
+
+  /** Store the full pages that wait, but the newest `keep`; none of them is the last page. */
+  private storeWaiting(keep: number): void {
+    while (this.waiting.length > keep) this.store(this.waiting.shift()!, false);
   }
 
   /** Start storing one page (pages may settle out of order; {@link end} sorts them). */

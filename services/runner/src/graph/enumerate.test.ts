@@ -681,6 +681,100 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
     }
   });
 
+  it('stores a full page as soon as a graph after it arrives, so that at the end only the page being filled is left', async () => {
+    const harness = await createCapabilityHarness();
+    try {
+      // Order 7, pages of 100 graphs (as above); the 853 connected graphs on 7 vertices.
+      const n = 7;
+      const filters = { ...NO_FILTERS(n), connected: true };
+      const lines = gengList(['-c', '7']);
+      const header: PageHeader = { order: n, filters, shard: null, method: 'test' };
+      const put: { page: number; last: boolean }[] = [];
+      const artifacts = harness.artifacts;
+      const context = {
+        artifacts: {
+          ...artifacts,
+          limits: { ...artifacts.limits, maxPayloadBytes: 4096 + 2 * 6 * 100 },
+          put: (draft: Parameters<typeof artifacts.put>[0], options?: Parameters<typeof artifacts.put>[1]) => {
+            const payload = PagePayload.parse(draft.payload);
+            put.push({ page: payload.page, last: payload.last });
+            return artifacts.put(draft, options);
+          },
+        },
+        signal: new AbortController().signal,
+      } as unknown as CapabilityContext;
+      const bytes = (from: number, to: number): Buffer => Buffer.from(lines.slice(from, to).map((line) => `${line}\n`).join(''), 'latin1');
+
+      // Three full pages in one write: the first two are followed by graphs; the third may be the last.
+      const sink = new ListingSink({ header, context, reference: () => undefined });
+      expect(sink.write(bytes(0, 300))).toBeNull();
+      expect(put).toEqual([
+        { page: 0, last: false },
+        { page: 1, last: false },
+      ]);
+      // A line cut short after it is not yet a graph...
+      const next = bytes(300, 301);
+      expect(sink.write(next.subarray(0, 3))).toBeNull();
+      expect(put).toHaveLength(2);
+      // ...its end is: page 2 is not the last, and is stored at once.
+      expect(sink.write(next.subarray(3))).toBeNull();
+      expect(put).toEqual([
+        { page: 0, last: false },
+        { page: 1, last: false },
+        { page: 2, last: false },
+      ]);
+      expect(sink.write(bytes(301, 520))).toBeNull();
+      expect(put.map((entry) => entry.page)).toEqual([0, 1, 2, 3, 4]);
+      const listing = await sink.end();
+      expect(put.at(-1)).toEqual({ page: 5, last: true });
+      expect(listing.pages.map((page) => page.count)).toEqual([100, 100, 100, 100, 100, 20]);
+
+      // A listing that ends with a full page: that page is stored at the end, as the last.
+      put.length = 0;
+      const whole = new ListingSink({ header, context, reference: () => undefined });
+      expect(whole.write(bytes(0, 150))).toBeNull();
+      expect(whole.write(bytes(150, 300))).toBeNull();
+      expect(put).toEqual([
+        { page: 0, last: false },
+        { page: 1, last: false },
+      ]);
+      const ended = await whole.end();
+      expect(put.at(-1)).toEqual({ page: 2, last: true });
+      expect(ended.pages.map((page) => page.count)).toEqual([100, 100, 100]);
+      const last = PagePayload.parse((await artifacts.get(ended.pages[2]!.uri)).payload);
+      expect(last).toMatchObject({ page: 2, first_index: 200, count: 100, last: true });
+      expect(last.graph6).toBe(bytes(200, 300).toString('latin1'));
+
+      // At most the inline listing's graphs: nothing is stored, even past a full page (pages of 100, inline up to 200).
+      put.length = 0;
+      const few = new ListingSink({ header, context, reference: () => undefined });
+      expect(few.write(bytes(0, 150))).toBeNull();
+      expect(put).toEqual([]);
+      const inline = await few.end();
+      expect(inline.graphs).toEqual(lines.slice(0, 150));
+      expect(put).toEqual([]);
+
+      // A graph that fails the fast recheck goes to the reference, whose refusal fails the write
+      // that brings it (here the edgeless graph, not connected, after two and a half pages).
+      const lying = new ListingSink({
+        header,
+        context,
+        reference: (text, index) => {
+          throw new Error(`graph ${index} (${text}) is not connected`);
+        },
+      });
+      expect(() => lying.write(Buffer.concat([bytes(0, 250), Buffer.from('F????\n', 'latin1'), bytes(251, 300)]))).toThrow(/graph 250 \(F\?\?\?\?\) is not connected/);
+
+      // A page whose store fails fails the listing, at the latest when it ends.
+      const failing = { ...context, artifacts: { ...context.artifacts, put: () => Promise.reject(new Error('disk full')) } } as unknown as CapabilityContext;
+      const unstored = new ListingSink({ header, context: failing, reference: () => undefined });
+      expect(unstored.write(bytes(0, 301))).toBeNull();
+      await expect(unstored.end()).rejects.toThrow(/disk full/);
+    } finally {
+      await harness[Symbol.asyncDispose]();
+    }
+  });
+
   it('the page contract: count matches the lines, graph6 is lines of graph6 bytes', () => {
     const page = { order: 3, filters: NO_FILTERS(3), shard: null, method: 'm', page: 0, first_index: 0, count: 2, last: true, graph6: 'Bw\nBg\n' };
     expect(PagePayload.parse(page)).toEqual(page);
