@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,6 +29,11 @@ async function manifestHexes(root: string, uri: string): Promise<{ manifest: str
   const text = await readFile(manifestFile(root, manifest), 'utf8');
   const payload = (JSON.parse(text) as { payload_digest: string }).payload_digest.slice('sha256:'.length);
   return { manifest, payload };
+}
+
+/** The digest of a draft's payload (its canonical bytes): the name of its blob. */
+function payloadHex(d: ArtifactDraft): string {
+  return createHash('sha256').update(canonicalize(d.payload)).digest('hex');
 }
 
 /** Flip the first byte of a file, keeping its size (so only the hash can catch it). */
@@ -197,6 +203,42 @@ describe('local folder artifact store', () => {
     expect(await store.getManifest(stored.uri)).toEqual(stored);
     const after = await stat(blobFile(root, hex.payload));
     expect(after.ino).toBe(before.ino);
+  });
+
+  it('replaces a partial payload left in place without a manifest (a crash during its write)', async () => {
+    const { root, store } = await open();
+    const payloadText = canonicalize(draft.payload);
+    const file = blobFile(root, payloadHex(draft));
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, payloadText.slice(0, 5));
+    const stored = await store.put(draft);
+    expect(await readFile(file, 'utf8')).toBe(payloadText);
+    expect((await store.get(stored.uri)).payload).toEqual(draft.payload);
+    const files = await listFiles(root);
+    expect(files).toHaveLength(2);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('publishes no manifest when the payload cannot be stored', async () => {
+    const { root, store } = await open();
+    // A folder where the payload file belongs: it can be neither created nor read as a file.
+    await mkdir(blobFile(root, payloadHex(draft)), { recursive: true });
+    const error = await rejection(store.put(draft));
+    expect(error.code).toBe('ARTIFACT_STORE_UNAVAILABLE');
+    expect(error.path).toEqual(['payload']);
+    const manifests = await listFiles(path.join(root, 'manifests'));
+    expect(manifests).toEqual([]);
+  });
+
+  it('stores one payload once for concurrent puts of different manifests over it, leaving no partial or temp file', async () => {
+    const { root, store } = await open();
+    const drafts = Array.from({ length: 8 }, (_, i): ArtifactDraft => ({ ...draft, summary: { n: i } }));
+    const results = await Promise.all(drafts.map((d) => store.put(d)));
+    expect(new Set(results.map((r) => r.uri)).size).toBe(8);
+    for (const result of results) expect((await store.get(result.uri)).payload).toEqual(draft.payload);
+    const files = await listFiles(root);
+    expect(files).toHaveLength(9);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('does not rewrite an intact object on a repeated put', async () => {

@@ -1,12 +1,13 @@
 import type { Span } from '@opentelemetry/api';
 import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsync, open as openCallback, write } from 'node:fs';
 import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 
 import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
 import { countPut, observePut } from '../telemetry/artifacts.js';
-import { syncDirectory } from '../fs-durable.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
   prepareArtifact,
@@ -16,6 +17,7 @@ import {
   type ArtifactStore,
   type ArtifactStoreLimits,
   type LoadedArtifact,
+  type PreparedArtifact,
   type StoredArtifact,
 } from './store.js';
 import { compareExisting, readVerifiedManifest, readVerifiedPayload, verifyParents, type BoundedRead } from './verify.js';
@@ -29,6 +31,43 @@ export interface LocalFolderArtifactStoreOptions {
 }
 
 type Signal = { signal?: AbortSignal } | undefined;
+
+/*
+ * Files are handled by descriptor, so that closing one is a plain call rather than a trip
+ * through the thread pool; looking up whether a name exists is one too. Everything that can wait
+ * for the disk or the file system's journal (creating, writing, renaming, syncing) runs in the
+ * thread pool, off the event loop.
+ */
+const openAsync = promisify(openCallback);
+const fsyncAsync = promisify(fsync);
+const writeAsync = promisify(write);
+
+function closeQuietly(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    closeSync(fd);
+  } catch {
+    // nothing to do: the descriptor is gone either way
+  }
+}
+
+/** A folder opened for its sync; null where a folder cannot be opened (not every platform can: that sync is best effort). */
+function openFolder(dir: string): Promise<number | null> {
+  return openAsync(dir, 'r').catch(() => null);
+}
+
+/** Sync a folder opened by {@link openFolder} (best effort, as in syncDirectory) and close it. */
+async function syncFolder(opened: Promise<number | null>): Promise<void> {
+  const fd = await opened;
+  if (fd === null) return;
+  try {
+    await fsyncAsync(fd);
+  } catch {
+    // Durability of the directory entry is best effort; the data itself is already synced.
+  } finally {
+    closeQuietly(fd);
+  }
+}
 
 function errnoCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
@@ -69,13 +108,19 @@ async function readBounded(file: string, maxBytes: number): Promise<BoundedRead>
  * `root/blobs/sha256/<2 hex>/<hex>` holds canonical payload bytes and
  * `root/manifests/sha256/<2 hex>/<hex>` holds canonical manifest bytes.
  *
- * Writes go to a temp file in the target folder, are fsynced and renamed into place, so a
- * reader never sees a partial file. Every read is re-hashed. The payload is renamed into place
- * and its folder fsynced before the manifest is renamed, so a visible manifest always has its
- * payload, after a crash too; a put returns only once the manifest's folder is fsynced as well.
- * A half already stored intact is not written again. The two temp files are written and
- * fsynced side by side (neither is visible before its rename), which leaves three syncs on the
- * path of a new artifact instead of four; a folder the store creates is fsynced into its parent.
+ * A manifest is what makes an artifact visible (get, getManifest and has go through it), and
+ * it goes to a temp file in its folder, is fsynced and renamed into place, so a reader never
+ * sees a partial manifest. A new payload is written in place instead (created exclusively, then
+ * fsynced): nothing reads a payload but through its manifest, and the manifest is renamed into
+ * place only once the payload's bytes and its folder are fsynced, so a visible manifest always
+ * has its whole payload, after a crash too. A payload left partial (a crash, a failed write) is
+ * found corrupt by the next put of it, which replaces it by a synced temp file and a rename.
+ * Every read is re-hashed. A put returns only once the manifest's folder is fsynced as well.
+ * A half already stored intact is not written again. The payload and the manifest's temp file
+ * are written and fsynced side by side, and the payload's own file needs no rename, so a new
+ * artifact waits for two journal commits in a row (the files, then the manifest's rename) where
+ * a rename of the payload took a third; a folder the store creates is fsynced into its parent.
+ * Puts of the same payload in one store take turns writing it.
  *
  * @throws JacobianError `CONFIG_INVALID` for an empty root or bad limits.
  */
@@ -94,6 +139,8 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
 
   /** Does `file` exist with exactly `size` bytes hashing to `hex`? */
   async function holdsExactly(file: string, hex: string, size: number): Promise<boolean> {
+    // A missing file (a new artifact's) is found so without a trip through the thread pool.
+    if (!existsSync(file)) return false;
     return compareExisting(await readBounded(file, size), hex, size) === 'match';
   }
 
@@ -101,7 +148,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * Folders this store made sure of (it never removes one): `made` settles once the folder
    * exists, `synced` once the folders that call created are synced into their parents, so that
    * files later synced into them survive a crash with them. A failure is forgotten, so the next
-   * put tries again; so is a folder removed behind the store's back (see {@link writeTemp}).
+   * put tries again; so is a folder removed behind the store's back (see {@link createFile}).
    */
   const folders = new Map<string, { made: Promise<void>; synced: Promise<void> }>();
 
@@ -112,7 +159,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     const synced = created.then(async (first) => {
       if (first === undefined) return;
       const syncs: Promise<void>[] = [];
-      for (let at = dir; at.length >= first.length; at = path.dirname(at)) syncs.push(syncDirectory(path.dirname(at)));
+      for (let at = dir; at.length >= first.length; at = path.dirname(at)) syncs.push(syncFolder(openFolder(path.dirname(at))));
       await Promise.all(syncs);
     });
     const entry = { made: created.then(() => undefined), synced };
@@ -121,79 +168,123 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     return entry;
   }
 
-  /** A synced temp file, and its folder opened for the sync after the rename (null where a folder cannot be opened). */
-  interface Written {
-    temp: string;
-    folder: Promise<FileHandle | null>;
-  }
-
   /**
-   * Write `bytes` to a new temp file next to `file` and sync it. The folder is opened meanwhile
-   * for {@link publish}, and its own sync into its parent (when this store just created it) is
-   * awaited too.
+   * Create `file` exclusively in its folder (made if need be) and open it for writing; null when
+   * a file of that name exists already. The folder is opened too, for its sync.
    */
-  async function writeTemp(file: string, bytes: Uint8Array, hex: string): Promise<Written> {
+  async function createFile(file: string): Promise<{ fd: number; dir: Promise<number | null>; place: { made: Promise<void>; synced: Promise<void> } } | null> {
     const dir = path.dirname(file);
-    const temp = path.join(dir, `.${hex}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     let place = folder(dir);
     await place.made;
-    let handle: FileHandle | undefined;
+    let fd: number;
     try {
       try {
-        handle = await open(temp, 'wx');
+        fd = await openAsync(file, 'wx');
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error;
         // The folder was removed since this store made it.
         folders.delete(dir);
         place = folder(dir);
         await place.made;
-        handle = await open(temp, 'wx');
+        fd = await openAsync(file, 'wx');
       }
-      // Not every platform can open (and sync) a folder: that sync is best effort, as in syncDirectory.
-      const opened = open(dir, 'r').catch(() => null);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-        await handle.close();
-        handle = undefined;
-        await place.synced;
-      } catch (error) {
-        void opened.then((folderHandle) => folderHandle?.close().catch(() => undefined));
-        throw error;
-      }
-      return { temp, folder: opened };
     } catch (error) {
-      await handle?.close().catch(() => undefined);
+      if (errnoCode(error) === 'EEXIST') return null;
+      throw error;
+    }
+    return { fd, dir: openFolder(dir), place };
+  }
+
+  /** Write all of `bytes` to `fd` and sync them. */
+  async function writeAndSync(fd: number, bytes: Uint8Array): Promise<void> {
+    for (let offset = 0; offset < bytes.byteLength; ) offset += (await writeAsync(fd, bytes, offset, bytes.byteLength - offset)).bytesWritten;
+    await fsyncAsync(fd);
+  }
+
+  /** A synced temp file, and its folder opened for the sync after the rename (null where a folder cannot be opened). */
+  interface Written {
+    temp: string;
+    folder: Promise<number | null>;
+  }
+
+  /**
+   * Write `bytes` to a new temp file next to `file` and sync it, and await the sync of its
+   * folder into its parent when this store just created it. The folder stays open for
+   * {@link publish}.
+   */
+  async function writeTemp(file: string, bytes: Uint8Array, hex: string): Promise<Written> {
+    const temp = path.join(path.dirname(file), `.${hex}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const created = await createFile(temp);
+    // A random name that exists already: as unlikely as a clash of 48 random bits.
+    if (created === null) throw new Error(`the temp file ${temp} exists already`);
+    try {
+      await writeAndSync(created.fd, bytes);
+    } catch (error) {
+      closeQuietly(created.fd);
+      void created.dir.then(closeQuietly);
       await unlink(temp).catch(() => undefined);
       throw error;
     }
+    // After a successful sync a failing close loses nothing.
+    closeQuietly(created.fd);
+    await created.place.synced;
+    return { temp, folder: created.dir };
   }
 
   /**
    * Rename a synced temp file to `file` and sync the folder, so the name survives a crash. A
    * failed rename is forgiven when the right bytes are in place anyway (a concurrent writer may
-   * have won a race the OS reported as an error, e.g. on Windows). The folder is closed after
-   * its sync without waiting: nothing depends on that.
+   * have won a race the OS reported as an error, e.g. on Windows).
    */
   async function publish(written: Written, file: string, bytes: Uint8Array, hex: string): Promise<void> {
-    const folderHandle = await written.folder;
     try {
-      try {
-        await rename(written.temp, file);
-      } catch (error) {
-        await unlink(written.temp).catch(() => undefined);
-        if (await holdsExactly(file, hex, bytes.byteLength)) return;
-        throw error;
-      }
-      await folderHandle?.sync().catch(() => undefined);
+      await rename(written.temp, file);
+    } catch (error) {
+      void written.folder.then(closeQuietly);
+      await unlink(written.temp).catch(() => undefined);
+      if (await holdsExactly(file, hex, bytes.byteLength)) return;
+      throw error;
+    }
+    await syncFolder(written.folder);
+  }
+
+  /**
+   * Create `file` itself (it must not exist yet), write `bytes` to it and sync it, its folder
+   * and (when this store just created that folder) the folder's own entry. `present` when a
+   * file is already there with exactly these bytes, `replaced` when a different (partial or
+   * corrupt) one was there and has been replaced through a synced temp file. A write that fails
+   * leaves its partial file: by then it may not be this put's to remove (a concurrent put may
+   * have replaced it with a whole copy), and the next put of it finds it corrupt and replaces it.
+   */
+  async function writeInPlace(file: string, bytes: Uint8Array, hex: string): Promise<'written' | 'present' | 'replaced'> {
+    const created = await createFile(file);
+    if (created === null) {
+      if (await holdsExactly(file, hex, bytes.byteLength)) return 'present';
+      await publish(await writeTemp(file, bytes, hex), file, bytes, hex);
+      return 'replaced';
+    }
+    // The file's bytes and its name in the folder are synced side by side: both are done before the put goes on.
+    try {
+      await Promise.all([writeAndSync(created.fd, bytes), syncFolder(created.dir), created.place.synced]);
     } finally {
-      void folderHandle?.close().catch(() => undefined);
+      closeQuietly(created.fd);
+    }
+    return 'written';
+  }
+
+  /** Sync a file found in place and its folder: another put may have written it and not synced it yet. */
+  async function syncInPlace(file: string): Promise<void> {
+    const fd = await openAsync(file, 'r');
+    try {
+      await Promise.all([fsyncAsync(fd), syncFolder(openFolder(path.dirname(file)))]);
+    } finally {
+      closeQuietly(fd);
     }
   }
 
   /** Give up a temp file that will not be published. */
   async function discard(written: Written): Promise<void> {
-    void written.folder.then((folderHandle) => folderHandle?.close().catch(() => undefined));
+    void written.folder.then(closeQuietly);
     await unlink(written.temp).catch(() => undefined);
   }
 
@@ -216,6 +307,9 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobPath(hex), maxBytes, ['uri']));
   }
 
+  /** The write of each payload being stored by this store now, by payload digest (see {@link putDraft}). */
+  const writing = new Map<string, Promise<unknown>>();
+
   /** Store a draft (see ArtifactStore.put); `span` is the put's span when tracing is on. */
   async function putDraft(draft: ArtifactDraft, signal: AbortSignal | undefined, span: Span | undefined): Promise<StoredArtifact> {
     throwIfClosed(closed, 'put');
@@ -225,10 +319,30 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     // All parents are checked (and verified) before anything is written.
     await verifyParents(prepared.manifest.parents, readManifest, signal);
 
-    // What is already stored intact is not written again (content addressing makes it the same
-    // bytes); a missing or corrupt copy is written. The two temp files are written and synced
-    // side by side; then the payload is renamed into place and its folder synced before the
-    // manifest is, so that a visible manifest always has its payload, after a crash too.
+    // A put of a payload this store is writing now waits for that write to end, and then finds
+    // it in place, instead of reading a half-written file and writing it a second time.
+    const key = prepared.payloadDigest;
+    for (let earlier = writing.get(key); earlier !== undefined; earlier = writing.get(key)) await earlier.catch(() => undefined);
+    const work = storeObjects(prepared, signal);
+    writing.set(key, work);
+    try {
+      await work;
+    } finally {
+      if (writing.get(key) === work) writing.delete(key);
+    }
+    countPut('local', prepared, span);
+    return { uri: prepared.uri, manifest: prepared.manifest };
+  }
+
+  /**
+   * Write what is missing of a prepared artifact. What is already stored intact is not written
+   * again (content addressing makes it the same bytes); a missing or corrupt copy is written.
+   * The payload (in place, see {@link writeInPlace}) and the manifest's temp file are written
+   * and synced side by side; the manifest is renamed into place (and its folder synced) only
+   * once the payload and its folder are synced, so that a visible manifest always has its
+   * payload, after a crash too.
+   */
+  async function storeObjects(prepared: PreparedArtifact, signal: AbortSignal | undefined): Promise<void> {
     const payload = { file: blobPath(prepared.payloadDigest), bytes: prepared.payloadBytes, hex: prepared.payloadDigest, at: ['payload'] as JsonPath };
     const manifest = { file: manifestPath(prepared.manifestDigest), bytes: prepared.manifestBytes, hex: prepared.manifestDigest, at: [] as JsonPath };
     const step = async <T>(object: typeof payload, work: (file: string, bytes: Uint8Array, hex: string) => Promise<T>): Promise<T> => {
@@ -238,36 +352,27 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
         throw unavailable('put', object.file, error, object.at);
       }
     };
-    const missing = async (object: typeof payload): Promise<typeof payload | null> =>
-      (await step(object, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength))) ? null : object;
-    const toWrite = (await Promise.all([missing(payload), missing(manifest)])).filter((object) => object !== null);
-    if (toWrite.length > 0) {
-      throwIfAborted(signal, 'put', 'writing the payload');
-      const outcomes = await Promise.allSettled(toWrite.map((object) => step(object, writeTemp)));
-      const temps = new Map<typeof payload, Written>();
-      outcomes.forEach((outcome, i) => {
-        if (outcome.status === 'fulfilled') temps.set(toWrite[i]!, outcome.value);
-      });
-      try {
-        for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
-        for (const object of [payload, manifest]) {
-          const written = temps.get(object);
-          if (written === undefined) continue;
-          if (object === manifest) {
-            throwIfAborted(signal, 'put', 'writing the manifest');
-            // A payload found in place may have been renamed by a concurrent put whose folder
-            // sync has not happened yet: sync it here too before the manifest becomes visible.
-            if (!toWrite.includes(payload)) await step(payload, (file) => syncDirectory(path.dirname(file)));
-          }
-          temps.delete(object);
-          await step(object, (file, bytes, hex) => publish(written, file, bytes, hex));
-        }
-      } finally {
-        await Promise.all([...temps.values()].map(discard));
-      }
+    throwIfAborted(signal, 'put', 'writing the payload');
+    const manifestTemp = (async (): Promise<Written | null> => {
+      if (await step(manifest, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength))) return null;
+      return step(manifest, writeTemp);
+    })();
+    const [payloadOutcome, manifestOutcome] = await Promise.allSettled([step(payload, writeInPlace), manifestTemp]);
+    const written = manifestOutcome.status === 'fulfilled' ? manifestOutcome.value : null;
+    let published = false;
+    try {
+      if (payloadOutcome.status === 'rejected') throw payloadOutcome.reason;
+      if (manifestOutcome.status === 'rejected') throw manifestOutcome.reason;
+      if (written === null) return;
+      throwIfAborted(signal, 'put', 'writing the manifest');
+      // A payload found in place may have been written by a concurrent put (of this store or
+      // another) that has not synced it or its folder yet: sync both before the manifest is visible.
+      if (payloadOutcome.value === 'present') await step(payload, syncInPlace);
+      published = true;
+      await step(manifest, (file, bytes, hex) => publish(written, file, bytes, hex));
+    } finally {
+      if (written !== null && !published) await discard(written);
     }
-    countPut('local', prepared, span);
-    return { uri: prepared.uri, manifest: prepared.manifest };
   }
 
   return {
