@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { createLogger, providerSkipped, type Logger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -153,8 +153,10 @@ async function main(argv: string[]): Promise<number> {
     case 'stdio': {
       const signalled = waitForSignal();
       log.debug('starting', { command });
-      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkipped(log) });
+      // Metrics have no scrape endpoint here; they are pushed when OTLP metrics are configured.
+      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, telemetry.metrics) });
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
+      reportProviders(telemetry.metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
       const server = startStdioServer(jacobian.api, (error) => log.warn('mcp stdio error', { error: error.message }));
       // The client closing stdin ends the session; so do the usual signals.
       const reason = await Promise.race([
