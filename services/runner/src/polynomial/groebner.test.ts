@@ -117,6 +117,70 @@ describe('groebnerBasis: cofactors', () => {
   });
 });
 
+describe('groebnerBasis: packed monomials and their fallback', () => {
+  // Graded orders without cofactors run on packed monomials of degree at most 127; with cofactors,
+  // or once a degree passes 127, on one word per exponent. Both must give the same reduced basis.
+  const unpacked = (R: PolynomialRing<unknown>, generators: Polynomial<unknown>[]): string[] => texts(R, groebnerBasis(R, generators, { cofactors: true }).basis);
+  it('passes degree 127 through an input (x^130 - y) and through an lcm (x^100*y, x*y^100)', () => {
+    const R = resolveRing({ field: { kind: 'Q' }, variables: ['x', 'y', 'z'], order: 'grevlex' });
+    expect(texts(R, groebnerBasis(R, parsePolynomials(R, ['x^130 - y', 'y^2 - 1'])).basis)).toEqual(['y^2 - 1', 'x^130 - y']);
+    for (const order of ['grevlex', 'grlex'] as const) {
+      const S = resolveRing({ field: { kind: 'Q' }, variables: ['x', 'y', 'z'], order });
+      expect(texts(S, groebnerBasis(S, parsePolynomials(S, ['x^100*y - 1', 'x*y^100 - 1'])).basis)).toEqual(['x^99 - y^99', 'x*y^100 - 1', 'y^199 - x^98']);
+    }
+  });
+  it('agrees with the unpacked layout at and around degree 127', () => {
+    const cases = [
+      ['x^126*y - z', 'x*y^2 - 1'],
+      ['x^63*y^64 - z', 'y^65 - x^3', 'x^64 - 1'],
+      ['x^127 - y*z', 'y^127 - 2*x', 'z^3 - x*y'],
+      ['x^60*y^60*z^7 - 1', 'x^2*y - z^2'],
+    ];
+    for (const field of FIELDS) {
+      for (const order of ['grevlex', 'grlex'] as const) {
+        const R = resolveRing({ field, variables: ['x', 'y', 'z'], order });
+        for (const generators of cases) {
+          const G = parsePolynomials(R, generators);
+          expect(texts(R, groebnerBasis(R, G).basis), `${generators.join(', ')} (${order})`).toEqual(unpacked(R, G));
+        }
+      }
+    }
+  });
+  it('agrees with the unpacked layout on random ideals and the standard systems', () => {
+    for (const field of FIELDS) {
+      for (const order of ['grevlex', 'grlex'] as const) {
+        const R = resolveRing({ field, variables: ['x', 'y', 'z'], order });
+        for (const generators of randomIdeals(15, order.length * 7 + (field.kind === 'Q' ? 3 : 4))) {
+          const G = parsePolynomials(R, generators);
+          expect(texts(R, groebnerBasis(R, G).basis)).toEqual(unpacked(R, G));
+        }
+        for (const system of [cyclicSystem(4), katsuraSystem(4)]) {
+          const S = resolveRing({ field, variables: system.variables, order });
+          const G = parsePolynomials(S, system.generators);
+          expect(texts(S, groebnerBasis(S, G).basis)).toEqual(unpacked(S, G));
+        }
+      }
+    }
+  });
+  it('agrees with the unpacked layout when large leading coefficients make the multipliers large', () => {
+    // Reducers with leading coefficients near 2^40 multiply the remainder by large factors, whose
+    // content the reduction over Q takes out on the way (the cofactor path takes full contents).
+    const next = random(977);
+    const big = (): string => String(1_000_000_007n * BigInt(1 + Math.floor(next() * 1000)));
+    const R = resolveRing({ field: { kind: 'Q' }, variables: ['x', 'y', 'z'], order: 'grevlex' });
+    for (let round = 0; round < 6; round++) {
+      const G = parsePolynomials(R, [`${big()}*x^2*y - ${big()}*z^2 + 3*x`, `${big()}*y^2*z - x*y + ${big()}`, `${big()}*x*z^2 - ${big()}*y^3 + z`]);
+      expect(texts(R, groebnerBasis(R, G).basis)).toEqual(unpacked(R, G));
+    }
+  });
+  it('packs nine variables and more into several words', () => {
+    const variables = Array.from({ length: 9 }, (_, i) => `x${i}`);
+    const R = resolveRing({ field: { kind: 'Q' }, variables, order: 'grevlex' });
+    const G = parsePolynomials(R, ['x0*x8 - x4^2', 'x1*x7 - x3*x5', 'x2^2*x6 - x0*x1*x8 + 1', 'x8^3 - x0', 'x4*x5 - x2']);
+    expect(texts(R, groebnerBasis(R, G).basis)).toEqual(unpacked(R, G));
+  });
+});
+
 describe('groebnerBasis: stopping', () => {
   it('stops when the checkpoint throws, with the error it threw', () => {
     const system = cyclicSystem(6);
