@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -20,7 +20,7 @@ import {
   TS_ENUMERATION_METHOD,
   type EnumerateOutput,
 } from './enumerate.js';
-import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, type GengTool } from './enumerate-geng.js';
+import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, streamGeng, type GengRequest, type GengTool } from './enumerate-geng.js';
 import { RowsLabeller } from './enumerate-canon.js';
 import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type PageHeader } from './enumerate-pages.js';
 import { FAST_RECHECK_MAX_ORDER, FastRecheck } from './enumerate-recheck.js';
@@ -398,6 +398,80 @@ describe('graph.enumerate.nonisomorphic', () => {
     it('a report it cannot read', async () => {
       const mute = await fakeGeng('mute', 'C~\\n', '');
       expect(firstError(await harness.run(mute, { capability_id: ID, payload: { order: 4 } })).message).toContain("geng's report could not be read");
+    });
+  });
+
+  describe("streamGeng's spool file", () => {
+    let spool: string;
+    let saved: string | undefined;
+    beforeAll(async () => {
+      spool = await mkdtemp(join(tmpdir(), 'jacobian-geng-spool-'));
+      saved = process.env['TMPDIR'];
+      process.env['TMPDIR'] = spool;
+    });
+    afterAll(async () => {
+      if (saved === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = saved;
+      await rm(spool, { recursive: true, force: true });
+    });
+    const listing = (order: number, extra: Partial<EnumerationFilters> = {}): GengRequest => ({ order, filters: { ...NO_FILTERS(order), ...extra }, shard: null, countOnly: false });
+    const options = (maxOutputBytes: number) => ({ deadline: Date.now() + 120_000, maxOutputBytes });
+
+    it('hands on exactly what geng writes, and leaves nothing in the temporary folder', async () => {
+      const parts: Buffer[] = [];
+      const count = await streamGeng(tool, listing(9, { connected: true }), options(16 * 1024 * 1024), (chunk) => {
+        parts.push(Buffer.from(chunk));
+        return null;
+      });
+      expect(count).toBe(A001349[9]);
+      expect(parts.length).toBeGreaterThan(1);
+      expect(Buffer.concat(parts).toString('latin1')).toBe(`${gengList(['-c', '9']).join('\n')}\n`);
+      expect(await readdir(spool)).toEqual([]);
+    });
+
+    it('kills geng past maxOutputBytes while the listing makes the reader wait', async () => {
+      let calls = 0;
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // geng -t 12 writes 16 MB; the reader takes one chunk and then waits until released.
+      const stream = streamGeng(tool, listing(12, { triangle_free: true }), options(1024 * 1024), () => {
+        calls++;
+        return held;
+      });
+      const error = await stream.then(
+        () => null,
+        (caught: unknown) => caught as { code?: string },
+      );
+      release();
+      expect(error?.code).toBe('OUTPUT_LIMIT_EXCEEDED');
+      expect(calls).toBe(1);
+      expect(await readdir(spool)).toEqual([]);
+    });
+
+    it("stops geng with what the listing threw, and says when the spool file cannot be made", async () => {
+      const refusal = new Error('this listing refuses its second chunk');
+      let calls = 0;
+      const thrown = await streamGeng(tool, listing(10), options(16 * 1024 * 1024), () => {
+        if (++calls === 2) throw refusal;
+        return null;
+      }).then(
+        () => null,
+        (caught: unknown) => caught as Error,
+      );
+      expect(calls).toBe(2);
+      expect(thrown?.message).toContain('refuses its second chunk');
+      expect(await readdir(spool)).toEqual([]);
+      process.env['TMPDIR'] = join(spool, 'missing');
+      try {
+        const missing = await streamGeng(tool, listing(4), options(1024), () => null).then(
+          () => null,
+          (caught: unknown) => caught as { code?: string; message?: string },
+        );
+        expect(missing).toMatchObject({ code: 'PROVIDER_FAILED' });
+        expect(missing?.message).toContain('spool file');
+      } finally {
+        process.env['TMPDIR'] = spool;
+      }
     });
   });
 
