@@ -281,7 +281,7 @@ async function capabilityRun(installed: Installed, which: 'geng' | 'typescript',
   const root = join(dir, `store-${which}-${c.id}-${n}`);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  const artifacts = createLocalFolderArtifactStore({ root });
+  const artifacts = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
   const cpu = benchCpuMs();
   let ms = 0;
   let count = 0;

@@ -43,10 +43,10 @@ async function flipFirstByte(file: string): Promise<void> {
   await writeFile(file, bytes);
 }
 
-function makeHarness(limits?: Partial<ArtifactStoreLimits>): () => Promise<ArtifactStoreHarness> {
+function makeHarness(limits?: Partial<ArtifactStoreLimits>, prepareShardFolders = false): () => Promise<ArtifactStoreHarness> {
   return async () => {
     const root = await tempRoot();
-    const store = createLocalFolderArtifactStore({ root, ...(limits ? { limits } : {}) });
+    const store = createLocalFolderArtifactStore({ root, prepareShardFolders, ...(limits ? { limits } : {}) });
     return {
       store,
       async corrupt(uri, part) {
@@ -63,6 +63,7 @@ function makeHarness(limits?: Partial<ArtifactStoreLimits>): () => Promise<Artif
 
 describeArtifactStoreContract('local folder (default limits)', makeHarness());
 describeArtifactStoreContract('local folder (small limits)', makeHarness({ maxPayloadBytes: 1024, maxManifestBytes: 2048 }));
+describeArtifactStoreContract('local folder (shard folders prepared)', makeHarness(undefined, true));
 
 /** Every file under `dir`, relative to it. */
 async function listFiles(dir: string): Promise<string[]> {
@@ -305,6 +306,68 @@ describe('local folder artifact store', () => {
       expect((error as JacobianError).code).toBe('CONFIG_INVALID');
       expect((error as JacobianError).path).toEqual(field);
     }
+  });
+
+  describe('with its shard folders prepared up front', () => {
+    const SHARDS = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, '0'));
+    const shardFolders = async (root: string, kind: string): Promise<string[]> => (await readdir(path.join(root, kind, 'sha256'))).sort();
+
+    it('makes all 2 x 256 shard folders, and puts into them without making any', async () => {
+      const root = await tempRoot();
+      const store = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
+      cleanups.push(async () => {
+        await store.close();
+        await rm(root, { recursive: true, force: true });
+      });
+      const stored = await store.put(draft);
+      expect(await shardFolders(root, 'blobs')).toEqual(SHARDS);
+      expect(await shardFolders(root, 'manifests')).toEqual(SHARDS);
+      expect((await store.get(stored.uri)).payload).toEqual(draft.payload);
+      expect(await listFiles(root)).toHaveLength(2);
+    });
+
+    it('completes a layout that a crash left partial, keeping what is stored', async () => {
+      const { root, store } = await open();
+      const stored = await store.put(draft);
+      await store.close();
+      const hex = await manifestHexes(root, stored.uri);
+      const spare = SHARDS.find((name) => name !== hex.payload.slice(0, 2) && name !== hex.manifest.slice(0, 2))!;
+      await mkdir(path.join(root, 'blobs', 'sha256', spare));
+      const reopened = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
+      expect((await reopened.get(stored.uri)).payload).toEqual(draft.payload);
+      await reopened.close();
+      expect(await shardFolders(root, 'blobs')).toEqual(SHARDS);
+      expect(await shardFolders(root, 'manifests')).toEqual(SHARDS);
+      expect(await listFiles(root)).toHaveLength(2);
+    });
+
+    it('puts again after a prepared folder was removed behind its back', async () => {
+      const root = await tempRoot();
+      const store = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
+      cleanups.push(async () => {
+        await store.close();
+        await rm(root, { recursive: true, force: true });
+      });
+      const first = await store.put(draft);
+      await rm(path.join(root, 'blobs'), { recursive: true });
+      await rm(path.join(root, 'manifests'), { recursive: true });
+      expect(await store.put(draft)).toEqual(first);
+      expect((await store.get(first.uri)).payload).toEqual(draft.payload);
+      expect(await listFiles(root)).toHaveLength(2);
+    });
+
+    it('when the preparation fails, a put says why, as it would without it', async () => {
+      // The root is a file: neither the preparation nor a put can make a folder in it.
+      const dir = await tempRoot();
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      const root = path.join(dir, 'not-a-folder');
+      await writeFile(root, 'x');
+      const store = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
+      const error = await rejection(store.put(draft));
+      expect(error.code).toBe('ARTIFACT_STORE_UNAVAILABLE');
+      expect(error.message).toContain('not-a-folder');
+      await store.close();
+    });
   });
 
   it('keeps stores with different roots independent', async () => {

@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsync, open as openCallback, write } from 'node:fs';
-import { mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 
@@ -28,7 +28,19 @@ export interface LocalFolderArtifactStoreOptions {
   root: string;
   /** Defaults: payload 16 MiB, manifest 64 KiB. */
   limits?: Partial<ArtifactStoreLimits>;
+  /**
+   * Create all 2 × 256 shard folders (`blobs/sha256/00` … `manifests/sha256/ff`) when the store
+   * is created, in the background, and sync them into their parents once; the first put waits
+   * for it. Without this a folder is created (and synced) by the first put that needs it, and a
+   * young store's put is slower by that: about 1.5 ms of a 3.5 ms put on this project's test
+   * machine, for roughly its first thousand artifacts. For long-lived stores (what `jacobian
+   * serve` keeps); default false, so that a short-lived store makes only the folders it uses.
+   */
+  prepareShardFolders?: boolean;
 }
+
+/** The shard folder names under `blobs/sha256/` and `manifests/sha256/`: the first two hex digits of a digest. */
+const SHARD_NAMES: readonly string[] = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, '0'));
 
 type Signal = { signal?: AbortSignal } | undefined;
 
@@ -152,9 +164,56 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    */
   const folders = new Map<string, { made: Promise<void>; synced: Promise<void> }>();
 
+  /**
+   * Make every shard folder of `kind` that is missing, then sync `kind/sha256` (and the folders
+   * above it that this call created) into their parents, so that files later synced into a
+   * shard folder survive a crash with it.
+   */
+  async function prepareShards(kind: 'blobs' | 'manifests'): Promise<void> {
+    const base = path.join(root, kind, 'sha256');
+    const first = await mkdir(base, { recursive: true });
+    const present = new Set(first === undefined ? await readdir(base) : []);
+    const missing = SHARD_NAMES.filter((name) => !present.has(name));
+    await Promise.all(
+      missing.map((name) =>
+        mkdir(path.join(base, name)).catch((error: unknown) => {
+          if (errnoCode(error) !== 'EEXIST') throw error;
+        }),
+      ),
+    );
+    const syncs: Promise<void>[] = missing.length > 0 ? [syncFolder(openFolder(base))] : [];
+    if (first !== undefined) for (let at = base; at.length >= first.length; at = path.dirname(at)) syncs.push(syncFolder(openFolder(path.dirname(at))));
+    await Promise.all(syncs);
+  }
+
+  /**
+   * With {@link LocalFolderArtifactStoreOptions.prepareShardFolders}: the shard folders being
+   * made up front, and those whose first put has not asked for them yet (see {@link folder}).
+   */
+  const preparation: Promise<void> | null = options.prepareShardFolders === true ? Promise.all([prepareShards('blobs'), prepareShards('manifests')]).then(() => undefined) : null;
+  // A failure is the concern of the puts that wait for it (see folder), if any.
+  preparation?.catch(() => undefined);
+  const unclaimed = new Set(preparation === null ? [] : SHARD_NAMES.flatMap((name) => [path.join(root, 'blobs', 'sha256', name), path.join(root, 'manifests', 'sha256', name)]));
+
   function folder(dir: string): { made: Promise<void>; synced: Promise<void> } {
     const known = folders.get(dir);
     if (known !== undefined) return known;
+    if (preparation !== null && unclaimed.delete(dir)) {
+      // A shard folder made up front: ready when the preparation is. Should that fail, the folder
+      // is made as without it (and a failure of that is the put's).
+      const ready = preparation.then(
+        () => undefined,
+        async () => {
+          if (folders.get(dir) === entry) folders.delete(dir);
+          const own = folder(dir);
+          await own.made;
+          await own.synced;
+        },
+      );
+      const entry = { made: ready, synced: ready };
+      folders.set(dir, entry);
+      return entry;
+    }
     const created = mkdir(dir, { recursive: true });
     const synced = created.then(async (first) => {
       if (first === undefined) return;
@@ -410,9 +469,10 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       }
     },
 
-    close(): Promise<void> {
+    async close(): Promise<void> {
       closed = true;
-      return Promise.resolve();
+      // Nothing of the store's keeps working on its folder once it is closed.
+      await preparation?.catch(() => undefined);
     },
   };
 }
