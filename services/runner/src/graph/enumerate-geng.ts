@@ -324,10 +324,14 @@ function streamThroughSpool(geng: string, args: string[], fd: number, options: N
     let readerDone = false;
     const stderr: Buffer[] = [];
     let stderrBytes = 0;
-    // The reader's pause while the file holds nothing new, cut short when geng exits or is stopped.
+    // The reader's pause while the file holds nothing new, cut short (or skipped) once geng has exited or is stopped.
     let wake: (() => void) | null = null;
     const nap = (ms: number): Promise<void> =>
       new Promise<void>((done) => {
+        if (exited || stopReason !== null) {
+          setImmediate(done);
+          return;
+        }
         const timer = setTimeout(() => {
           wake = null;
           done();
