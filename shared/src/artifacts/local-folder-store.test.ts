@@ -102,9 +102,9 @@ describe('local folder artifact store', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
-  async function open(limits?: Partial<ArtifactStoreLimits>): Promise<{ root: string; store: ArtifactStore }> {
+  async function open(limits?: Partial<ArtifactStoreLimits>, prepareShardFolders = false): Promise<{ root: string; store: ArtifactStore }> {
     const root = await tempRoot();
-    const store = createLocalFolderArtifactStore({ root, ...(limits ? { limits } : {}) });
+    const store = createLocalFolderArtifactStore({ root, prepareShardFolders, ...(limits ? { limits } : {}) });
     cleanups.push(async () => {
       await store.close();
       await rm(root, { recursive: true, force: true });
@@ -313,12 +313,7 @@ describe('local folder artifact store', () => {
     const shardFolders = async (root: string, kind: string): Promise<string[]> => (await readdir(path.join(root, kind, 'sha256'))).sort();
 
     it('makes all 2 x 256 shard folders, and puts into them without making any', async () => {
-      const root = await tempRoot();
-      const store = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
-      cleanups.push(async () => {
-        await store.close();
-        await rm(root, { recursive: true, force: true });
-      });
+      const { root, store } = await open(undefined, true);
       const stored = await store.put(draft);
       expect(await shardFolders(root, 'blobs')).toEqual(SHARDS);
       expect(await shardFolders(root, 'manifests')).toEqual(SHARDS);
@@ -342,12 +337,7 @@ describe('local folder artifact store', () => {
     });
 
     it('puts again after a prepared folder was removed behind its back', async () => {
-      const root = await tempRoot();
-      const store = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
-      cleanups.push(async () => {
-        await store.close();
-        await rm(root, { recursive: true, force: true });
-      });
+      const { root, store } = await open(undefined, true);
       const first = await store.put(draft);
       await rm(path.join(root, 'blobs'), { recursive: true });
       await rm(path.join(root, 'manifests'), { recursive: true });
