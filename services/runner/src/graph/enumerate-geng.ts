@@ -10,10 +10,11 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants, fstatSync, readSync } from 'node:fs';
-import { access, open, unlink, type FileHandle } from 'node:fs/promises';
+import { close, constants, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import {
   canonicalDigest,
   decodeGraph6,
@@ -291,21 +292,27 @@ export async function streamGeng(tool: GengTool, request: GengRequest, options: 
   if (options.signal?.aborted === true) throw new JacobianError('EXECUTION_CANCELLED', `${name} was not started: the run was cancelled`);
   if (options.deadline - Date.now() <= 0) throw new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`);
   const file = path.join(spoolDirectory(), `jacobian-geng-${randomBytes(12).toString('hex')}`);
-  let spool: FileHandle;
+  // Created and unlinked synchronously: both only change the folder (tens of microseconds), and
+  // the thread pool may be busy syncing other runs' pages. Closing the file frees its blocks, so
+  // that goes to the thread pool.
+  let spool: number;
   try {
-    spool = await open(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
+    spool = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
   } catch (error) {
     throw new JacobianError('PROVIDER_FAILED', `${name} was not started: its spool file ${file} could not be created: ${toAppError(error).message}`, { cause: error });
   }
   try {
-    await unlink(file);
-    return await streamThroughSpool(tool.geng, args, spool.fd, options, onChunk);
+    unlinkSync(file);
+    return await streamThroughSpool(tool.geng, args, spool, options, onChunk);
   } catch (error) {
     throw toAppError(error);
   } finally {
-    await spool.close();
+    // The reader has stopped reading by now: it ends before a listing is concluded, and a stopped run's reader reads no more.
+    await closeFile(spool);
   }
 }
+
+const closeFile = promisify(close);
 
 /** {@link streamGeng} once its spool file is open (and unlinked): `fd` is geng's stdout and what is read. */
 function streamThroughSpool(geng: string, args: string[], fd: number, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
