@@ -43,9 +43,9 @@ const REVERSED_DATA = (() => {
  *
  * A graph is decoded into its lower rows first: lower[v] holds the neighbours u < v, which is
  * exactly graph6's column v (the pairs (0, v) … (v − 1, v), in order), so the rows are cut
- * from the data bits as they stream by, without a table per byte. The edge count and the
- * connectivity test need only those rows; the full rows (both ends of each edge) are built
- * only for the filters that need them (degrees, 2-connectivity, forbidden cycles, bipartite).
+ * from the data bits as they stream by, without a table per byte. The edge count, the
+ * connectivity test and the triangle test need only those rows; the full rows (both ends of each edge) are built
+ * only for the filters that need them (degrees, 2-connectivity, 4-cycles, bipartite).
  */
 export class FastRecheck {
   readonly order: number;
@@ -56,7 +56,7 @@ export class FastRecheck {
   private readonly everyone: number;
   private readonly degreesBounded: boolean;
   private readonly edgesBounded: boolean;
-  /** Whether a filter other than connectivity and the edge count is asked for (they need the full rows). */
+  /** Whether a filter other than connectivity, triangles and the edge count is asked for (they need the full rows). */
   private readonly needsRows: boolean;
   private readonly filtered: boolean;
   /** Bits of the last data byte that are padding (formats.txt pads with zeros). */
@@ -76,8 +76,8 @@ export class FastRecheck {
     const f = filters;
     this.degreesBounded = f.min_degree > 0 || f.max_degree < order - 1;
     this.edgesBounded = f.min_edges > 0 || f.max_edges < pairCount;
-    this.needsRows = this.degreesBounded || f.biconnected || f.triangle_free || f.c4_free || f.bipartite;
-    this.filtered = this.needsRows || this.edgesBounded || f.connected;
+    this.needsRows = this.degreesBounded || f.biconnected || f.c4_free || f.bipartite;
+    this.filtered = this.needsRows || this.edgesBounded || f.connected || f.triangle_free;
   }
 
   /**
@@ -130,6 +130,7 @@ export class FastRecheck {
       if (edges < f.min_edges || edges > f.max_edges) return false;
     }
     if ((f.connected || f.biconnected) && !lowerConnected(lower, n, this.everyone)) return false;
+    if (f.triangle_free && lowerHasTriangle(lower, n)) return false;
     return !this.needsRows || this.rowsPass(this.fullRows());
   }
 
@@ -149,7 +150,7 @@ export class FastRecheck {
     return rows;
   }
 
-  /** The filters that need the full rows (degrees, 2-connectivity, forbidden cycles, bipartiteness). */
+  /** The filters that need the full rows (degrees, 2-connectivity, 4-cycles, bipartiteness). */
   private rowsPass(rows: Int32Array): boolean {
     const n = this.order;
     const f = this.filters;
@@ -165,13 +166,6 @@ export class FastRecheck {
       for (let x = 0; x < n; x++) {
         const without = everyone & ~(1 << x);
         if (componentOf(rows, x === 0 ? 1 : 0, 1 << x) !== without) return false;
-      }
-    }
-    if (f.triangle_free) {
-      for (let a = 0; a < n; a++) {
-        for (let b = rows[a]! & ~((2 << a) - 1); b !== 0; b &= b - 1) {
-          if ((rows[a]! & rows[31 - Math.clz32(b & -b)]!) !== 0) return false;
-        }
       }
     }
     if (f.c4_free) {
@@ -198,6 +192,18 @@ function lowerConnected(lower: Int32Array, n: number, everyone: number): boolean
     if (reached === everyone) return true;
     if (reached === before) return false;
   }
+}
+
+/**
+ * Whether the graph with these lower rows has a triangle, without building the full rows: a
+ * triangle u < v < w has u among the lower neighbours of both v and w, and v among those of w.
+ */
+function lowerHasTriangle(lower: Int32Array, n: number): boolean {
+  for (let w = 2; w < n; w++) {
+    const below = lower[w]!;
+    for (let b = below; b !== 0; b &= b - 1) if ((lower[31 - Math.clz32(b & -b)]! & below) !== 0) return true;
+  }
+  return false;
 }
 
 /** The vertices reachable from `start` without entering `blocked`, as bits. */

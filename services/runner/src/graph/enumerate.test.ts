@@ -685,6 +685,19 @@ describe('the fast recheck (enumerate-recheck.ts)', () => {
     );
   });
 
+  it('agrees with filterViolation on triangles near their threshold, with and without the filters that need full rows', () => {
+    // At about 1.5 edges per vertex, a random graph has a triangle about half the time.
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: FAST_RECHECK_MAX_ORDER }), fc.integer(), fc.boolean(), (n, seed, withDegrees) => {
+        const g = randomGraph(n, Math.min(1, 3 / n), mulberry32(seed));
+        const filters: EnumerationFilters = { ...NO_FILTERS(n), triangle_free: true, ...(withDegrees ? { max_degree: n - 2 } : {}) };
+        const text = encodeGraph6(g);
+        expect(new FastRecheck(n, filters).passes(bytes(text), 0, text.length), text).toBe(filterViolation(g, filters) === null);
+      }),
+      { numRuns: 3000, seed: 23 },
+    );
+  });
+
   it('takes a graph in the middle of a buffer, and the same instance again and again', () => {
     const n = 10;
     const filters = { ...NO_FILTERS(n), connected: true };
