@@ -258,6 +258,8 @@ const SPOOL_POLL_MS = 2;
  */
 const SPOOL_SIZE_CHECK_MS = 10;
 
+const closeFile = promisify(close);
+
 /** The folder of the spool files (the system's temporary folder; /tmp is an emptyDir for scratch files in infra/k8s). */
 function spoolDirectory(): string {
   return tmpdir();
@@ -307,12 +309,11 @@ export async function streamGeng(tool: GengTool, request: GengRequest, options: 
   } catch (error) {
     throw toAppError(error);
   } finally {
-    // The reader has stopped reading by now: it ends before a listing is concluded, and a stopped run's reader reads no more.
-    await closeFile(spool);
+    // The reader has stopped reading by now: it ends before a listing is concluded, and a
+    // stopped run's reader reads no more. A failing close loses nothing that was read.
+    await closeFile(spool).catch(() => undefined);
   }
 }
-
-const closeFile = promisify(close);
 
 /** {@link streamGeng} once its spool file is open (and unlinked): `fd` is geng's stdout and what is read. */
 function streamThroughSpool(geng: string, args: string[], fd: number, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
