@@ -671,31 +671,32 @@ describe('the fast recheck (enumerate-recheck.ts)', () => {
     );
   });
 
+  /**
+   * The fast recheck against filterViolation on random graphs of orders `min`…30 with edge
+   * probability `p(n)`, chosen so that the filter is met about half the time; `filters` may
+   * vary with a coin.
+   */
+  function agreesNearThreshold(min: number, p: (n: number) => number, filters: (n: number, coin: boolean) => EnumerationFilters, seed: number): void {
+    fc.assert(
+      fc.property(fc.integer({ min, max: FAST_RECHECK_MAX_ORDER }), fc.integer(), fc.boolean(), (n, graphSeed, coin) => {
+        const g = randomGraph(n, Math.min(1, p(n)), mulberry32(graphSeed));
+        const chosen = filters(n, coin);
+        const text = encodeGraph6(g);
+        expect(new FastRecheck(n, chosen).passes(bytes(text), 0, text.length), text).toBe(filterViolation(g, chosen) === null);
+      }),
+      { numRuns: 3000, seed },
+    );
+  }
+
   it('agrees with filterViolation on connectivity near its threshold, where one edge decides it', () => {
     // Sparse graphs (about n/2 to n edges) are connected or not about equally often; the
     // connectivity test then meets long paths, vertices reached only from above, and isolated vertices.
-    fc.assert(
-      fc.property(fc.integer({ min: 2, max: FAST_RECHECK_MAX_ORDER }), fc.integer(), fc.boolean(), (n, seed, edgesBounded) => {
-        const g = randomGraph(n, Math.min(1, 2.2 / n), mulberry32(seed));
-        const filters: EnumerationFilters = { ...NO_FILTERS(n), connected: true, ...(edgesBounded ? { min_edges: n - 1 } : {}) };
-        const text = encodeGraph6(g);
-        expect(new FastRecheck(n, filters).passes(bytes(text), 0, text.length), text).toBe(filterViolation(g, filters) === null);
-      }),
-      { numRuns: 3000, seed: 17 },
-    );
+    agreesNearThreshold(2, (n) => 2.2 / n, (n, edgesBounded) => ({ ...NO_FILTERS(n), connected: true, ...(edgesBounded ? { min_edges: n - 1 } : {}) }), 17);
   });
 
   it('agrees with filterViolation on triangles near their threshold, with and without the filters that need full rows', () => {
     // At about 1.5 edges per vertex, a random graph has a triangle about half the time.
-    fc.assert(
-      fc.property(fc.integer({ min: 3, max: FAST_RECHECK_MAX_ORDER }), fc.integer(), fc.boolean(), (n, seed, withDegrees) => {
-        const g = randomGraph(n, Math.min(1, 3 / n), mulberry32(seed));
-        const filters: EnumerationFilters = { ...NO_FILTERS(n), triangle_free: true, ...(withDegrees ? { max_degree: n - 2 } : {}) };
-        const text = encodeGraph6(g);
-        expect(new FastRecheck(n, filters).passes(bytes(text), 0, text.length), text).toBe(filterViolation(g, filters) === null);
-      }),
-      { numRuns: 3000, seed: 23 },
-    );
+    agreesNearThreshold(3, (n) => 3 / n, (n, withDegrees) => ({ ...NO_FILTERS(n), triangle_free: true, ...(withDegrees ? { max_degree: n - 2 } : {}) }), 23);
   });
 
   it('takes a graph in the middle of a buffer, and the same instance again and again', () => {
