@@ -8,6 +8,7 @@ import path from 'node:path';
 import { formatJsonPath, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type JsonPath } from '../errors.js';
 import { countPut, observePut } from '../telemetry/artifacts.js';
+import { openDirectory, syncDirectory, syncOpenedDirectory } from '../fs-durable.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
   prepareArtifact,
@@ -60,24 +61,6 @@ function closeQuietly(fd: number | null): void {
     closeSync(fd);
   } catch {
     // nothing to do: the descriptor is gone either way
-  }
-}
-
-/** A folder opened for its sync; null where a folder cannot be opened (not every platform can: that sync is best effort). */
-function openFolder(dir: string): Promise<number | null> {
-  return openAsync(dir, 'r').catch(() => null);
-}
-
-/** Sync a folder opened by {@link openFolder} (best effort, as in syncDirectory) and close it. */
-async function syncFolder(opened: Promise<number | null>): Promise<void> {
-  const fd = await opened;
-  if (fd === null) return;
-  try {
-    await fsyncAsync(fd);
-  } catch {
-    // Durability of the directory entry is best effort; the data itself is already synced.
-  } finally {
-    closeQuietly(fd);
   }
 }
 
@@ -181,8 +164,14 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
         }),
       ),
     );
-    const syncs: Promise<void>[] = missing.length > 0 ? [syncFolder(openFolder(base))] : [];
-    if (first !== undefined) for (let at = base; at.length >= first.length; at = path.dirname(at)) syncs.push(syncFolder(openFolder(path.dirname(at))));
+    await Promise.all([...(missing.length > 0 ? [syncDirectory(base)] : []), syncCreated(base, first)]);
+  }
+
+  /** Sync `dir` and the folders above it that a recursive mkdir created (`first`, the topmost; none when undefined) into their parents. */
+  async function syncCreated(dir: string, first: string | undefined): Promise<void> {
+    if (first === undefined) return;
+    const syncs: Promise<void>[] = [];
+    for (let at = dir; at.length >= first.length; at = path.dirname(at)) syncs.push(syncDirectory(path.dirname(at)));
     await Promise.all(syncs);
   }
 
@@ -215,12 +204,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       return entry;
     }
     const created = mkdir(dir, { recursive: true });
-    const synced = created.then(async (first) => {
-      if (first === undefined) return;
-      const syncs: Promise<void>[] = [];
-      for (let at = dir; at.length >= first.length; at = path.dirname(at)) syncs.push(syncFolder(openFolder(path.dirname(at))));
-      await Promise.all(syncs);
-    });
+    const synced = created.then((first) => syncCreated(dir, first));
     const entry = { made: created.then(() => undefined), synced };
     synced.catch(() => folders.delete(dir));
     folders.set(dir, entry);
@@ -251,7 +235,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       if (errnoCode(error) === 'EEXIST') return null;
       throw error;
     }
-    return { fd, dir: openFolder(dir), place };
+    return { fd, dir: openDirectory(dir), place };
   }
 
   /** Write all of `bytes` to `fd` and sync them. */
@@ -304,7 +288,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       if (await holdsExactly(file, hex, bytes.byteLength)) return;
       throw error;
     }
-    await syncFolder(written.folder);
+    await syncOpenedDirectory(written.folder);
   }
 
   /**
@@ -324,7 +308,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     }
     // The file's bytes and its name in the folder are synced side by side: both are done before the put goes on.
     try {
-      await Promise.all([writeAndSync(created.fd, bytes), syncFolder(created.dir), created.place.synced]);
+      await Promise.all([writeAndSync(created.fd, bytes), syncOpenedDirectory(created.dir), created.place.synced]);
     } finally {
       closeQuietly(created.fd);
     }
@@ -335,7 +319,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   async function syncInPlace(file: string): Promise<void> {
     const fd = await openAsync(file, 'r');
     try {
-      await Promise.all([fsyncAsync(fd), syncFolder(openFolder(path.dirname(file)))]);
+      await Promise.all([fsyncAsync(fd), syncDirectory(path.dirname(file))]);
     } finally {
       closeQuietly(fd);
     }
