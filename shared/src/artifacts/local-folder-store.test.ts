@@ -79,6 +79,13 @@ async function listFiles(dir: string): Promise<string[]> {
   }
 }
 
+/** The store's folder holds two files (one artifact's payload and manifest), none of them a temp file. */
+async function expectOneArtifactAndNoTemp(root: string): Promise<void> {
+  const files = await listFiles(root);
+  expect(files).toHaveLength(2);
+  expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+}
+
 const draft: ArtifactDraft = {
   schema_uri: 'https://jacobian.dev/schemas/test/v1',
   semantics_uri: 'https://jacobian.dev/semantics/test',
@@ -188,9 +195,7 @@ describe('local folder artifact store', () => {
     // The store remembers the folders it made; it must notice they are gone and make them again.
     expect(await store.put(draft)).toEqual(first);
     expect((await store.get(first.uri)).payload).toEqual(draft.payload);
-    const files = await listFiles(root);
-    expect(files).toHaveLength(2);
-    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    await expectOneArtifactAndNoTemp(root);
   });
 
   it('writes only the missing half: a lost manifest is written again over an intact payload', async () => {
@@ -215,9 +220,7 @@ describe('local folder artifact store', () => {
     const stored = await store.put(draft);
     expect(await readFile(file, 'utf8')).toBe(payloadText);
     expect((await store.get(stored.uri)).payload).toEqual(draft.payload);
-    const files = await listFiles(root);
-    expect(files).toHaveLength(2);
-    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    await expectOneArtifactAndNoTemp(root);
   });
 
   it('publishes no manifest when the payload cannot be stored', async () => {

@@ -44,8 +44,9 @@ const REVERSED_DATA = (() => {
  * A graph is decoded into its lower rows first: lower[v] holds the neighbours u < v, which is
  * exactly graph6's column v (the pairs (0, v) … (v − 1, v), in order), so the rows are cut
  * from the data bits as they stream by, without a table per byte. The edge count, the
- * connectivity test and the triangle test need only those rows; the full rows (both ends of each edge) are built
- * only for the filters that need them (degrees, 2-connectivity, 4-cycles, bipartite).
+ * connectivity test and the triangle test need only those rows; the full rows (both ends of
+ * each edge) are built only for the filters that need them (degrees, 2-connectivity, 4-cycles,
+ * bipartite).
  */
 export class FastRecheck {
   readonly order: number;

@@ -22,7 +22,7 @@ import {
 } from './enumerate.js';
 import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, streamGeng, type GengRequest, type GengTool } from './enumerate-geng.js';
 import { RowsLabeller } from './enumerate-canon.js';
-import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type PageHeader } from './enumerate-pages.js';
+import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type EnumerationPagePayload, type PageHeader } from './enumerate-pages.js';
 import { FAST_RECHECK_MAX_ORDER, FastRecheck } from './enumerate-recheck.js';
 import { enumerateGraphs, graph6OfRows, type EnumerationFilters } from './enumerate.kernel.js';
 import { canonicalLabelling } from './invariants/automorphisms.js';
@@ -729,16 +729,34 @@ describe('the fast recheck (enumerate-recheck.ts)', () => {
 });
 
 describe('the listing sink and its pages (enumerate-pages.ts)', () => {
+  /**
+   * The 853 connected graphs on 7 vertices from geng, their page header, and a context whose
+   * store takes pages of 100 graphs (graph6 lines of order 7 are 6 bytes: 4096 + 2 · 6 · 100
+   * bytes) and, when asked, shows each page put to `onPut`.
+   */
+  function connectedOrder7(harness: CapabilityHarness, onPut?: (page: EnumerationPagePayload) => void): { lines: string[]; header: PageHeader; context: CapabilityContext } {
+    const n = 7;
+    const header: PageHeader = { order: n, filters: { ...NO_FILTERS(n), connected: true }, shard: null, method: 'test' };
+    const artifacts = harness.artifacts;
+    const context = {
+      artifacts: {
+        ...artifacts,
+        limits: { ...artifacts.limits, maxPayloadBytes: 4096 + 2 * 6 * 100 },
+        put: (draft: Parameters<typeof artifacts.put>[0], options?: Parameters<typeof artifacts.put>[1]) => {
+          if (onPut !== undefined) onPut(PagePayload.parse(draft.payload));
+          return artifacts.put(draft, options);
+        },
+      },
+      signal: new AbortController().signal,
+    } as unknown as CapabilityContext;
+    return { lines: gengList(['-c', '7']), header, context };
+  }
+
   it('pages the same lines whatever the chunk boundaries, and calls the reference only for graphs the fast recheck does not pass', async () => {
     const harness = await createCapabilityHarness();
     try {
-      // graph6 lines of order 7 are 6 bytes: pages of 100 in a store that takes 4096 + 2 · 6 · 100 bytes.
-      const n = 7;
-      const filters = { ...NO_FILTERS(n), connected: true };
-      const lines = gengList(['-c', '7']);
+      const { lines, header, context } = connectedOrder7(harness);
       const text = `${lines.join('\n')}\n`;
-      const header: PageHeader = { order: n, filters, shard: null, method: 'test' };
-      const context = { artifacts: { ...harness.artifacts, limits: { ...harness.artifacts.limits, maxPayloadBytes: 4096 + 2 * 6 * 100 }, put: harness.artifacts.put.bind(harness.artifacts) }, signal: new AbortController().signal } as unknown as CapabilityContext;
       let referenced = 0;
       const sink = new ListingSink({ header, context, reference: () => void referenced++ });
       const random = mulberry32(9);
@@ -772,25 +790,9 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
   it('stores a full page as soon as a graph after it arrives, so that at the end only the page being filled is left', async () => {
     const harness = await createCapabilityHarness();
     try {
-      // Order 7, pages of 100 graphs (as above); the 853 connected graphs on 7 vertices.
-      const n = 7;
-      const filters = { ...NO_FILTERS(n), connected: true };
-      const lines = gengList(['-c', '7']);
-      const header: PageHeader = { order: n, filters, shard: null, method: 'test' };
       const put: { page: number; last: boolean }[] = [];
+      const { lines, header, context } = connectedOrder7(harness, (payload) => put.push({ page: payload.page, last: payload.last }));
       const artifacts = harness.artifacts;
-      const context = {
-        artifacts: {
-          ...artifacts,
-          limits: { ...artifacts.limits, maxPayloadBytes: 4096 + 2 * 6 * 100 },
-          put: (draft: Parameters<typeof artifacts.put>[0], options?: Parameters<typeof artifacts.put>[1]) => {
-            const payload = PagePayload.parse(draft.payload);
-            put.push({ page: payload.page, last: payload.last });
-            return artifacts.put(draft, options);
-          },
-        },
-        signal: new AbortController().signal,
-      } as unknown as CapabilityContext;
       const bytes = (from: number, to: number): Buffer => Buffer.from(lines.slice(from, to).map((line) => `${line}\n`).join(''), 'latin1');
 
       // Three full pages in one write: the first two are followed by graphs; the third may be the last.
