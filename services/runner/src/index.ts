@@ -6,5 +6,6 @@ export { GRAPH_INVARIANTS } from './graph/invariants.js';
 export { DEFAULT_NAUTY_DIRECTORIES, type NautyProbeOptions } from './providers/nauty.js';
 export { enumerateNonisomorphic, ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES } from './graph/enumerate.js';
 export { probeGeng } from './graph/enumerate-geng.js';
+export { NativeLauncher, type LaunchExit, type LaunchRequest, type LaunchedTool } from './native/launcher.js';
 export { groebnerBasis } from './polynomial/groebner.js';
 export { findSingularExecutable, runSingularGroebner, singularScript } from './providers/singular.js';

@@ -8,7 +8,6 @@
  * with it. Runs go through runNativeTool: no shell, bounded output, killed on the deadline or a
  * cancel. geng's own count (its `>Z` line) must equal the number of graphs it wrote.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { close, constants, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { access } from 'node:fs/promises';
@@ -25,6 +24,7 @@ import {
   type ProviderProbe,
   type ProviderRuntime,
 } from '@jacobian/shared';
+import { sharedLauncher, type LaunchedTool } from '../native/launcher.js';
 import { component, DEFAULT_NAUTY_DIRECTORIES, linkedNautyLibraries, locate, runNativeTool, type NativeRunOptions } from '../providers/nauty.js';
 import type { EnumerationFilters, EnumerationShard } from './enumerate.kernel.js';
 
@@ -274,9 +274,14 @@ function spoolDirectory(): string {
  * writes a pipe (a socket pair in Node) 4 KiB at a time, and each write wakes the reader: on
  * 10 shards of geng -c 10, piping raised geng's system time from 80 to 250 ms and the wall
  * time by about 5 %; writing a file, geng runs as it does with its output redirected to a file.
- * The file is created exclusively under a random name and unlinked before geng starts (geng
- * and this reader keep it open), so nothing is left behind whatever happens. It holds at most
- * about `maxOutputBytes` (see {@link SPOOL_SIZE_CHECK_MS}).
+ * The file is created exclusively under a random name; the launcher opens it for geng and
+ * unlinks it before geng starts (geng and this reader keep it open), so nothing is left behind
+ * once geng runs, whatever happens (and this process unlinks it when geng could not start). It
+ * holds at most about `maxOutputBytes` (see {@link SPOOL_SIZE_CHECK_MS}).
+ *
+ * geng is started by the shared native-tool launcher (see NativeLauncher), a small process whose
+ * fork costs under a millisecond, not by this process (about 3 ms at 180 MB, with the event loop
+ * blocked).
  *
  * `onChunk` gets a view of a buffer that is reused: its bytes are valid until `onChunk`
  * returns, or, when it returns a promise, until that settles; reading waits for the promise
@@ -294,9 +299,9 @@ export async function streamGeng(tool: GengTool, request: GengRequest, options: 
   if (options.signal?.aborted === true) throw new JacobianError('EXECUTION_CANCELLED', `${name} was not started: the run was cancelled`);
   if (options.deadline - Date.now() <= 0) throw new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`);
   const file = path.join(spoolDirectory(), `jacobian-geng-${randomBytes(12).toString('hex')}`);
-  // Created and unlinked synchronously: both only change the folder (tens of microseconds), and
-  // the thread pool may be busy syncing other runs' pages. Closing the file frees its blocks, so
-  // that goes to the thread pool.
+  // Created synchronously: it only changes the folder (tens of microseconds), and the thread
+  // pool may be busy syncing other runs' pages. Closing it frees its blocks, so that goes to the
+  // thread pool.
   let spool: number;
   try {
     spool = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
@@ -304,19 +309,25 @@ export async function streamGeng(tool: GengTool, request: GengRequest, options: 
     throw new JacobianError('PROVIDER_FAILED', `${name} was not started: its spool file ${file} could not be created: ${toAppError(error).message}`, { cause: error });
   }
   try {
-    unlinkSync(file);
-    return await streamThroughSpool(tool.geng, args, spool, options, onChunk);
+    return await streamThroughSpool(tool.geng, args, file, spool, options, onChunk);
   } catch (error) {
     throw toAppError(error);
   } finally {
+    // Unlinked by the launcher once open for geng; here too in case geng never started.
+    try {
+      unlinkSync(file);
+    } catch {
+      // gone already, as it should be
+    }
     // The reader has stopped reading by now: it ends before a listing is concluded, and a
-    // stopped run's reader reads no more. A failing close loses nothing that was read.
-    await closeFile(spool).catch(() => undefined);
+    // stopped run's reader reads no more. A failing close loses nothing that was read; nothing
+    // waits for it.
+    void closeFile(spool).catch(() => undefined);
   }
 }
 
-/** {@link streamGeng} once its spool file is open (and unlinked): `fd` is geng's stdout and what is read. */
-function streamThroughSpool(geng: string, args: string[], fd: number, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
+/** {@link streamGeng} once its spool file `file` is open as `fd`: geng's stdout, and what is read. */
+function streamThroughSpool(geng: string, args: string[], file: string, fd: number, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
   const name = path.basename(geng);
   return new Promise<number>((resolve, reject) => {
     const remaining = options.deadline - Date.now();
@@ -324,14 +335,13 @@ function streamThroughSpool(geng: string, args: string[], fd: number, options: N
       reject(new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`));
       return;
     }
-    const child = spawn(geng, args, { stdio: ['ignore', fd, 'pipe'], env: { LC_ALL: 'C' }, windowsHide: true });
     let stopReason: unknown = null;
     let settled = false;
     let exited = false;
-    let closed: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let closed: { code: number | null; signal: string | null; stderr: string } | null = null;
     let readerDone = false;
-    const stderr: Buffer[] = [];
-    let stderrBytes = 0;
+    /** geng once the launcher started it; a stop before that kills it as soon as it is known. */
+    let launched: LaunchedTool | null = null;
     // The reader's pause while the file holds nothing new, cut short (or skipped) once geng has exited or is stopped.
     let wake: (() => void) | null = null;
     const nap = (ms: number): Promise<void> =>
@@ -354,7 +364,7 @@ function streamThroughSpool(geng: string, args: string[], fd: number, options: N
     const stop = (reason: unknown): void => {
       if (stopReason !== null) return;
       stopReason = reason;
-      child.kill('SIGKILL');
+      launched?.kill();
       wake?.();
       finish();
     };
@@ -386,7 +396,7 @@ function streamThroughSpool(geng: string, args: string[], fd: number, options: N
       }
       if (!readerDone) return;
       const { code, signal } = closed;
-      const errText = Buffer.concat(stderr).toString('utf8').trim();
+      const errText = closed.stderr.trim();
       if (code !== 0) {
         const detail = errText === '' ? '' : `: ${errText.slice(0, 500)}`;
         settle({ error: new JacobianError('PROVIDER_FAILED', `${name} exited with ${code === null ? `signal ${signal ?? 'unknown'}` : `status ${code}`}${detail}`) });
@@ -399,29 +409,36 @@ function streamThroughSpool(geng: string, args: string[], fd: number, options: N
       }
     };
 
-    // stdio[2] is 'pipe', so there is a stderr stream.
-    child.stderr!.on('data', (chunk: Buffer) => {
-      if (stderrBytes < STDERR_LIMIT) stderr.push(chunk.subarray(0, STDERR_LIMIT - stderrBytes));
-      stderrBytes += chunk.length;
-    });
-    child.on('error', (error) => {
-      if (child.pid === undefined) {
-        // A child that never started emits no 'close' to wait for.
-        stopReason = new JacobianError('PROVIDER_FAILED', `${name} could not be started: ${error.message}`, { cause: error });
-        wake?.();
-        settle({ error: stopReason });
-      } else {
-        stop(new JacobianError('PROVIDER_FAILED', `${name} failed: ${error.message}`, { cause: error }));
-      }
-    });
-    child.on('exit', () => {
-      exited = true;
-      wake?.();
-    });
-    child.on('close', (code, signal) => {
-      closed = { code, signal };
-      finish();
-    });
+    sharedLauncher()
+      .launch({ file: geng, args, env: { LC_ALL: 'C' }, stdoutFile: file, stderrLimit: STDERR_LIMIT })
+      .then(
+        (tool) => {
+          launched = tool;
+          if (stopReason !== null) tool.kill();
+          tool.exited.then(
+            (exit) => {
+              exited = true;
+              closed = exit;
+              wake?.();
+              finish();
+            },
+            (error: unknown) => {
+              // The launcher died and took geng with it: nothing it wrote is vouched for.
+              const lost = new JacobianError('PROVIDER_FAILED', `${name} was lost: ${toAppError(error).message}`, { cause: error });
+              if (stopReason === null) stop(lost);
+              exited = true;
+              closed = { code: null, signal: 'SIGKILL', stderr: '' };
+              finish();
+            },
+          );
+        },
+        (error: unknown) => {
+          // Never started: there is no exit to wait for.
+          stopReason ??= new JacobianError('PROVIDER_FAILED', `${name} could not be started: ${toAppError(error).message}`, { cause: error });
+          wake?.();
+          settle({ error: stopReason });
+        },
+      );
 
     // The reader: synchronous reads of what geng wrote (page cache, tens of microseconds; the
     // thread pool is busy with the pages' file writes and syncs), each followed by a turn of the

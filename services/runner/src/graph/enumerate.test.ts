@@ -20,6 +20,7 @@ import {
   TS_ENUMERATION_METHOD,
   type EnumerateOutput,
 } from './enumerate.js';
+import { sharedLauncher } from '../native/launcher.js';
 import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, streamGeng, type GengRequest, type GengTool } from './enumerate-geng.js';
 import { RowsLabeller } from './enumerate-canon.js';
 import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type EnumerationPagePayload, type PageHeader } from './enumerate-pages.js';
@@ -446,6 +447,22 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(error?.code).toBe('OUTPUT_LIMIT_EXCEEDED');
       expect(calls).toBe(1);
       expect(await readdir(spool)).toEqual([]);
+    });
+
+    it('reports geng lost when the launcher that started it dies, and a next run starts a new launcher', async () => {
+      let calls = 0;
+      const lost = await streamGeng(tool, listing(12, { triangle_free: true }), options(32 * 1024 * 1024), () => {
+        if (++calls === 1) process.kill(sharedLauncher().pid!, 'SIGKILL');
+        return null;
+      }).then(
+        () => null,
+        (caught: unknown) => caught as { code?: string; message?: string },
+      );
+      expect(lost).toMatchObject({ code: 'PROVIDER_FAILED' });
+      expect(lost?.message).toMatch(/was lost: the native-tool launcher exited with signal SIGKILL/);
+      expect(await readdir(spool)).toEqual([]);
+      const count = await streamGeng(tool, listing(7), options(1024 * 1024), () => null);
+      expect(count).toBe(A000088[7]);
     });
 
     it("stops geng with what the listing threw, and says when the spool file cannot be made", async () => {

@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NativeLauncher, type LaunchRequest } from './launcher.js';
+
+const SH = '/bin/sh';
+
+/** Whether a process with this pid runs: a zombie (exited, not yet reaped by whoever inherited it) does not. */
+function alive(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // The state follows the command name, which is in parentheses and may hold anything.
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('NativeLauncher', () => {
+  let dir: string;
+  let launcher: NativeLauncher;
+  const sh = (script: string, extra: Partial<LaunchRequest> = {}): LaunchRequest => ({ file: SH, args: ['-c', script], env: {}, stdoutFile: null, stderrLimit: 1024, ...extra });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'jacobian-launcher-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    await launcher.close();
+  });
+
+  it('runs a tool into a file it unlinks once opened, and reports its status, stderr and time', async () => {
+    launcher = new NativeLauncher();
+    const file = join(dir, 'out');
+    const fd = openSync(file, 'w+');
+    try {
+      const tool = await launcher.launch(sh('printf "one\\ntwo\\n"; printf "a complaint" >&2; exit 3', { stdoutFile: file, env: { LC_ALL: 'C' } }));
+      expect(tool.pid).toBeGreaterThan(0);
+      const exit = await tool.exited;
+      expect(exit).toMatchObject({ code: 3, signal: null, stderr: 'a complaint' });
+      expect(exit.ms).toBeGreaterThan(0);
+      expect(existsSync(file)).toBe(false);
+      const bytes = Buffer.alloc(64);
+      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, 64, 0))).toBe('one\ntwo\n');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('passes exactly the environment asked for, keeps at most stderrLimit bytes of stderr, and discards stdout when there is no file', async () => {
+    launcher = new NativeLauncher();
+    const out = join(dir, 'env');
+    const fd = openSync(out, 'w+');
+    try {
+      await (await launcher.launch(sh('env', { stdoutFile: out, env: { ONLY: 'this one' } }))).exited;
+      const bytes = Buffer.alloc(4096);
+      const lines = bytes.toString('utf8', 0, readSync(fd, bytes, 0, 4096, 0)).split('\n').filter((line) => line !== '' && !line.startsWith('PWD=') && !line.startsWith('SHLVL=') && !line.startsWith('_='));
+      expect(lines).toEqual(['ONLY=this one']);
+    } finally {
+      closeSync(fd);
+    }
+    const long = await (await launcher.launch(sh('printf "%0200d" 0 >&2; echo to nowhere', { stderrLimit: 50 }))).exited;
+    expect(long.stderr).toBe('0'.repeat(50));
+  });
+
+  it('refuses what cannot be started: a missing executable, a stdout file that is not there', async () => {
+    launcher = new NativeLauncher();
+    await expect(launcher.launch({ ...sh(''), file: join(dir, 'no-such-tool') })).rejects.toThrow(/ENOENT/);
+    await expect(launcher.launch(sh('true', { stdoutFile: join(dir, 'missing', 'out') }))).rejects.toThrow(/stdout .*missing.* could not be opened/);
+    // It still works afterwards.
+    expect((await (await launcher.launch(sh('exit 0'))).exited).code).toBe(0);
+  });
+
+  it('kills a tool on request, and keeps concurrent tools apart', async () => {
+    launcher = new NativeLauncher();
+    const sleeper = await launcher.launch(sh('exec sleep 30'));
+    const files = Array.from({ length: 12 }, (_, index) => join(dir, `many-${index}`));
+    const fds = files.map((file) => openSync(file, 'w+'));
+    try {
+      const runs = await Promise.all(files.map((file, index) => launcher.launch(sh(`echo ${index}`, { stdoutFile: file }))));
+      const exits = await Promise.all(runs.map((run) => run.exited));
+      expect(exits.every((exit) => exit.code === 0)).toBe(true);
+      fds.forEach((fd, index) => {
+        const bytes = Buffer.alloc(16);
+        expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, 16, 0))).toBe(`${index}\n`);
+      });
+    } finally {
+      fds.forEach((fd) => closeSync(fd));
+    }
+    sleeper.kill();
+    expect(await sleeper.exited).toMatchObject({ code: null, signal: 'SIGKILL' });
+    expect(alive(sleeper.pid)).toBe(false);
+  });
+
+  it('when the launcher dies, kills what it ran, reports it lost, and starts anew on the next launch', async () => {
+    launcher = new NativeLauncher();
+    const sleeper = await launcher.launch(sh('exec sleep 30'));
+    const first = launcher.pid;
+    expect(first).toBeGreaterThan(0);
+    process.kill(first!, 'SIGKILL');
+    await expect(sleeper.exited).rejects.toThrow(/launcher exited with signal SIGKILL/);
+    await until(() => !alive(sleeper.pid), `the orphaned tool ${sleeper.pid} is gone`);
+    const next = await (await launcher.launch(sh('exit 7'))).exited;
+    expect(next.code).toBe(7);
+    expect(launcher.pid).not.toBe(first);
+  });
+
+  it('close() kills what runs and refuses later launches', async () => {
+    launcher = new NativeLauncher();
+    const sleeper = await launcher.launch(sh('exec sleep 30'));
+    const pid = launcher.pid!;
+    await launcher.close();
+    expect(alive(pid)).toBe(false);
+    await until(() => !alive(sleeper.pid), `the tool ${sleeper.pid} is gone`);
+    await expect(launcher.launch(sh('true'))).rejects.toThrow(/closed/);
+  });
+
+  it('never keeps its process alive once nothing runs, and goes away with it', async () => {
+    launcher = new NativeLauncher();
+    const module = fileURLToPath(new URL('./launcher.ts', import.meta.url));
+    const script = `import { NativeLauncher } from ${JSON.stringify(module)};
+const launcher = new NativeLauncher();
+const exit = await (await launcher.launch({ file: '/bin/sh', args: ['-c', 'exit 5'], env: {}, stdoutFile: null, stderrLimit: 64 })).exited;
+process.stdout.write(JSON.stringify({ code: exit.code, launcher: launcher.pid }));`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const reported = JSON.parse(out) as { code: number; launcher: number };
+    expect(reported.code).toBe(5);
+    await until(() => !alive(reported.launcher), `the launcher ${reported.launcher} is gone`);
+  });
+});
