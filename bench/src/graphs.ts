@@ -4,7 +4,9 @@
  *
  * Systems, per case (order n, filters):
  * - geng direct: `nauty-geng -q [flags] n [res/mod] > file` (or `-u` for a count-only case),
- *   spawned by PID, wall time from spawn to exit. Its count is the number of lines it wrote.
+ *   started by a small launcher process of its own (as a shell would: see {@link runGengOnce}),
+ *   wall time from just before that spawn to geng's exit. Its count is the number of lines it
+ *   wrote.
  * - capability, geng provider: the capability's execution path (executeCapability: request
  *   admission, input schema, budget, geng streamed, every graph rechecked, pages stored,
  *   result validation) in this process, with a fresh local-folder artifact store in the run's
@@ -37,9 +39,9 @@
  * geng whole, each capability's count against geng's, and each paged listing's page counts
  * against its count. A mismatch is a disagreement in the report and fails the run.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -54,7 +56,7 @@ import {
   type InstalledCapability,
   type IsolatedExecutor,
 } from '@jacobian/shared';
-import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, probeGeng } from '@jacobian/runner';
+import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, NativeLauncher, probeGeng } from '@jacobian/runner';
 import { startRedisServer } from '@jacobian/shared/testing';
 import { generateCheckerKeys, jacobianEnvironment, startChild, startJacobian, type BenchContext, type JacobianProcess } from './context.js';
 import { JsonLineReader } from './lines.js';
@@ -186,58 +188,71 @@ function benchCpuMs(): number {
 // ---------------------------------------------------------------------------------------------
 // geng direct
 
-/** Run geng once, stdout to `file` (or counting with -u), killed by PID if the bench is interrupted. */
-function runGengOnce(context: BenchContext, args: string[], file: string | null): Promise<{ ms: number; count: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const fd = file === null ? null : openSync(file, 'w');
-    const started = performance.now();
-    const child = spawn(GENG_BINARY, args, { stdio: ['ignore', fd ?? 'ignore', 'pipe'], env: { LC_ALL: 'C' } });
-    const kill = (): Promise<void> => {
-      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
-      return Promise.resolve();
-    };
-    context.cleanups.push(kill);
-    let stderr = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      if (stderr.length < 16_384) stderr += chunk;
+/**
+ * The launcher geng direct runs through: a small process of its own (see NativeLauncher), not
+ * the one the capability uses, started once and closed with the benchmark.
+ */
+let peerLauncher: NativeLauncher | null = null;
+
+function gengLauncher(context: BenchContext): NativeLauncher {
+  if (peerLauncher === null) {
+    const launcher = new NativeLauncher();
+    peerLauncher = launcher;
+    context.cleanups.push(async () => {
+      peerLauncher = null;
+      await launcher.close();
     });
-    child.on('error', (error) => {
-      if (fd !== null) closeSync(fd);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      const ms = performance.now() - started;
-      if (fd !== null) closeSync(fd);
-      context.cleanups.splice(context.cleanups.indexOf(kill), 1);
-      if (code !== 0) {
-        reject(new Error(`geng ${args.join(' ')} exited with ${code ?? signal ?? '?'}: ${stderr.slice(0, 300)}`));
-        return;
-      }
-      if (file === null) {
-        const match = />Z (\d+) graphs generated/.exec(stderr);
-        if (match === null) {
-          reject(new Error(`geng ${args.join(' ')} printed no count: ${stderr.slice(0, 300)}`));
-          return;
-        }
-        resolve({ ms, count: Number(match[1]), bytes: 0 });
-        return;
-      }
-      const bytes = statSync(file).size;
-      const n = Number(args.find((a) => /^\d+$/.test(a)));
-      const line = lineBytes(n);
-      // Lines of one order have one length: the count is the size over it, checked by the last byte.
-      if (bytes % line !== 0 || (bytes > 0 && readFileSync(file).at(-1) !== 10)) {
-        reject(new Error(`geng ${args.join(' ')} wrote ${bytes} bytes, not whole lines of ${line} bytes`));
-        return;
-      }
-      resolve({ ms, count: bytes / line, bytes });
-    });
-  });
+  }
+  return peerLauncher;
+}
+
+/**
+ * Run geng once, stdout to `file` (or counting with -u), through a small launcher process, and
+ * time it there: from just before the launcher's spawn to geng's exit. A spawn from this
+ * process (180 MB, mostly the TypeScript toolchain and the capabilities) takes about 3 ms, as
+ * from `jacobian serve`; from the launcher, under 1 ms, as from a shell. The capability starts
+ * geng through its own launcher, and its time includes the trip there and back.
+ */
+async function runGengOnce(context: BenchContext, args: string[], file: string | null, leftovers: Leftovers): Promise<{ ms: number; count: number; bytes: number }> {
+  // Kept open here: the launcher unlinks the file once geng has it, as the capability's spool file is.
+  const fd = file === null ? null : openSync(file, 'w+');
+  try {
+    const launched = await gengLauncher(context).launch({ file: GENG_BINARY, args, env: { LC_ALL: 'C' }, stdoutFile: file, stderrLimit: 16_384 });
+    const { code, signal, stderr, ms } = await launched.exited;
+    if (code !== 0) throw new Error(`geng ${args.join(' ')} exited with ${code ?? signal ?? '?'}: ${stderr.slice(0, 300)}`);
+    if (fd === null) {
+      const match = />Z (\d+) graphs generated/.exec(stderr);
+      if (match === null) throw new Error(`geng ${args.join(' ')} printed no count: ${stderr.slice(0, 300)}`);
+      return { ms, count: Number(match[1]), bytes: 0 };
+    }
+    const bytes = fstatSync(fd).size;
+    const n = Number(args.find((a) => /^\d+$/.test(a)));
+    const line = lineBytes(n);
+    // Lines of one order have one length: the count is the size over it, checked by the last byte.
+    const last = Buffer.alloc(1);
+    if (bytes % line !== 0 || (bytes > 0 && (readSync(fd, last, 0, 1, bytes - 1) !== 1 || last[0] !== 10))) {
+      throw new Error(`geng ${args.join(' ')} wrote ${bytes} bytes, not whole lines of ${line} bytes`);
+    }
+    return { ms, count: bytes / line, bytes };
+  } finally {
+    if (fd !== null) leftovers.push(() => closeSync(fd));
+  }
+}
+
+/**
+ * What the systems leave on disk (geng's listings, the capability's stores), removed only
+ * between cases (see {@link removeLeftovers}): freeing a listing's blocks or a store's 512
+ * folders is file-system metadata that the next journal commit writes, and the next commit is a
+ * measured call's page sync. Nothing in a real deployment deletes a store after each call.
+ */
+type Leftovers = (() => void)[];
+
+function removeLeftovers(leftovers: Leftovers): void {
+  for (const remove of leftovers.splice(0)) remove();
 }
 
 /** geng direct on the k shards (or the whole class when k = 1), one after another. */
-async function gengDirect(context: BenchContext, c: EnumerationCase, n: number, shards: number, dir: string): Promise<SystemRun> {
+async function gengDirect(context: BenchContext, c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
   const cpu = benchCpuMs();
   let ms = 0;
   let count = 0;
@@ -246,11 +261,10 @@ async function gengDirect(context: BenchContext, c: EnumerationCase, n: number, 
     const args = c.countOnly ? ['-u', ...c.gengFlags, String(n)] : ['-q', ...c.gengFlags, String(n)];
     if (shards > 1) args.push(`${index}/${shards}`);
     const file = c.countOnly ? null : join(dir, `geng-${c.id}-${n}-${index}.g6`);
-    const run = await runGengOnce(context, args, file);
+    const run = await runGengOnce(context, args, file, leftovers);
     ms += run.ms;
     count += run.count;
     bytes += run.bytes;
-    if (file !== null) rmSync(file, { force: true });
   }
   return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, bytes };
 }
@@ -277,8 +291,11 @@ async function install(context: BenchContext): Promise<Installed> {
 }
 
 /** The capability on the k shards, one call after another, each with a fresh artifact store. */
-async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string): Promise<SystemRun> {
-  const root = join(dir, `store-${which}-${c.id}-${n}`);
+/** Numbers the stores of {@link capabilityRun}, each removed only with the case's leftovers. */
+let storeNumber = 0;
+
+async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
+  const root = join(dir, `store-${which}-${c.id}-${n}-${++storeNumber}`);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   // As `jacobian serve` keeps it: a store whose shard folders exist before the first call (the
@@ -303,7 +320,7 @@ async function capabilityRun(installed: Installed, which: 'geng' | 'typescript',
     }
   } finally {
     await artifacts.close();
-    rmSync(root, { recursive: true, force: true });
+    leftovers.push(() => rmSync(root, { recursive: true, force: true }));
   }
   return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, pages };
 }
@@ -365,24 +382,27 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
     for (const c of selected) {
       // Unmeasured: the same filters at order 8 by every system, so each provider's code paths
       // for them are compiled before the clock starts (a run at n = 9 lasts tens of milliseconds).
-      await gengDirect(context, c, 8, 1, dir);
-      for (const which of ['geng', 'typescript'] as const) await capabilityRun(installed, which, c, 8, 1, dir);
+      const leftovers: Leftovers = [];
+      await gengDirect(context, c, 8, 1, dir, leftovers);
+      for (const which of ['geng', 'typescript'] as const) await capabilityRun(installed, which, c, 8, 1, dir, leftovers);
+      removeLeftovers(leftovers);
       await context.waitQuiet(`graphs ${c.id} n=${n}`);
       const cpu = new CpuWindow(() => []);
       // geng whole first: its size decides the split, its count is the reference.
       const whole: SystemRun[] = [];
-      whole.push(await gengDirect(context, c, n, 1, dir));
+      whole.push(await gengDirect(context, c, n, 1, dir, leftovers));
       const shards = c.countOnly ? 1 : Math.max(1, Math.ceil((whole[0]?.bytes ?? 0) / options.shardBytes));
       const direct: SystemRun[] = [];
       const viaGeng: SystemRun[] = [];
       const viaTs: SystemRun[] = [];
       for (let round_ = 0; round_ < options.repeat; round_++) {
-        if (round_ > 0) whole.push(await gengDirect(context, c, n, 1, dir));
-        if (shards > 1) direct.push(await gengDirect(context, c, n, shards, dir));
-        viaGeng.push(await capabilityRun(installed, 'geng', c, n, shards, dir));
-        viaTs.push(await capabilityRun(installed, 'typescript', c, n, shards, dir));
+        if (round_ > 0) whole.push(await gengDirect(context, c, n, 1, dir, leftovers));
+        if (shards > 1) direct.push(await gengDirect(context, c, n, shards, dir, leftovers));
+        viaGeng.push(await capabilityRun(installed, 'geng', c, n, shards, dir, leftovers));
+        viaTs.push(await capabilityRun(installed, 'typescript', c, n, shards, dir, leftovers));
       }
       const load = cpu.lap();
+      removeLeftovers(leftovers);
       const wholeSummary = summary(whole);
       const directSummary = shards > 1 ? summary(direct) : wholeSummary;
       const gengSummary = summary(viaGeng);
@@ -546,7 +566,7 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
   await context.waitQuiet('graphs sharded: geng direct');
   const direct: number[] = [];
   for (let round_ = 0; round_ < rounds; round_++) {
-    const run = await runGengOnce(context, ['-u', String(n)], null);
+    const run = await runGengOnce(context, ['-u', String(n)], null, []);
     if (run.count !== expected) disagreements.push(`geng -u ${n} counted ${run.count}, OEIS A000088 says ${expected}`);
     direct.push(run.ms);
   }
@@ -750,12 +770,17 @@ async function installAndWarmUp(context: BenchContext): Promise<Installed> {
   const warmDir = join(context.dir, 'graphs-warm-up');
   mkdirSync(warmDir, { recursive: true });
   const warm: EnumerationCase = { id: 'warm-up', words: 'warm-up', gengFlags: [], payload: {}, countOnly: false };
-  for (let i = 0; i < 2; i++) {
-    await gengDirect(context, warm, 8, 1, warmDir);
-    for (const which of ['geng', 'typescript'] as const) {
-      const run = await capabilityRun(installed, which, warm, 8, 2, warmDir);
-      if (run.failure !== undefined || run.count !== 12_346) throw new Error(`the warm-up enumeration of order 8 by the ${which} provider failed: ${run.failure ?? `count ${run.count}`}`);
+  const leftovers: Leftovers = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      await gengDirect(context, warm, 8, 1, warmDir, leftovers);
+      for (const which of ['geng', 'typescript'] as const) {
+        const run = await capabilityRun(installed, which, warm, 8, 2, warmDir, leftovers);
+        if (run.failure !== undefined || run.count !== 12_346) throw new Error(`the warm-up enumeration of order 8 by the ${which} provider failed: ${run.failure ?? `count ${run.count}`}`);
+      }
     }
+  } finally {
+    removeLeftovers(leftovers);
   }
   return installed;
 }
