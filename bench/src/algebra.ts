@@ -12,17 +12,19 @@
  *   WITNESS_FOUND instead, each call with what is left of the budget, timed over every call.
  * - cvc5: one SMT-LIB 2 problem per implication, `cvc5 --finite-model-find --lang=smt2`, limited
  *   to models of at most 8 elements (`--uf-ss-abort-card=9`), with `--tlimit` and a kill by PID
- *   at the same total budget. Wall time from spawn to exit.
+ *   at the same total budget. Started by a small launcher process (as from a shell: see
+ *   peer.ts); wall time from just before that spawn to exit.
  *
  * The implications run one at a time, Jacobian then cvc5, so the two never compete for the CPU.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { constants, accessSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, accessSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLaw, resolveSignature, type Law, type Term } from '@jacobian/shared';
 import { IMPLICATIONS, LAWS, MAGMA_SIGNATURE, lawTexts, smtProblem, type Expected, type Implication } from './algebra-problems.js';
 import { jacobianEnvironment, startJacobian, type BenchContext } from './context.js';
 import { HttpClient, parseToolCall, toolCall, type Era } from './mcp-http.js';
+import { runPeer, type PeerRun } from './peer.js';
 import { childEnvironment, CpuWindow } from './proc.js';
 import { median, ratio, round, table } from './stats.js';
 
@@ -351,45 +353,37 @@ function cvc5Arguments(options: AlgebraOptions, file: string): string[] {
   return ['--finite-model-find', `--uf-ss-abort-card=${options.maxOrder + 1}`, '--dump-models', '--lang=smt2', `--tlimit=${options.budgetMs}`, file];
 }
 
-/** Run cvc5 on one problem file; killed by PID (SIGKILL) at the budget if --tlimit has not stopped it. */
-export function runCvc5(context: Pick<BenchContext, 'runTag'>, options: AlgebraOptions, file: string): Promise<Cvc5Outcome> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn(CVC5_BINARY, cvc5Arguments(options, file), { env: childEnvironment(context.runTag, {}), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    let killed = false;
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-        killed = true;
-        try {
-          process.kill(child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-    }, options.budgetMs);
-    const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error): void => {
-      clearTimeout(timer);
-      const ms = performance.now() - started;
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      const first = stdout.split('\n')[0]?.trim() ?? '';
-      const size = /; cardinality of U is (\d+)/.exec(stdout);
-      const base = { ms, exit_code: code, signal, killed_at_budget: killed };
-      if (spawnError !== undefined) resolve({ ...base, verdict: 'error', size: null, message: spawnError.message });
-      else if (first === 'sat') resolve({ ...base, verdict: 'countermodel', size: size ? Number(size[1]) : null });
-      else if (first === 'unsat') resolve({ ...base, verdict: 'proved', size: null });
-      else if (/Maximum cardinality \(\d+\)\s*for finite model finding exceeded/.test(stdout + stderr)) resolve({ ...base, verdict: 'none_up_to_max', size: null });
-      else if (killed || /interrupted by timeout/.test(stderr)) resolve({ ...base, verdict: 'timeout', size: null });
-      else if (first === 'unknown') resolve({ ...base, verdict: 'unknown', size: null });
-      else resolve({ ...base, verdict: 'error', size: null, message: `${stdout.slice(0, 300)} ${stderr.slice(0, 300)}`.trim() });
-    };
-    child.once('error', (error) => finish(null, null, error));
-    child.once('close', (code, signal) => finish(code, signal));
-  });
+/**
+ * Run cvc5 on one problem file through the benchmark's peer launcher (see peer.ts), timed there;
+ * killed (SIGKILL) at the budget if --tlimit has not stopped it. Its stdout goes to a file next
+ * to the problem, read once it has exited.
+ */
+export async function runCvc5(context: BenchContext, options: AlgebraOptions, file: string): Promise<Cvc5Outcome> {
+  const outFile = `${file}.out`;
+  const fd = openSync(outFile, 'w+');
+  try {
+    let run: PeerRun;
+    try {
+      run = await runPeer(context, { file: CVC5_BINARY, args: cvc5Arguments(options, file), env: childEnvironment(context.runTag, {}), stdoutFile: outFile, stderrLimit: 64 * 1024 }, options.budgetMs);
+    } catch (error) {
+      return { ms: 0, exit_code: null, signal: null, killed_at_budget: false, verdict: 'error', size: null, message: error instanceof Error ? error.message : String(error) };
+    }
+    const bytes = Buffer.alloc(fstatSync(fd).size);
+    const stdout = bytes.toString('utf8', 0, bytes.length === 0 ? 0 : readSync(fd, bytes, 0, bytes.length, 0));
+    const { stderr, code, signal, ms, killedAtBudget: killed } = run;
+    const first = stdout.split('\n')[0]?.trim() ?? '';
+    const size = /; cardinality of U is (\d+)/.exec(stdout);
+    const base = { ms, exit_code: code, signal, killed_at_budget: killed };
+    if (first === 'sat') return { ...base, verdict: 'countermodel', size: size ? Number(size[1]) : null };
+    if (first === 'unsat') return { ...base, verdict: 'proved', size: null };
+    if (/Maximum cardinality \(\d+\)\s*for finite model finding exceeded/.test(stdout + stderr)) return { ...base, verdict: 'none_up_to_max', size: null };
+    if (killed || /interrupted by timeout/.test(stderr)) return { ...base, verdict: 'timeout', size: null };
+    if (first === 'unknown') return { ...base, verdict: 'unknown', size: null };
+    return { ...base, verdict: 'error', size: null, message: `${stdout.slice(0, 300)} ${stderr.slice(0, 300)}`.trim() };
+  } finally {
+    closeSync(fd);
+    rmSync(outFile, { force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@
  *
  * Systems, per case (order n, filters):
  * - geng direct: `nauty-geng -q [flags] n [res/mod] > file` (or `-u` for a count-only case),
- *   started by a small launcher process of its own (as a shell would: see {@link runGengOnce}),
- *   wall time from just before that spawn to geng's exit. Its count is the number of lines it
+ *   started by a small launcher process (as from a shell: see peer.ts), wall time from just
+ *   before that spawn to geng's exit. Its count is the number of lines it
  *   wrote.
  * - capability, geng provider: the capability's execution path (executeCapability: request
  *   admission, input schema, budget, geng streamed, every graph rechecked, pages stored,
@@ -56,11 +56,12 @@ import {
   type InstalledCapability,
   type IsolatedExecutor,
 } from '@jacobian/shared';
-import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, NativeLauncher, probeGeng } from '@jacobian/runner';
+import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, probeGeng } from '@jacobian/runner';
 import { startRedisServer } from '@jacobian/shared/testing';
 import { generateCheckerKeys, jacobianEnvironment, startChild, startJacobian, type BenchContext, type JacobianProcess } from './context.js';
 import { JsonLineReader } from './lines.js';
 import { HttpClient, parseToolCall, toolCall } from './mcp-http.js';
+import { runPeer } from './peer.js';
 import { cpuMs, CpuWindow, readJsonLines } from './proc.js';
 import { median, ratio, round, table } from './stats.js';
 
@@ -189,36 +190,15 @@ function benchCpuMs(): number {
 // geng direct
 
 /**
- * The launcher geng direct runs through: a small process of its own (see NativeLauncher), not
- * the one the capability uses, started once and closed with the benchmark.
- */
-let peerLauncher: NativeLauncher | null = null;
-
-function gengLauncher(context: BenchContext): NativeLauncher {
-  if (peerLauncher === null) {
-    const launcher = new NativeLauncher();
-    peerLauncher = launcher;
-    context.cleanups.push(async () => {
-      peerLauncher = null;
-      await launcher.close();
-    });
-  }
-  return peerLauncher;
-}
-
-/**
- * Run geng once, stdout to `file` (or counting with -u), through a small launcher process, and
- * time it there: from just before the launcher's spawn to geng's exit. A spawn from this
- * process (180 MB, mostly the TypeScript toolchain and the capabilities) takes about 3 ms, as
- * from `jacobian serve`; from the launcher, under 1 ms, as from a shell. The capability starts
+ * Run geng once, stdout to `file` (or counting with -u), through the benchmark's peer launcher
+ * (see peer.ts), timed there: from just before the spawn to geng's exit. The capability starts
  * geng through its own launcher, and its time includes the trip there and back.
  */
 async function runGengOnce(context: BenchContext, args: string[], file: string | null, leftovers: Leftovers): Promise<{ ms: number; count: number; bytes: number }> {
   // Kept open here: the launcher unlinks the file once geng has it, as the capability's spool file is.
   const fd = file === null ? null : openSync(file, 'w+');
   try {
-    const launched = await gengLauncher(context).launch({ file: GENG_BINARY, args, env: { LC_ALL: 'C' }, stdoutFile: file, stderrLimit: 16_384 });
-    const { code, signal, stderr, ms } = await launched.exited;
+    const { code, signal, stderr, ms } = await runPeer(context, { file: GENG_BINARY, args, env: { LC_ALL: 'C' }, stdoutFile: file, stderrLimit: 16_384 });
     if (code !== 0) throw new Error(`geng ${args.join(' ')} exited with ${code ?? signal ?? '?'}: ${stderr.slice(0, 300)}`);
     if (fd === null) {
       const match = />Z (\d+) graphs generated/.exec(stderr);
