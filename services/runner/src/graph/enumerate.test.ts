@@ -449,7 +449,7 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(await readdir(spool)).toEqual([]);
     });
 
-    it('reports geng lost when the launcher that started it dies, and a next run starts a new launcher', async () => {
+    it('reports geng lost when the launcher that started it dies, starts a new launcher for the next run, and leaves no spool file when geng cannot start', async () => {
       let calls = 0;
       const lost = await streamGeng(tool, listing(12, { triangle_free: true }), options(32 * 1024 * 1024), () => {
         if (++calls === 1) process.kill(sharedLauncher().pid!, 'SIGKILL');
@@ -463,6 +463,14 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(await readdir(spool)).toEqual([]);
       const count = await streamGeng(tool, listing(7), options(1024 * 1024), () => null);
       expect(count).toBe(A000088[7]);
+      // A geng that cannot be started leaves no spool file either.
+      const missing = await streamGeng({ ...tool, geng: join(spool, 'no-such-geng') }, listing(4), options(1024), () => null).then(
+        () => null,
+        (caught: unknown) => caught as { code?: string; message?: string },
+      );
+      expect(missing).toMatchObject({ code: 'PROVIDER_FAILED' });
+      expect(missing?.message).toMatch(/no-such-geng could not be started: .*ENOENT/);
+      expect(await readdir(spool)).toEqual([]);
     });
 
     it("stops geng with what the listing threw, and says when the spool file cannot be made", async () => {
