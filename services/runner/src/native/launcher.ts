@@ -11,10 +11,10 @@
  * The launcher holds a few MB, so a tool starts in under a millisecond, and this process only
  * writes one line to a pipe.
  *
- * The launcher is started on first use and shared. It is kept only while tools run (unref'd
- * otherwise, so it never keeps this process alive), and it exits when this process does (its
- * stdin closes). When it dies, every tool it was running is killed by pid and reported failed;
- * the next launch starts a new one.
+ * The launcher is started on first use and shared. It keeps this process alive only while tools
+ * run (its handles are unref'd otherwise), and it exits when this process does (its stdin
+ * closes), killing the tools it runs. When it dies, every tool it was running is killed by pid
+ * and reported lost; the next launch starts a new launcher.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Socket } from 'node:net';
@@ -158,7 +158,8 @@ export class NativeLauncher {
       const detail = stderr.trim() === '' ? '' : `: ${stderr.trim().slice(0, 1000)}`;
       const error = new Error(`the native-tool launcher ${why}${detail}`);
       for (const entry of [...this.pending.values()]) {
-        // Orphaned tools still run under their pid: nothing else can have taken it yet.
+        // Orphaned, the tools run on under their pids: killed at once, before they could exit
+        // and have their pids reused.
         if (entry.pid !== null) killQuietly(entry.pid);
         entry.lost(error);
       }
