@@ -5,8 +5,7 @@
  * Systems, per case (order n, filters):
  * - geng direct: `nauty-geng -q [flags] n [res/mod] > file` (or `-u` for a count-only case),
  *   started by a small launcher process (as from a shell: see peer.ts), wall time from just
- *   before that spawn to geng's exit. Its count is the number of lines it
- *   wrote.
+ *   before that spawn to geng's exit. Its count is the number of lines it wrote.
  * - capability, geng provider: the capability's execution path (executeCapability: request
  *   admission, input schema, budget, geng streamed, every graph rechecked, pages stored,
  *   result validation) in this process, with a fresh local-folder artifact store in the run's
@@ -270,10 +269,10 @@ async function install(context: BenchContext): Promise<Installed> {
   };
 }
 
-/** The capability on the k shards, one call after another, each with a fresh artifact store. */
 /** Numbers the stores of {@link capabilityRun}, each removed only with the case's leftovers. */
 let storeNumber = 0;
 
+/** The capability on the k shards, one call after another, each with a fresh artifact store. */
 async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
   const root = join(dir, `store-${which}-${c.id}-${n}-${++storeNumber}`);
   rmSync(root, { recursive: true, force: true });
