@@ -8,12 +8,9 @@
  * with it. Runs go through runNativeTool: no shell, bounded output, killed on the deadline or a
  * cancel. geng's own count (its `>Z` line) must equal the number of graphs it wrote.
  */
-import { randomBytes } from 'node:crypto';
-import { close, constants, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   canonicalDigest,
   decodeGraph6,
@@ -24,7 +21,7 @@ import {
   type ProviderProbe,
   type ProviderRuntime,
 } from '@jacobian/shared';
-import { sharedLauncher, type LaunchedTool } from '../native/launcher.js';
+import { runSpooled } from '../native/spooled.js';
 import { component, DEFAULT_NAUTY_DIRECTORIES, linkedNautyLibraries, locate, runNativeTool, type NativeRunOptions } from '../providers/nauty.js';
 import type { EnumerationFilters, EnumerationShard } from './enumerate.kernel.js';
 
@@ -39,8 +36,6 @@ const GENG_NAMES = ['nauty-geng', 'geng'];
 
 const INSTALL_HINT = 'install the Debian package nauty (scripts/install-system-deps.sh does)';
 const PROBE_TIMEOUT_MS = 10_000;
-/** Most stderr bytes kept from a streamed run: geng's report is two short lines. */
-const STDERR_LIMIT = 16 * 1024;
 
 /** Where to find geng. Entry points pass what their configuration says (NautyProbeOptions fits). */
 export interface GengProbeOptions {
@@ -243,45 +238,10 @@ export function gengProvider(options: GengProbeOptions = {}): GengProbe {
 // Streaming a listing
 
 /**
- * Bytes taken from the spool file in one read. geng writes some 40 MB/s of graph6 at order 10,
- * so a read after a {@link SPOOL_POLL_MS} pause finds about 80 kB; a full read is followed at
- * once by the next.
- */
-const SPOOL_READ_BYTES = 256 * 1024;
-/** Pause before looking again when the spool file holds nothing new and geng still runs. */
-const SPOOL_POLL_MS = 2;
-/**
- * How often the spool file's size is checked against `maxOutputBytes` while geng runs. Reads
- * catch an oversized listing as they reach it; this also catches it while the listing makes
- * the reader wait (pages being stored), so the file never grows more than this interval's
- * worth of geng's output past the limit.
- */
-const SPOOL_SIZE_CHECK_MS = 10;
-
-const closeFile = promisify(close);
-
-/** The folder of the spool files (the system's temporary folder; /tmp is an emptyDir for scratch files in infra/k8s). */
-function spoolDirectory(): string {
-  return tmpdir();
-}
-
-/**
  * Run geng to list graphs, handing what it writes to `onChunk` as it comes, so the caller's work
- * on the lines overlaps with geng's. Like runNativeTool: no shell, a minimal environment,
- * SIGKILL on the deadline, a cancel, past `maxOutputBytes`, or when `onChunk` throws.
- *
- * geng writes its listing to a spool file, not a pipe, and the file is read as it grows. geng
- * writes a pipe (a socket pair in Node) 4 KiB at a time, and each write wakes the reader: on
- * 10 shards of geng -c 10, piping raised geng's system time from 80 to 250 ms and the wall
- * time by about 5 %; writing a file, geng runs as it does with its output redirected to a file.
- * The file is created exclusively under a random name; the launcher opens it for geng and
- * unlinks it before geng starts (geng and this reader keep it open), so nothing is left behind
- * once geng runs, whatever happens (and this process unlinks it when geng could not start). It
- * holds at most about `maxOutputBytes` (see {@link SPOOL_SIZE_CHECK_MS}).
- *
- * geng is started by the shared native-tool launcher (see NativeLauncher), a small process whose
- * fork costs under a millisecond, not by this process (about 3 ms at 180 MB, with the event loop
- * blocked).
+ * on the lines overlaps with geng's: through {@link runSpooled} (the native-tool launcher, a
+ * spool file read as it grows; no shell, a minimal environment, SIGKILL on the deadline, a
+ * cancel, past `maxOutputBytes`, or when `onChunk` throws).
  *
  * `onChunk` gets a view of a buffer that is reused: its bytes are valid until `onChunk`
  * returns, or, when it returns a promise, until that settles; reading waits for the promise
@@ -294,178 +254,5 @@ function spoolDirectory(): string {
  */
 export async function streamGeng(tool: GengTool, request: GengRequest, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
   if (request.countOnly) throw new RangeError('streamGeng lists graphs; count with runGeng');
-  const args = gengArguments(request);
-  const name = path.basename(tool.geng);
-  if (options.signal?.aborted === true) throw new JacobianError('EXECUTION_CANCELLED', `${name} was not started: the run was cancelled`);
-  if (options.deadline - Date.now() <= 0) throw new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`);
-  const file = path.join(spoolDirectory(), `jacobian-geng-${randomBytes(12).toString('hex')}`);
-  // Created synchronously: it only changes the folder (tens of microseconds), and the thread
-  // pool may be busy syncing other runs' pages. Closing it frees its blocks, so that goes to the
-  // thread pool.
-  let spool: number;
-  try {
-    spool = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
-  } catch (error) {
-    throw new JacobianError('PROVIDER_FAILED', `${name} was not started: its spool file ${file} could not be created: ${toAppError(error).message}`, { cause: error });
-  }
-  try {
-    return await streamThroughSpool(tool.geng, args, file, spool, options, onChunk);
-  } catch (error) {
-    throw toAppError(error);
-  } finally {
-    // Unlinked by the launcher once open for geng; here too in case geng never started.
-    try {
-      unlinkSync(file);
-    } catch {
-      // gone already, as it should be
-    }
-    // The reader has stopped reading by now: it ends before a listing is concluded, and a
-    // stopped run's reader reads no more. A failing close loses nothing that was read; nothing
-    // waits for it.
-    void closeFile(spool).catch(() => undefined);
-  }
-}
-
-/** {@link streamGeng} once its spool file `file` is open as `fd`: geng's stdout, and what is read. */
-function streamThroughSpool(geng: string, args: string[], file: string, fd: number, options: NativeRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<number> {
-  const name = path.basename(geng);
-  return new Promise<number>((resolve, reject) => {
-    const remaining = options.deadline - Date.now();
-    if (remaining <= 0) {
-      reject(new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`));
-      return;
-    }
-    let stopReason: unknown = null;
-    let settled = false;
-    let exited = false;
-    let closed: { code: number | null; signal: string | null; stderr: string } | null = null;
-    let readerDone = false;
-    /** geng once the launcher started it; a stop before that kills it as soon as it is known. */
-    let launched: LaunchedTool | null = null;
-    // The reader's pause while the file holds nothing new, cut short (or skipped) once geng has exited or is stopped.
-    let wake: (() => void) | null = null;
-    const nap = (ms: number): Promise<void> =>
-      new Promise<void>((done) => {
-        if (exited || stopReason !== null) {
-          setImmediate(done);
-          return;
-        }
-        const timer = setTimeout(() => {
-          wake = null;
-          done();
-        }, ms);
-        wake = () => {
-          clearTimeout(timer);
-          wake = null;
-          done();
-        };
-      });
-    const overLimit = (): JacobianError => new JacobianError('OUTPUT_LIMIT_EXCEEDED', `${name} wrote more than ${options.maxOutputBytes} bytes and was killed`);
-    const stop = (reason: unknown): void => {
-      if (stopReason !== null) return;
-      stopReason = reason;
-      launched?.kill();
-      wake?.();
-      finish();
-    };
-    const onAbort = (): void => stop(new JacobianError('EXECUTION_CANCELLED', `${name} was killed: the run was cancelled`));
-    const timer = setTimeout(() => stop(new JacobianError('EXECUTION_TIMEOUT', `${name} was killed at the end of the wall-time budget`)), remaining);
-    const sizeCheck = setInterval(() => {
-      try {
-        if (fstatSync(fd).size > options.maxOutputBytes) stop(overLimit());
-      } catch (error) {
-        stop(new JacobianError('PROVIDER_FAILED', `${name}'s spool file could not be examined: ${toAppError(error).message}`, { cause: error }));
-      }
-    }, SPOOL_SIZE_CHECK_MS);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const settle = (outcome: { error: unknown } | { count: number }): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearInterval(sizeCheck);
-      options.signal?.removeEventListener('abort', onAbort);
-      if ('error' in outcome) reject(toAppError(outcome.error));
-      else resolve(outcome.count);
-    };
-    // The outcome is known once geng is gone and, unless it was stopped, everything it wrote was taken.
-    const finish = (): void => {
-      if (closed === null) return;
-      if (stopReason !== null) {
-        settle({ error: stopReason });
-        return;
-      }
-      if (!readerDone) return;
-      const { code, signal } = closed;
-      const errText = closed.stderr.trim();
-      if (code !== 0) {
-        const detail = errText === '' ? '' : `: ${errText.slice(0, 500)}`;
-        settle({ error: new JacobianError('PROVIDER_FAILED', `${name} exited with ${code === null ? `signal ${signal ?? 'unknown'}` : `status ${code}`}${detail}`) });
-        return;
-      }
-      try {
-        settle({ count: parseGengCount(errText) });
-      } catch (error) {
-        settle({ error });
-      }
-    };
-
-    sharedLauncher()
-      .launch({ file: geng, args, env: { LC_ALL: 'C' }, stdoutFile: file, stderrLimit: STDERR_LIMIT })
-      .then(
-        (tool) => {
-          launched = tool;
-          if (stopReason !== null) tool.kill();
-          tool.exited.then(
-            (exit) => {
-              exited = true;
-              closed = exit;
-              wake?.();
-              finish();
-            },
-            (error: unknown) => {
-              // The launcher died and took geng with it: nothing it wrote is vouched for.
-              const lost = new JacobianError('PROVIDER_FAILED', `${name} was lost: ${toAppError(error).message}`, { cause: error });
-              if (stopReason === null) stop(lost);
-              exited = true;
-              closed = { code: null, signal: 'SIGKILL', stderr: '' };
-              finish();
-            },
-          );
-        },
-        (error: unknown) => {
-          // Never started: there is no exit to wait for.
-          stopReason ??= new JacobianError('PROVIDER_FAILED', `${name} could not be started: ${toAppError(error).message}`, { cause: error });
-          wake?.();
-          settle({ error: stopReason });
-        },
-      );
-
-    // The reader: synchronous reads of what geng wrote (page cache, tens of microseconds; the
-    // thread pool is busy with the pages' file writes and syncs), each followed by a turn of the
-    // event loop. The file is read to its end once geng has exited.
-    void (async () => {
-      const buffer = Buffer.allocUnsafe(SPOOL_READ_BYTES);
-      let position = 0;
-      while (stopReason === null) {
-        const ended = exited;
-        const got = readSync(fd, buffer, 0, buffer.length, position);
-        if (got === 0) {
-          if (ended) break;
-          await nap(SPOOL_POLL_MS);
-          continue;
-        }
-        position += got;
-        if (position > options.maxOutputBytes) {
-          stop(overLimit());
-          break;
-        }
-        const wait = onChunk(buffer.subarray(0, got));
-        if (wait !== null) await wait;
-        else if (got < buffer.length) await nap(SPOOL_POLL_MS);
-        else await new Promise<void>((done) => setImmediate(done));
-      }
-      readerDone = true;
-      finish();
-    })().catch((error: unknown) => stop(error));
-  });
+  return parseGengCount(await runSpooled(tool.geng, gengArguments(request), '', options, onChunk));
 }

@@ -9,9 +9,10 @@
  * Plain JavaScript, run by plain `node` (no TypeScript loader), so that it stays small.
  *
  * Protocol: one JSON object per line, both ways.
- * - In: `{"op":"spawn","id":N,"file":F,"args":[...],"env":{...},"stdout":PATH|null,"stderrLimit":B}`.
- *   The tool's stdin is empty, its stdout goes to the existing file PATH (opened for writing,
- *   then unlinked: the caller holds it open and reads it) or nowhere, and its stderr comes back.
+ * - In: `{"op":"spawn","id":N,"file":F,"args":[...],"env":{...},"stdin":PATH|null,"stdout":PATH|null,"stderrLimit":B}`.
+ *   The tool reads its stdin from the existing file `stdin` (opened, then unlinked) or from
+ *   nothing; its stdout goes to the existing file `stdout` (opened for writing, then unlinked: the
+ *   caller holds it open and reads it) or nowhere; its stderr comes back.
  * - In: `{"op":"kill","id":N}`: SIGKILL to that tool, if it still runs.
  * - Out: `{"id":N,"event":"spawned","pid":P}`, then `{"id":N,"event":"exit","code":C,"signal":S,
  *   "stderr":T,"ms":M}` once it has exited and its stderr is closed (`ms`: from just before the
@@ -27,7 +28,7 @@ import process from 'node:process';
 import { createInterface } from 'node:readline';
 
 /**
- * @typedef {{ id: number, file: string, args: string[], env: Record<string, string>, stdout: string | null, stderrLimit: number }} SpawnRequest
+ * @typedef {{ id: number, file: string, args: string[], env: Record<string, string>, stdin: string | null, stdout: string | null, stderrLimit: number }} SpawnRequest
  */
 
 /** The tools started and not yet exited, by request id. @type {Map<number, import('node:child_process').ChildProcess>} */
@@ -44,33 +45,53 @@ function describe(error) {
 }
 
 /** @param {SpawnRequest} request */
+/**
+ * Open a file the caller made for the tool, then unlink it (the caller unlinks it too; a name
+ * already gone is fine). Null when it cannot be opened.
+ * @param {string} file
+ * @param {number} flags
+ */
+function openAndUnlink(file, flags) {
+  const fd = openSync(file, flags);
+  try {
+    unlinkSync(file);
+  } catch {
+    // see above
+  }
+  return fd;
+}
+
+/** @param {SpawnRequest} request */
 function launch(request) {
   const { id } = request;
-  /** @type {number | 'ignore'} */
-  let out = 'ignore';
-  if (request.stdout !== null) {
+  /** @type {(number | 'ignore')[]} */
+  const stdio = ['ignore', 'ignore'];
+  const closeOpened = () => {
+    for (const fd of stdio) if (typeof fd === 'number') closeSync(fd);
+  };
+  for (const [index, file, flags, role] of /** @type {const} */ ([
+    [0, request.stdin, constants.O_RDONLY, 'stdin'],
+    [1, request.stdout, constants.O_WRONLY, 'stdout'],
+  ])) {
+    if (file === null) continue;
     try {
-      out = openSync(request.stdout, constants.O_WRONLY);
+      stdio[index] = openAndUnlink(file, flags);
     } catch (error) {
-      send({ id, event: 'error', message: `its stdout ${request.stdout} could not be opened: ${describe(error)}` });
+      closeOpened();
+      send({ id, event: 'error', message: `its ${role} ${file} could not be opened: ${describe(error)}` });
       return;
-    }
-    try {
-      unlinkSync(request.stdout);
-    } catch {
-      // The caller unlinks it too; a name already gone is fine.
     }
   }
   const started = performance.now();
   /** @type {import('node:child_process').ChildProcessByStdio<null, null, import('node:stream').Readable>} */
   let child;
   try {
-    child = spawn(request.file, request.args, { stdio: ['ignore', out, 'pipe'], env: request.env });
+    child = spawn(request.file, request.args, { stdio: [stdio[0] ?? 'ignore', stdio[1] ?? 'ignore', 'pipe'], env: request.env });
   } catch (error) {
     send({ id, event: 'error', message: describe(error) });
     return;
   } finally {
-    if (typeof out === 'number') closeSync(out);
+    closeOpened();
   }
   /** @type {Buffer[]} */
   const stderr = [];
@@ -98,11 +119,11 @@ function launch(request) {
  * @returns {SpawnRequest | null}
  */
 function spawnRequest(m) {
-  const { id, file, args, env, stdout, stderrLimit } = m;
+  const { id, file, args, env, stdin, stdout, stderrLimit } = m;
   if (typeof id !== 'number' || typeof file !== 'string' || !Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return null;
   if (env === null || typeof env !== 'object' || !Object.values(env).every((value) => typeof value === 'string')) return null;
-  if ((stdout !== null && typeof stdout !== 'string') || typeof stderrLimit !== 'number') return null;
-  return { id, file, args: /** @type {string[]} */ (args), env: /** @type {Record<string, string>} */ (env), stdout, stderrLimit };
+  if ((stdin !== null && typeof stdin !== 'string') || (stdout !== null && typeof stdout !== 'string') || typeof stderrLimit !== 'number') return null;
+  return { id, file, args: /** @type {string[]} */ (args), env: /** @type {Record<string, string>} */ (env), stdin, stdout, stderrLimit };
 }
 
 createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {

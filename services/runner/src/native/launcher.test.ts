@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,10 +78,28 @@ describe('NativeLauncher', () => {
     expect(long.stderr).toBe('0'.repeat(50));
   });
 
-  it('refuses what cannot be started: a missing executable, a stdout file that is not there', async () => {
+  it('feeds a tool its stdin from a file it unlinks once opened', async () => {
+    launcher = new NativeLauncher();
+    const input = join(dir, 'in');
+    await writeFile(input, 'line one\nline two\n');
+    const out = join(dir, 'copy');
+    const fd = openSync(out, 'w+');
+    try {
+      const exit = await (await launcher.launch({ file: '/bin/cat', args: [], env: {}, stdinFile: input, stdoutFile: out, stderrLimit: 64 })).exited;
+      expect(exit.code).toBe(0);
+      expect(existsSync(input)).toBe(false);
+      const bytes = Buffer.alloc(64);
+      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, 64, 0))).toBe('line one\nline two\n');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('refuses what cannot be started: a missing executable, a stdin or stdout file that is not there', async () => {
     launcher = new NativeLauncher();
     await expect(launcher.launch({ ...sh(''), file: join(dir, 'no-such-tool') })).rejects.toThrow(/ENOENT/);
     await expect(launcher.launch(sh('true', { stdoutFile: join(dir, 'missing', 'out') }))).rejects.toThrow(/stdout .*missing.* could not be opened/);
+    await expect(launcher.launch(sh('true', { stdinFile: join(dir, 'missing', 'in') }))).rejects.toThrow(/stdin .*missing.* could not be opened/);
     // It still works afterwards.
     expect((await (await launcher.launch(sh('exit 0'))).exited).code).toBe(0);
   });

@@ -33,6 +33,8 @@ export interface LaunchRequest {
   args: readonly string[];
   /** The whole environment of the tool. */
   env: Record<string, string>;
+  /** A file that exists and becomes the tool's stdin (opened, then unlinked). Null: no input. */
+  stdinFile?: string | null;
   /**
    * A file that exists and becomes the tool's stdout (it is opened for writing, from its start,
    * then unlinked: the caller keeps its own descriptor to read it). Null: stdout goes nowhere.
@@ -117,7 +119,7 @@ export class NativeLauncher {
       };
       this.pending.set(id, entry);
       this.hold(child);
-      child.stdin.write(`${JSON.stringify({ op: 'spawn', id, file: request.file, args: request.args, env: request.env, stdout: request.stdoutFile, stderrLimit: request.stderrLimit })}\n`);
+      child.stdin.write(`${JSON.stringify({ op: 'spawn', id, file: request.file, args: request.args, env: request.env, stdin: request.stdinFile ?? null, stdout: request.stdoutFile, stderrLimit: request.stderrLimit })}\n`);
     });
   }
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,23 @@ describe('runNativeTool', () => {
   it('returns stdout and stderr of a successful run, input given on stdin', async () => {
     const out = await runNativeTool('/bin/cat', [], 'hello\n', { ...soon(), maxOutputBytes: 1024 });
     expect(out).toEqual({ stdout: 'hello\n', stderr: '' });
+  });
+
+  it('leaves no input or output file in the temporary folder, whatever the outcome', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'jacobian-native-'));
+    const saved = process.env['TMPDIR'];
+    process.env['TMPDIR'] = folder;
+    try {
+      expect((await runNativeTool('/bin/cat', [], 'x'.repeat(100_000), { ...soon(), maxOutputBytes: 1024 * 1024 })).stdout).toHaveLength(100_000);
+      await expect(runNativeTool('/bin/ls', ['/definitely/not/here'], 'input', { ...soon(), maxOutputBytes: 1024 })).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
+      await expect(runNativeTool('/bin/sleep', ['30'], 'input', { deadline: Date.now() + 200, maxOutputBytes: 1024 })).rejects.toMatchObject({ code: 'EXECUTION_TIMEOUT' });
+      await expect(runNativeTool('/definitely/not/here', [], 'input', { ...soon(), maxOutputBytes: 1024 })).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
+      expect(await readdir(folder)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = saved;
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('kills the child at the deadline (EXECUTION_TIMEOUT), not when it would have finished', async () => {

@@ -4,15 +4,14 @@
  *
  * The probe finds the executables, identifies the exact bytes that will run (the executables
  * and the libnauty they load), reads the release, and proves the tools healthy on graphs with
- * known answers before any capability registers with them. The runners spawn the executables
- * directly (no shell), feed them through stdin, bound their output, and kill them on the run's
- * deadline or cancellation. Every answer is parsed strictly: output we do not recognize is a
+ * known answers before any capability registers with them. The runners start the executables
+ * through the native-tool launcher (no shell), feed them through stdin, bound their output, and
+ * kill them on the run's deadline or cancellation. Every answer is parsed strictly: output we do not recognize is a
  * PROVIDER_FAILED, never a guess.
  *
  * Also here: {@link firstHealthyOf}, which lets one capability ID register with nauty when it is
  * healthy and with a fallback provider otherwise.
  */
-import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,6 +30,7 @@ import {
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { checkAutomorphisms, checkOrbits, checkPermutation, relabel } from '../graph/symmetry-checks.js';
+import { runSpooled, type SpooledRunOptions } from '../native/spooled.js';
 
 /** The provider name nauty registers under (ProviderRuntime.provider). */
 export const NAUTY_PROVIDER = 'nauty';
@@ -77,109 +77,32 @@ export function nautyCanonicalFormMethod(tools: NautyTools): string {
 // ---------------------------------------------------------------------------------------------
 // Running a native tool
 
-/** How a native run is bounded. */
-export interface NativeRunOptions {
-  /** Cancels the run: the child is killed and the promise rejects with EXECUTION_CANCELLED. */
-  signal?: AbortSignal | undefined;
-  /** Epoch ms at which the child is killed and the promise rejects with EXECUTION_TIMEOUT. */
-  deadline: number;
-  /** Most stdout bytes accepted; past it the child is killed and the promise rejects with OUTPUT_LIMIT_EXCEEDED. */
-  maxOutputBytes: number;
-}
+/** How a native run is bounded (see runSpooled). */
+export type NativeRunOptions = SpooledRunOptions;
 
 /** What a native run printed. */
 export interface NativeOutput {
   stdout: string;
-  /** At most {@link STDERR_LIMIT} bytes of it: enough for a diagnostic. */
+  /** At most 16 KiB of it, trimmed: enough for a diagnostic. */
   stderr: string;
 }
 
-const STDERR_LIMIT = 16 * 1024;
-
 /**
- * Run an executable on `input` (written to its stdin), without a shell, with a minimal
- * environment. Settles once: with the output on exit status 0, otherwise with a JacobianError
+ * Run an executable on `input` (its stdin), without a shell, with a minimal environment, through
+ * the native-tool launcher ({@link runSpooled}: no fork of this process, files instead of pipes).
+ * Settles once: with the output on exit status 0, otherwise with a JacobianError
  * (PROVIDER_FAILED for a failed start or a non-zero exit, with stderr quoted; the codes in
- * {@link NativeRunOptions} when the run is stopped). A stopped child is killed with SIGKILL,
+ * {@link NativeRunOptions} when the run is stopped). A stopped tool is killed with SIGKILL,
  * since nauty does not poll for anything and would otherwise run on.
  */
-export function runNativeTool(file: string, args: readonly string[], input: string, options: NativeRunOptions): Promise<NativeOutput> {
-  const name = path.basename(file);
-  return new Promise<NativeOutput>((resolve, reject) => {
-    if (options.signal?.aborted === true) {
-      reject(new JacobianError('EXECUTION_CANCELLED', `${name} was not started: the run was cancelled`));
-      return;
-    }
-    const remaining = options.deadline - Date.now();
-    if (remaining <= 0) {
-      reject(new JacobianError('EXECUTION_TIMEOUT', `${name} was not started: the wall-time budget was already spent`));
-      return;
-    }
-    const child = spawn(file, [...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { LC_ALL: 'C' }, windowsHide: true });
-    let settled = false;
-    let stopReason: JacobianError | null = null;
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    const stderr: Buffer[] = [];
-    let stderrBytes = 0;
-
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-    };
-    const settle = (outcome: { error: JacobianError } | { output: NativeOutput }): void => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      if ('error' in outcome) reject(outcome.error);
-      else resolve(outcome.output);
-    };
-    const stop = (reason: JacobianError): void => {
-      if (stopReason !== null) return;
-      stopReason = reason;
-      child.kill('SIGKILL');
-    };
-    const onAbort = (): void => stop(new JacobianError('EXECUTION_CANCELLED', `${name} was killed: the run was cancelled`));
-    const timer = setTimeout(() => stop(new JacobianError('EXECUTION_TIMEOUT', `${name} was killed at the end of the wall-time budget`)), remaining);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > options.maxOutputBytes) {
-        stop(new JacobianError('OUTPUT_LIMIT_EXCEEDED', `${name} wrote more than ${options.maxOutputBytes} bytes and was killed`));
-      } else {
-        stdout.push(chunk);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderrBytes < STDERR_LIMIT) stderr.push(chunk.subarray(0, STDERR_LIMIT - stderrBytes));
-      stderrBytes += chunk.length;
-    });
-    // EPIPE when the child exits before reading all its input: its exit status says why.
-    child.stdin.on('error', () => undefined);
-    child.on('error', (error) => {
-      // A child that never started emits no 'close' we could wait for.
-      if (child.pid === undefined) {
-        settle({ error: new JacobianError('PROVIDER_FAILED', `${name} could not be started: ${error.message}`, { cause: error }) });
-      } else {
-        stop(new JacobianError('PROVIDER_FAILED', `${name} failed: ${error.message}`, { cause: error }));
-      }
-    });
-    child.on('close', (code, signal) => {
-      if (stopReason !== null) {
-        settle({ error: stopReason });
-        return;
-      }
-      const errText = Buffer.concat(stderr).toString('utf8').trim();
-      if (code !== 0) {
-        const detail = errText === '' ? '' : `: ${errText.slice(0, 500)}`;
-        settle({ error: new JacobianError('PROVIDER_FAILED', `${name} exited with ${code === null ? `signal ${signal ?? 'unknown'}` : `status ${code}`}${detail}`) });
-        return;
-      }
-      settle({ output: { stdout: Buffer.concat(stdout).toString('utf8'), stderr: errText } });
-    });
-    child.stdin.end(input);
+export async function runNativeTool(file: string, args: readonly string[], input: string, options: NativeRunOptions): Promise<NativeOutput> {
+  const stdout: Buffer[] = [];
+  const stderr = await runSpooled(file, args, input, options, (chunk) => {
+    // The chunk's buffer is reused by the reader.
+    stdout.push(Buffer.from(chunk));
+    return null;
   });
+  return { stdout: Buffer.concat(stdout).toString('utf8'), stderr };
 }
 
 // ---------------------------------------------------------------------------------------------
