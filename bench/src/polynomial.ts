@@ -3,8 +3,9 @@
  * cyclic-6, katsura-5, katsura-6; grevlex over Q), in one run:
  *
  * - our TypeScript engine (in this process, no kernel: the engine's own time) vs Singular run
- *   directly on the same work (the script our provider generates, `Singular -q --no-rc`, wall
- *   time from spawn to exit);
+ *   directly on the same work (the script our provider generates, `Singular -q --no-rc` with the
+ *   script on stdin, started by a small launcher process as from a shell, see peer.ts; wall time
+ *   from just before that spawn to exit);
  * - the Singular provider (script generation, the process, reading the basis back with our
  *   parser) vs that same direct run: the provider's overhead;
  * - sympy's `groebner` (Debian's python3-sympy) on the same system, timed inside Python, as a
@@ -15,12 +16,14 @@
  * faster than sympy; the Singular provider at most 1.2× Singular direct on cyclic-6.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { cyclicSystem, katsuraSystem, parsePolynomials, printPolynomial, resolveRing, type StandardSystem } from '@jacobian/shared';
 import { findSingularExecutable, groebnerBasis, runSingularGroebner, singularScript } from '@jacobian/runner';
 
 import type { BenchContext } from './context.js';
+import { runPeer } from './peer.js';
 import { median, ratio, round, table } from './stats.js';
 
 export const SINGULAR = '/usr/bin/Singular';
@@ -97,6 +100,8 @@ export async function runPolynomialBench(context: BenchContext, options: { reps:
     const generators = parsePolynomials(ring, system.generators);
     const request = { ring, generators, cofactors: false };
     const script = singularScript(request).script;
+    const scriptFile = join(context.dir, `singular-${system.name}.sing`);
+    const outFile = join(context.dir, `singular-${system.name}.out`);
     const ts: number[] = [];
     const direct: number[] = [];
     const provider: number[] = [];
@@ -114,10 +119,13 @@ export async function runPolynomialBench(context: BenchContext, options: { reps:
       const basis = groebnerBasis(ring, generators).basis;
       ts.push(performance.now() - started);
       ours = basis.map((p) => printPolynomial(ring, p));
-      started = performance.now();
-      const run = spawnSync(binary, ['-q', '--no-rc', '--no-warn'], { input: script, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-      direct.push(performance.now() - started);
-      if (run.status !== 0) throw new Error(`Singular direct exited ${String(run.status)} on ${system.name}`);
+      // As from a shell (`Singular … < script > out`), through the benchmark's peer launcher and
+      // timed there (see peer.ts): the provider starts Singular through the runner's launcher.
+      writeFileSync(scriptFile, script);
+      writeFileSync(outFile, '');
+      const run = await runPeer(context, { file: binary, args: ['-q', '--no-rc', '--no-warn'], env: {}, stdinFile: scriptFile, stdoutFile: outFile, stderrLimit: 4096 });
+      direct.push(run.ms);
+      if (run.code !== 0) throw new Error(`Singular direct exited ${String(run.code ?? run.signal)} on ${system.name}: ${run.stderr.slice(0, 300)}`);
       started = performance.now();
       const answer = await runSingularGroebner(binary, request, { deadline: Date.now() + 600_000, maxOutputBytes: 256 * 1024 * 1024 });
       provider.push(performance.now() - started);
