@@ -53,8 +53,13 @@ const SPOOL_SIZE_CHECK_MS = 10;
 
 const closeFile = promisify(close);
 
-/** A new file, created exclusively under a random name in the temporary folder, open for reading and writing. */
-function scratchFile(name: string, role: string): { file: string; fd: number } {
+/**
+ * A new file, created exclusively under a random name in the temporary folder, open for reading
+ * and writing: a tool's input or spool file (see the module comment).
+ *
+ * @throws JacobianError PROVIDER_FAILED naming the tool (`name`) and the file when it cannot be made.
+ */
+export function scratchFile(name: string, role: string): { file: string; fd: number } {
   const file = path.join(tmpdir(), `jacobian-${role}-${randomBytes(12).toString('hex')}`);
   try {
     return { file, fd: openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600) };
@@ -63,7 +68,8 @@ function scratchFile(name: string, role: string): { file: string; fd: number } {
   }
 }
 
-function unlinkQuietly(file: string): void {
+/** Unlink a file if it is still there (the launcher unlinks what it opened). */
+export function unlinkQuietly(file: string): void {
   try {
     unlinkSync(file);
   } catch {

@@ -1,16 +1,18 @@
 /**
  * The CaDiCaL SAT solver as a provider: found on disk, identified by the sha256 of its
  * executable, health-checked on a tiny satisfiable and a tiny unsatisfiable instance, and run
- * on DIMACS files without a shell, with a DRAT proof in text form, bounded output, and a kill
- * at the caller's deadline or abort.
+ * on DIMACS files without a shell (started by the native-tool launcher), with a DRAT proof in
+ * text form, bounded output, and a kill at the caller's deadline or abort.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { access, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
+import { scratchFile, unlinkQuietly } from '../native/spooled.js';
 
 /** The provider name capabilities built on CaDiCaL register under. */
 export const CADICAL_PROVIDER = 'cadical';
@@ -92,6 +94,8 @@ type KillReason = 'CANCELLED' | 'DEADLINE' | 'PROOF_LIMIT' | 'OUTPUT_LIMIT';
 
 const STDERR_KEEP_BYTES = 4096;
 const PROOF_POLL_MS = 100;
+/** How often the spool file's size is checked against `maxStdoutBytes` while the solver runs. */
+const STDOUT_POLL_MS = 10;
 
 /** Parse the `v` lines of a satisfiable answer. */
 function parseModel(lines: readonly string[]): Int8Array {
@@ -114,42 +118,40 @@ function parseModel(lines: readonly string[]): Int8Array {
 }
 
 /**
- * Run cadical on a DIMACS file. The process is spawned without a shell and with an empty
- * environment; it is killed (SIGKILL) on abort, at `stopAt`, when its stdout exceeds
- * `maxStdoutBytes` or its proof file exceeds `maxProofBytes`. The promise settles only after
- * the process has exited, so no solver outlives the call.
+ * Run cadical on a DIMACS file. The process is started by the native-tool launcher (no fork of
+ * this process), without a shell and with an empty environment, its stdout to a spool file; it
+ * is killed (SIGKILL) on abort, at `stopAt`, when its stdout exceeds `maxStdoutBytes` or its
+ * proof file exceeds `maxProofBytes`. The promise settles only after the process has exited, so
+ * no solver outlives the call.
  *
  * @throws JacobianError EXECUTION_CANCELLED on abort; PROVIDER_FAILED when cadical cannot be
- *   started, exits abnormally, or prints more or other than a SAT solver's answer.
+ *   started, exits abnormally, is lost with its launcher, or prints more or other than a SAT
+ *   solver's answer.
  */
 export async function runCadical(options: CadicalRunOptions): Promise<CadicalRun> {
   const { signal } = options;
   if (signal.aborted) throw new JacobianError('EXECUTION_CANCELLED', 'the solver run was cancelled before it started');
   const args = ['-q', ...(options.proofPath === null ? [] : ['--no-binary']), options.cnfPath, ...(options.proofPath === null ? [] : [options.proofPath])];
+  const spool = scratchFile('cadical', 'spool');
+  try {
+    return await runCadicalInto(options, args, spool);
+  } finally {
+    unlinkQuietly(spool.file);
+    closeSync(spool.fd);
+  }
+}
+
+/** {@link runCadical} once its spool file is made: `spool.fd` is read for the answer. */
+async function runCadicalInto(options: CadicalRunOptions, args: string[], spool: { file: string; fd: number }): Promise<CadicalRun> {
+  const { signal } = options;
   const started = Date.now();
-  const child = spawn(options.binary, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: {}, windowsHide: true });
-  // Set from event handlers; an object so that the read after the await is not narrowed away.
-  const state: { killedFor: KillReason | null } = { killedFor: null };
+  // Set from timers and listeners; an object so that the read after the await is not narrowed away.
+  const state: { killedFor: KillReason | null; launched: LaunchedTool | null } = { killedFor: null, launched: null };
   const kill = (reason: KillReason): void => {
     if (state.killedFor !== null) return;
     state.killedFor = reason;
-    child.kill('SIGKILL');
+    state.launched?.kill();
   };
-
-  const stdout: Buffer[] = [];
-  let stdoutBytes = 0;
-  const stderr: Buffer[] = [];
-  let stderrBytes = 0;
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdoutBytes += chunk.length;
-    if (stdoutBytes > options.maxStdoutBytes) kill('OUTPUT_LIMIT');
-    else stdout.push(chunk);
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (stderrBytes < STDERR_KEEP_BYTES) stderr.push(chunk);
-    stderrBytes += chunk.length;
-  });
-
   const onAbort = (): void => kill('CANCELLED');
   signal.addEventListener('abort', onAbort, { once: true });
   const deadlineTimer = setTimeout(() => kill('DEADLINE'), Math.max(0, options.stopAt - Date.now()));
@@ -167,26 +169,43 @@ export async function runCadical(options: CadicalRunOptions): Promise<CadicalRun
           );
         }, PROOF_POLL_MS);
   proofTimer?.unref();
+  const stdoutTimer = setInterval(() => {
+    try {
+      if (fstatSync(spool.fd).size > options.maxStdoutBytes) kill('OUTPUT_LIMIT');
+    } catch {
+      // Read again at the end, where a failure is reported.
+    }
+  }, STDOUT_POLL_MS);
+  stdoutTimer.unref();
 
-  let spawnError: Error | undefined;
-  const exit = await new Promise<{ code: number | null; signalName: NodeJS.Signals | null }>((resolve) => {
-    child.once('error', (error) => {
-      spawnError = error;
-      // A process that never started emits no 'close'.
-      if (child.pid === undefined) resolve({ code: null, signalName: null });
-    });
-    child.once('close', (code, signalName) => resolve({ code, signalName }));
-    if (child.pid !== undefined) options.onSpawn?.(child.pid);
-  });
-  clearTimeout(deadlineTimer);
-  if (proofTimer !== undefined) clearInterval(proofTimer);
-  signal.removeEventListener('abort', onAbort);
-  const runtimeMs = Date.now() - started;
-  const base = { exitCode: exit.code, runtimeMs, pid: child.pid ?? null };
-
-  if (spawnError !== undefined && child.pid === undefined) {
-    throw new JacobianError('PROVIDER_FAILED', `cadical could not be started: ${spawnError.message}`, { cause: spawnError });
+  let exit: LaunchExit;
+  let pid: number;
+  try {
+    let launched: LaunchedTool;
+    try {
+      launched = await sharedLauncher().launch({ file: options.binary, args, env: {}, stdoutFile: spool.file, stderrLimit: STDERR_KEEP_BYTES });
+    } catch (error) {
+      throw new JacobianError('PROVIDER_FAILED', `cadical could not be started: ${toAppError(error).message}`, { cause: error });
+    }
+    state.launched = launched;
+    pid = launched.pid;
+    if (state.killedFor !== null) launched.kill();
+    options.onSpawn?.(launched.pid);
+    try {
+      exit = await launched.exited;
+    } catch (error) {
+      throw new JacobianError('PROVIDER_FAILED', `cadical was lost: ${toAppError(error).message}`, { cause: error });
+    }
+  } finally {
+    clearTimeout(deadlineTimer);
+    if (proofTimer !== undefined) clearInterval(proofTimer);
+    clearInterval(stdoutTimer);
+    signal.removeEventListener('abort', onAbort);
   }
+  const runtimeMs = Date.now() - started;
+  const base = { exitCode: exit.code, runtimeMs, pid };
+  const size = fstatSync(spool.fd).size;
+  if (state.killedFor === null && size > options.maxStdoutBytes) state.killedFor = 'OUTPUT_LIMIT';
   switch (state.killedFor) {
     case 'CANCELLED':
       throw new JacobianError('EXECUTION_CANCELLED', 'the solver run was cancelled; the solver was killed');
@@ -198,15 +217,21 @@ export async function runCadical(options: CadicalRunOptions): Promise<CadicalRun
     case null:
       break;
   }
-  const lines = Buffer.concat(stdout).toString('utf8').split('\n');
+  const bytes = Buffer.alloc(size);
+  for (let offset = 0; offset < size; ) {
+    const got = readSync(spool.fd, bytes, offset, size - offset, offset);
+    if (got === 0) break;
+    offset += got;
+  }
+  const lines = bytes.toString('utf8').split('\n');
   const status = lines.find((line) => line.startsWith('s '))?.trim();
   if (status === 's SATISFIABLE' && exit.code === 10) return { ...base, result: 'SATISFIABLE', model: parseModel(lines), stoppedBy: null };
   if (status === 's UNSATISFIABLE' && exit.code === 20) return { ...base, result: 'UNSATISFIABLE', model: null, stoppedBy: null };
   if (status === 's UNKNOWN' && exit.code === 0) return { ...base, result: 'UNKNOWN', model: null, stoppedBy: null };
-  const detail = Buffer.concat(stderr).toString('utf8').slice(0, 500).trim();
+  const detail = exit.stderr.slice(0, 500).trim();
   throw new JacobianError(
     'PROVIDER_FAILED',
-    `cadical ended with exit code ${String(exit.code)}${exit.signalName === null ? '' : ` (signal ${exit.signalName})`} and status line ${status === undefined ? '(none)' : JSON.stringify(status)}${detail === '' ? '' : `: ${detail}`}`,
+    `cadical ended with exit code ${String(exit.code)}${exit.signal === null ? '' : ` (signal ${exit.signal})`} and status line ${status === undefined ? '(none)' : JSON.stringify(status)}${detail === '' ? '' : `: ${detail}`}`,
   );
 }
 

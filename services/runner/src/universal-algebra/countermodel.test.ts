@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedLauncher } from '../native/launcher.js';
 import {
   admitRequest,
   CapabilityRequestSchema,
@@ -43,7 +44,9 @@ const COMMUTATIVITY = 'x * y = y * x';
 const CENTRAL = '(y * x) * (x * z) = x';
 
 /** cadical processes whose parent is this test process (the capability spawns it here, not in a pool child). */
+/** cadical processes started for this process: by its native-tool launcher (or by itself). */
 function cadicalChildren(): number[] {
+  const parents = new Set([process.pid, sharedLauncher().pid]);
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -52,7 +55,7 @@ function cadicalChildren(): number[] {
       // pid (comm) state ppid …; comm may contain spaces, so split after the closing parenthesis.
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (comm === 'cadical' && ppid === process.pid) found.push(Number(entry));
+      if (comm === 'cadical' && parents.has(ppid)) found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
