@@ -262,7 +262,7 @@ async function main(): Promise<number> {
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.rows.some((row) => !row.agree)) failed = true;
       } else if (name === 'sat') {
-        const report = runSatBench(context, {
+        const report = await runSatBench(context, {
           reps: positiveInt('sat-reps', values['sat-reps'], 3),
           only: (values['sat-only'] ?? '').split(',').filter((part) => part !== ''),
           timeoutMs: 60_000,

@@ -6,10 +6,10 @@
  *
  * Instances: pigeonhole PHP(n+1, n) for n = 5 … 8 and unsatisfiable uniform random 3-SAT at
  * ratio 4.26 with 100, 150, 200 and 250 variables (our seeded generator; the seeds are ones
- * whose formulas are unsatisfiable). cadical is spawned without a shell and killed at its
- * timeout; it is /usr/bin/cadical (Debian package cadical).
+ * whose formulas are unsatisfiable). cadical is started without a shell by a small launcher
+ * process, as from a shell, timed there and killed at its timeout (see peer.ts); it is
+ * /usr/bin/cadical (Debian package cadical).
  */
-import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { checkDrat } from '@jacobian/checker';
 import { parseDimacs, parseDratText, pigeonhole, randomKSat, serializeDimacs, type Cnf } from '@jacobian/shared';
 import type { BenchContext } from './context.js';
+import { runPeer } from './peer.js';
 import { median, round, table } from './stats.js';
 
 export const CADICAL = '/usr/bin/cadical';
@@ -79,16 +80,17 @@ export interface SatBenchReport {
   stopped?: unknown;
 }
 
-/** Solve with cadical writing a text DRAT proof; the wall time of the process. */
-function solve(cnfPath: string, proofPath: string, timeoutMs: number): number {
-  const started = performance.now();
-  const run = spawnSync(CADICAL, ['-q', '--no-binary', cnfPath, proofPath], { stdio: 'ignore', timeout: timeoutMs, killSignal: 'SIGKILL', env: {} });
-  const elapsed = performance.now() - started;
-  if (run.status !== 20) throw new Error(`cadical on ${cnfPath} ended with ${String(run.status)} (${run.signal ?? 'no signal'}), not 20 (UNSATISFIABLE)`);
-  return elapsed;
+/**
+ * Solve with cadical writing a text DRAT proof; the wall time of the process, started by the
+ * benchmark's peer launcher as from a shell and timed there (see peer.ts).
+ */
+async function solve(context: BenchContext, cnfPath: string, proofPath: string, timeoutMs: number): Promise<number> {
+  const run = await runPeer(context, { file: CADICAL, args: ['-q', '--no-binary', cnfPath, proofPath], env: {}, stdoutFile: null, stderrLimit: 1024 }, timeoutMs);
+  if (run.code !== 20) throw new Error(`cadical on ${cnfPath} ended with ${String(run.code)} (${run.signal ?? 'no signal'}${run.killedAtBudget ? ', killed at its timeout' : ''}), not 20 (UNSATISFIABLE)`);
+  return run.ms;
 }
 
-export function runSatBench(context: BenchContext, options: SatBenchOptions): SatBenchReport {
+export async function runSatBench(context: BenchContext, options: SatBenchOptions): Promise<SatBenchReport> {
   checkCadical();
   const rows: SatBenchRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'jacobian-bench-sat-'));
@@ -104,7 +106,7 @@ export function runSatBench(context: BenchContext, options: SatBenchOptions): Sa
       const checkTimes: number[] = [];
       let row: Omit<SatBenchRow, 'cadical_ms' | 'parse_ms' | 'check_ms' | 'check_over_solve' | 'parse_and_check_over_solve'> | null = null;
       for (let rep = 0; rep < options.reps; rep++) {
-        solveTimes.push(solve(cnfPath, proofPath, options.timeoutMs));
+        solveTimes.push(await solve(context, cnfPath, proofPath, options.timeoutMs));
         // CaDiCaL is deterministic: every repetition writes the same proof, which is checked.
         const text = readFileSync(proofPath, 'latin1');
         let started = performance.now();
