@@ -44,36 +44,38 @@ describe('NativeLauncher', () => {
     await launcher.close();
   });
 
+  /** Run `body` with a new output file (held open here: the launcher unlinks it), and return what was written to it. */
+  async function captured(name: string, body: (file: string) => Promise<void>): Promise<string> {
+    const fd = openSync(join(dir, name), 'w+');
+    try {
+      await body(join(dir, name));
+      const bytes = Buffer.alloc(64 * 1024);
+      return bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   it('runs a tool into a file it unlinks once opened, and reports its status, stderr and time', async () => {
     launcher = new NativeLauncher();
-    const file = join(dir, 'out');
-    const fd = openSync(file, 'w+');
-    try {
+    const written = await captured('out', async (file) => {
       const tool = await launcher.launch(sh('printf "one\\ntwo\\n"; printf "a complaint" >&2; exit 3', { stdoutFile: file, env: { LC_ALL: 'C' } }));
       expect(tool.pid).toBeGreaterThan(0);
       const exit = await tool.exited;
       expect(exit).toMatchObject({ code: 3, signal: null, stderr: 'a complaint' });
       expect(exit.ms).toBeGreaterThan(0);
       expect(existsSync(file)).toBe(false);
-      const bytes = Buffer.alloc(64);
-      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, 64, 0))).toBe('one\ntwo\n');
-    } finally {
-      closeSync(fd);
-    }
+    });
+    expect(written).toBe('one\ntwo\n');
   });
 
   it('passes exactly the environment asked for, keeps at most stderrLimit bytes of stderr, and discards stdout when there is no file', async () => {
     launcher = new NativeLauncher();
-    const out = join(dir, 'env');
-    const fd = openSync(out, 'w+');
-    try {
-      await (await launcher.launch(sh('env', { stdoutFile: out, env: { ONLY: 'this one' } }))).exited;
-      const bytes = Buffer.alloc(4096);
-      const lines = bytes.toString('utf8', 0, readSync(fd, bytes, 0, 4096, 0)).split('\n').filter((line) => line !== '' && !line.startsWith('PWD=') && !line.startsWith('SHLVL=') && !line.startsWith('_='));
-      expect(lines).toEqual(['ONLY=this one']);
-    } finally {
-      closeSync(fd);
-    }
+    const env = await captured('env', async (file) => {
+      await (await launcher.launch(sh('env', { stdoutFile: file, env: { ONLY: 'this one' } }))).exited;
+    });
+    // The shell adds PWD, SHLVL and _ of its own.
+    expect(env.split('\n').filter((line) => line !== '' && !/^(PWD|SHLVL|_)=/.test(line))).toEqual(['ONLY=this one']);
     const long = await (await launcher.launch(sh('printf "%0200d" 0 >&2; echo to nowhere', { stderrLimit: 50 }))).exited;
     expect(long.stderr).toBe('0'.repeat(50));
   });
@@ -82,17 +84,11 @@ describe('NativeLauncher', () => {
     launcher = new NativeLauncher();
     const input = join(dir, 'in');
     await writeFile(input, 'line one\nline two\n');
-    const out = join(dir, 'copy');
-    const fd = openSync(out, 'w+');
-    try {
-      const exit = await (await launcher.launch({ file: '/bin/cat', args: [], env: {}, stdinFile: input, stdoutFile: out, stderrLimit: 64 })).exited;
-      expect(exit.code).toBe(0);
+    const copy = await captured('copy', async (file) => {
+      expect((await (await launcher.launch({ file: '/bin/cat', args: [], env: {}, stdinFile: input, stdoutFile: file, stderrLimit: 64 })).exited).code).toBe(0);
       expect(existsSync(input)).toBe(false);
-      const bytes = Buffer.alloc(64);
-      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, 64, 0))).toBe('line one\nline two\n');
-    } finally {
-      closeSync(fd);
-    }
+    });
+    expect(copy).toBe('line one\nline two\n');
   });
 
   it('refuses what cannot be started: a missing executable, a stdin or stdout file that is not there', async () => {
