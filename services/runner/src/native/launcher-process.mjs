@@ -44,10 +44,9 @@ function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** @param {SpawnRequest} request */
 /**
  * Open a file the caller made for the tool, then unlink it (the caller unlinks it too; a name
- * already gone is fine). Null when it cannot be opened.
+ * already gone is fine). Throws when it cannot be opened.
  * @param {string} file
  * @param {number} flags
  */
@@ -64,7 +63,7 @@ function openAndUnlink(file, flags) {
 /** @param {SpawnRequest} request */
 function launch(request) {
   const { id } = request;
-  /** @type {(number | 'ignore')[]} */
+  /** @type {[number | 'ignore', number | 'ignore']} */
   const stdio = ['ignore', 'ignore'];
   const closeOpened = () => {
     for (const fd of stdio) if (typeof fd === 'number') closeSync(fd);
@@ -86,7 +85,7 @@ function launch(request) {
   /** @type {import('node:child_process').ChildProcessByStdio<null, null, import('node:stream').Readable>} */
   let child;
   try {
-    child = spawn(request.file, request.args, { stdio: [stdio[0] ?? 'ignore', stdio[1] ?? 'ignore', 'pipe'], env: request.env });
+    child = spawn(request.file, request.args, { stdio: [...stdio, 'pipe'], env: request.env });
   } catch (error) {
     send({ id, event: 'error', message: describe(error) });
     return;

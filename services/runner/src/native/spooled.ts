@@ -144,7 +144,7 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
     }
     let stopReason: unknown = null;
     let settled = false;
-    let exited = false;
+    /** How the tool ended, once it has (or the launcher died with it). */
     let closed: { code: number | null; signal: string | null; stderr: string } | null = null;
     let readerDone = false;
     /** The tool once the launcher started it; a stop before that kills it as soon as it is known. */
@@ -153,7 +153,7 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
     let wake: (() => void) | null = null;
     const nap = (ms: number): Promise<void> =>
       new Promise<void>((done) => {
-        if (exited || stopReason !== null) {
+        if (closed !== null || stopReason !== null) {
           setImmediate(done);
           return;
         }
@@ -220,7 +220,6 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
           if (stopReason !== null) started.kill();
           started.exited.then(
             (exit) => {
-              exited = true;
               closed = exit;
               wake?.();
               finish();
@@ -229,7 +228,6 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
               // The launcher died and took the tool with it: nothing it wrote is vouched for.
               const lost = new JacobianError('PROVIDER_FAILED', `${name} was lost: ${toAppError(error).message}`, { cause: error });
               if (stopReason === null) stop(lost);
-              exited = true;
               closed = { code: null, signal: 'SIGKILL', stderr: '' };
               finish();
             },
@@ -250,7 +248,7 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
       const buffer = Buffer.allocUnsafe(SPOOL_READ_BYTES);
       let position = 0;
       while (stopReason === null) {
-        const ended = exited;
+        const ended = closed !== null;
         const got = readSync(fd, buffer, 0, buffer.length, position);
         if (got === 0) {
           if (ended) break;

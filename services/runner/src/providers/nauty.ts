@@ -6,8 +6,8 @@
  * and the libnauty they load), reads the release, and proves the tools healthy on graphs with
  * known answers before any capability registers with them. The runners start the executables
  * through the native-tool launcher (no shell), feed them through stdin, bound their output, and
- * kill them on the run's deadline or cancellation. Every answer is parsed strictly: output we do not recognize is a
- * PROVIDER_FAILED, never a guess.
+ * kill them on the run's deadline or cancellation. Every answer is parsed strictly: output we do
+ * not recognize is a PROVIDER_FAILED, never a guess.
  *
  * Also here: {@link firstHealthyOf}, which lets one capability ID register with nauty when it is
  * healthy and with a fallback provider otherwise.
