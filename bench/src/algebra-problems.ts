@@ -168,3 +168,25 @@ export function smtProblem(implication: Implication): string {
 export function lawTexts(implication: Implication): { laws: string[]; target: string } {
   return { laws: implication.laws.map((name) => LAWS[name]), target: LAWS[implication.target] };
 }
+
+/**
+ * Questions that warm `jacobian serve` up before the measurement: "a ⇒ b" for two distinct
+ * single laws of {@link LAWS}, in a fixed order, skipping every pair the problem set asks (so
+ * that no measured request, nor any with the same laws, has been seen by the server). Their
+ * answers are not checked against anything: some have countermodels, some none up to the
+ * order asked, which runs the SAT solver.
+ */
+export function warmUpImplications(count: number): Implication[] {
+  const names = Object.keys(LAWS) as LawName[];
+  const asked = new Set(IMPLICATIONS.map((implication) => `${[...implication.laws].sort().join(',')}=>${implication.target}`));
+  const pairs: Implication[] = [];
+  // By distance in the list of laws, so that a short warm-up still sees every law.
+  for (let distance = 1; distance < names.length && pairs.length < count; distance++) {
+    for (const [index, law] of names.entries()) {
+      const target = names[(index + distance) % names.length] as LawName;
+      if (asked.has(`${law}=>${target}`)) continue;
+      pairs.push({ id: `warm:${law}=>${target}`, laws: [law], target, expected: { kind: 'countermodel', smallest_order: 0, why: 'not checked (warm-up)' } });
+    }
+  }
+  return pairs.slice(0, count);
+}

@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, constants, accessSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLaw, resolveSignature, type Law, type Term } from '@jacobian/shared';
-import { IMPLICATIONS, LAWS, MAGMA_SIGNATURE, lawTexts, smtProblem, type Expected, type Implication } from './algebra-problems.js';
+import { IMPLICATIONS, LAWS, MAGMA_SIGNATURE, lawTexts, smtProblem, warmUpImplications, type Expected, type Implication } from './algebra-problems.js';
 import { jacobianEnvironment, startJacobian, type BenchContext } from './context.js';
 import { HttpClient, parseToolCall, toolCall, type Era } from './mcp-http.js';
 import { runPeer, type PeerRun } from './peer.js';
@@ -44,7 +44,17 @@ export interface AlgebraOptions {
   only: string[];
   /** One math.run per order (1, 2, … until a witness) instead of one range call per implication. */
   perOrder?: boolean;
+  /**
+   * math.run calls on questions outside the problem set ({@link warmUpImplications}) before the
+   * measurement, so that the server's code is compiled as in a service that has been running;
+   * 0 measures the server's first calls after its start.
+   */
+  warmUpCalls: number;
 }
+
+/** The warm-up questions search orders 1 … this, each within this budget. */
+const WARM_UP_MAX_ORDER = 4;
+const WARM_UP_BUDGET_MS = 5_000;
 
 /** One math.run call: one order. */
 interface OrderAttempt {
@@ -425,6 +435,7 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
   if (embedded.url === undefined) throw new Error('jacobian serve did not log its URL');
   const client = new HttpClient(embedded.url, 1);
   const reports: ImplicationReport[] = [];
+  const warmUp = { calls: 0, seconds: 0, statuses: {} as Record<string, number> };
   let cadicalVersion: string | null;
   let load: ReturnType<CpuWindow['lap']>;
   try {
@@ -443,6 +454,21 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
     const versionAnswer = await mathRun(client, options.era, ++callCounter, { signature: MAGMA_SIGNATURE, laws: [LAWS.comm], target: LAWS.flexible, order: 3 }, 10_000);
     const solver = versionAnswer.output?.['solver'] as { name?: string; version?: string } | null | undefined;
     cadicalVersion = solver?.version === undefined ? null : `${solver.name ?? '?'} ${solver.version}`;
+
+    // A service answers many questions: Node compiles its hot paths only after they have run
+    // many times, while cvc5 is compiled ahead of time and starts anew for every question.
+    const warmStarted = performance.now();
+    for (const question of warmUpImplications(options.warmUpCalls)) {
+      const { laws, target } = lawTexts(question);
+      const answer = await mathRun(client, options.era, ++callCounter, { signature: MAGMA_SIGNATURE, laws, target, orders: { min: 1, max: WARM_UP_MAX_ORDER } }, WARM_UP_BUDGET_MS);
+      const status = answer.failure === undefined ? String(answer.output?.['status']) : `${answer.executionStatus ?? 'FAILED'}: ${answer.failure}`;
+      if (answer.failure !== undefined && answer.executionStatus !== 'TIMEOUT') throw new Error(`warm-up question ${question.id} failed: ${status}`);
+      const kind = answer.failure === undefined ? status : (answer.executionStatus ?? 'FAILED');
+      warmUp.statuses[kind] = (warmUp.statuses[kind] ?? 0) + 1;
+      warmUp.calls++;
+    }
+    warmUp.seconds = round((performance.now() - warmStarted) / 1000, 1);
+    if (warmUp.calls > 0) context.log(`algebra: warm-up: ${warmUp.calls} questions outside the set in ${warmUp.seconds} s (${JSON.stringify(warmUp.statuses)})`);
 
     await context.waitQuiet('algebra');
     // One window over the whole loop: /proc times tick at 10 ms, too coarse for one implication.
@@ -511,6 +537,11 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
       .join(', '),
     jacobian_median_ms_per_call_both_settled: round(median(both.map((r) => r.jacobian.ms / Math.max(1, r.jacobian.calls))), 1),
     jacobian_runtime_ms_both_settled: both.reduce((s, r) => s + r.jacobian.runtime_ms, 0),
+    warm_up_calls: warmUp.calls,
+    warm_up_seconds: warmUp.seconds,
+    warm_up_outcomes: Object.entries(warmUp.statuses)
+      .map(([status, n]) => `${status} ${n}`)
+      .join(', '),
     measured_seconds: load.seconds,
     bench_cores: load.bench_cores,
     other_cores: load.other_cores,
@@ -543,6 +574,9 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
     options.perOrder === true
       ? "Jacobian's columns: ms is the client's wall time over all calls (one per order); run ms sums execution.runtime_ms (the capability inside the server); solve ms sums the SAT solver's solve_ms (its process included). The rest of ms is MCP over HTTP and the queue."
       : `Jacobian's columns: ms is the client's wall time of the one range call (orders 1…${options.maxOrder}); run ms is execution.runtime_ms (the capability inside the server: our in-process search, the SAT solver for orders it does not settle, the recheck, the evidence kept); solve ms sums the SAT solver's solve_ms over the orders it ran on. The rest of ms is MCP over HTTP and the queue.`,
+    warmUp.calls > 0
+      ? `Before the measurement the server answered ${warmUp.calls} other questions (single-law implications outside the set, orders 1…${WARM_UP_MAX_ORDER}), as a service that has been running would have; none of the measured requests, nor any with the same laws, had been asked. cvc5 is compiled ahead of time and started anew for each question, so it has no such state (it ran twice on a warm-up problem first, for the page cache).`
+      : 'The server was measured on its first questions after start (no warm-up beyond two calls): its JavaScript was still being compiled during the measured calls.',
     `cvc5 ran with --uf-ss-abort-card=${options.maxOrder + 1}, so it only considers models of at most ${options.maxOrder} elements; "none_up_to_max" is its "Maximum cardinality exceeded" answer.`,
   ];
   if (totals['disagreements'] !== 0) context.log(`algebra: WARNING: ${totals['disagreements']} disagreements; see the table`);

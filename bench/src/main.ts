@@ -62,6 +62,8 @@ Options:
                          (default 8)
   --algebra-only A,B     algebra: run only the implications whose ID contains A or B (IDs: see
                          bench/src/algebra-problems.ts, e.g. central, group4=>comm)
+  --algebra-warmup N     algebra: questions outside the set the server answers before the
+                         measurement (default 300; 0: measure its first calls after start)
   --graphs-orders N,M    graphs: orders enumerated (default 9,10; each 1…10)
   --graphs-cases A,B     graphs: cases run (default all,connected,triangle-free,all-count,
                          sharded-2-runners; also connected-mindeg2)
@@ -116,6 +118,7 @@ async function main(): Promise<number> {
       'algebra-budget': { type: 'string' },
       'algebra-max-order': { type: 'string' },
       'algebra-only': { type: 'string' },
+      'algebra-warmup': { type: 'string' },
       'graphs-orders': { type: 'string' },
       'graphs-cases': { type: 'string' },
       'graphs-repeat': { type: 'string' },
@@ -236,6 +239,7 @@ async function main(): Promise<number> {
           maxOrder,
           era,
           only: (values['algebra-only'] ?? '').split(',').filter((part) => part !== ''),
+          warmUpCalls: positiveInt('algebra-warmup', values['algebra-warmup'], 300, 0),
         });
         report.stopped = await teardown(context);
         process.stdout.write(`\n== algebra ==\n${printAlgebraTables(report)}\n`);
