@@ -65,11 +65,11 @@ describe('RunArtifacts', () => {
     expect(log).toEqual(['start a']);
     expect(await real.has(kept.uri)).toBe(false);
     let settled: JacobianError | null | undefined;
-    void artifacts.settle().then((failure) => (settled = failure));
+    const settling = artifacts.settle().then((failure) => (settled = failure));
     await turn();
     expect(settled).toBeUndefined();
     release();
-    await turn();
+    await settling;
     expect(settled).toBeNull();
     expect((await real.get(kept.uri)).payload).toBe('a');
     // The write runs under the run's signal.

@@ -11,7 +11,9 @@
  *
  * Within the run the view ({@link RunArtifacts.store}) waits for a kept artifact's write
  * before it reads that artifact or stores a child naming it as a parent, so code that mixes
- * `keep` and `put` sees the same store as if every `keep` had been an awaited `put`.
+ * `keep` and `put` sees the same store as if every `keep` had been an awaited `put` (a read or a
+ * child of a kept artifact whose write failed fails with that write's error). What waits for no
+ * kept write goes to the store in the same turn.
  */
 import { prepareArtifact, type ArtifactStore, type PreparedArtifact, type StoredArtifact } from '../artifacts/store.js';
 import type { ArtifactDraft } from '../artifacts/manifest.js';
@@ -29,22 +31,10 @@ export class RunArtifacts {
   ) {
     const view: ArtifactStore = {
       limits: base.limits,
-      put: async (draft, options) => {
-        await this.written(draft.parents ?? []);
-        return base.put(draft, options);
-      },
-      get: async (uri, options) => {
-        await this.written([uri]);
-        return base.get(uri, options);
-      },
-      getManifest: async (uri, options) => {
-        await this.written([uri]);
-        return base.getManifest(uri, options);
-      },
-      has: async (uri) => {
-        await this.written([uri]);
-        return base.has(uri);
-      },
+      put: (draft, options) => this.after(draft.parents ?? [], () => base.put(draft, options)),
+      get: (uri, options) => this.after([uri], () => base.get(uri, options)),
+      getManifest: (uri, options) => this.after([uri], () => base.getManifest(uri, options)),
+      has: (uri) => this.after([uri], () => base.has(uri)),
       close: () => base.close(),
     };
     this.store = view;
@@ -65,12 +55,10 @@ export class RunArtifacts {
     }
     const { uri, manifest } = prepared;
     if (!this.writes.has(uri)) {
-      const write = this.written(manifest.parents)
-        .then(() => this.base.put(draft, { signal: this.signal }))
-        .then((stored) => {
-          if (stored.uri !== uri) throw new JacobianError('INTERNAL', `the artifact store stored a kept draft as ${stored.uri}, not as its prepared ${uri}`);
-          return stored;
-        });
+      const write = this.after(manifest.parents, () => this.base.put(draft, { signal: this.signal })).then((stored) => {
+        if (stored.uri !== uri) throw new JacobianError('INTERNAL', `the artifact store stored a kept draft as ${stored.uri}, not as its prepared ${uri}`);
+        return stored;
+      });
       // Its failure is reported by settle(); it must not also surface as an unhandled rejection.
       write.catch(() => undefined);
       this.writes.set(uri, write);
@@ -95,8 +83,17 @@ export class RunArtifacts {
     return failure;
   }
 
-  /** Wait for the kept writes of these URIs (others are not this run's to wait for). */
-  private async written(uris: readonly string[]): Promise<void> {
-    for (const uri of uris) await this.writes.get(uri);
+  /**
+   * `call()`, once the kept writes of these URIs have ended (others are not this run's to wait
+   * for); at once, in the same turn, when none of them is being written.
+   */
+  private after<T>(uris: readonly string[], call: () => Promise<T>): Promise<T> {
+    const waits = uris.flatMap((uri) => this.writes.get(uri) ?? []);
+    if (waits.length > 0) return Promise.all(waits).then(call);
+    try {
+      return call();
+    } catch (error) {
+      return Promise.reject(toAppError(error));
+    }
   }
 }
