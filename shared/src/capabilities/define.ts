@@ -25,8 +25,7 @@ import type {
   Qualifier,
   Scope,
 } from '../contracts/result.js';
-import type { ArtifactDraft } from '../artifacts/manifest.js';
-import type { ArtifactStore, StoredArtifact } from '../artifacts/store.js';
+import type { ArtifactStore } from '../artifacts/store.js';
 import type { IsolatedExecutor } from '../isolation/process-pool.js';
 import { JacobianError } from '../errors.js';
 import { zodIssuesToDiagnostics } from './diagnostics.js';
@@ -38,15 +37,6 @@ export interface CapabilityContext {
   readonly jobId: string;
   readonly requestDigest: string;
   readonly artifacts: ArtifactStore;
-  /**
-   * Store an artifact without waiting for its write: resolves with its URI and manifest once the
-   * draft has passed the checks `artifacts.put` makes of a draft (rejecting with the same errors),
-   * and writes it meanwhile under the run's signal. The host waits for every kept write before it
-   * returns the run's result, so the result's own validation overlaps the store's syncs; a write
-   * that fails fails the run with its error, as an awaited put would. Reading a kept artifact
-   * through `artifacts`, or storing a child that names it as a parent, waits for its write.
-   */
-  readonly keep: (draft: ArtifactDraft) => Promise<StoredArtifact>;
   /** Runs CPU-bound kernels isolated so a timeout or cancel kills them. */
   readonly executor: IsolatedExecutor;
   readonly signal: AbortSignal;

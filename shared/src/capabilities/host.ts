@@ -24,7 +24,6 @@ import { checkTenant } from '../tenancy/tenant.js';
 import { activeMetrics, activeTracer, inSpan, recordResult, runSpanAttributes, SpanAttribute } from '../telemetry/instrumentation.js';
 import type { CapabilityContext, CapabilityOutcome, InstalledCapability } from './define.js';
 import { errorDiagnostic, zodIssuesToDiagnostics } from './diagnostics.js';
-import { RunArtifacts } from './run-artifacts.js';
 
 /** A request after admission: complete, with its budget resolved and its identity fixed. */
 export interface AdmittedRun {
@@ -192,8 +191,7 @@ async function execute(
   if (!parsed.success) return fail('ERROR', zodIssuesToDiagnostics(parsed.error, ['payload']));
 
   // One controller for the caller's abort and the wall-time budget (cheaper per run than
-  // AbortSignal.timeout plus AbortSignal.any), released once the capability has returned and
-  // its kept artifacts are written.
+  // AbortSignal.timeout plus AbortSignal.any), released as soon as the capability returns.
   const controller = new AbortController();
   const combined = controller.signal;
   let timedOut = false;
@@ -204,65 +202,14 @@ async function execute(
   const forward = (): void => controller.abort(signal.reason);
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
-  // A capability's error, or a kept write's, as the run's result; a cancel or the budget's end is named as such.
-  const failed = (thrown: unknown): CapabilityResult => {
-    let error = toAppError(thrown);
-    if (signal.aborted) error = new JacobianError('EXECUTION_CANCELLED', 'the run was cancelled; nothing was concluded');
-    else if (timedOut) {
-      error = new JacobianError('EXECUTION_TIMEOUT', `the run exceeded its wall-time budget of ${run.budget.wall_time_ms} ms; nothing was concluded`);
-    }
-    return fail(statusForError(error), [errorDiagnostic(error)]);
-  };
-  /** The result of an outcome held to the descriptor's ceiling and the output and result contracts. */
-  const checkOutcome = (outcome: CapabilityOutcome<unknown>): { valid: boolean; result: CapabilityResult } => {
-    const broken = (message: string): { valid: false; result: CapabilityResult } => ({
-      valid: false,
-      result: fail('ERROR', [errorDiagnostic(new JacobianError('INTERNAL', message))]),
-    });
-    if (ASSURANCE_RANK[outcome.assurance.level] > ASSURANCE_RANK[descriptor.assurance_ceiling]) {
-      return broken(`${descriptor.id} claimed ${outcome.assurance.level} above its ceiling ${descriptor.assurance_ceiling}`);
-    }
-    if (outcome.output !== null) {
-      const output = definition.output.safeParse(outcome.output);
-      if (!output.success) return broken(`${descriptor.id} produced output that violates its own output schema: ${output.error.issues[0]?.message ?? ''}`);
-    }
-    const candidate: CapabilityResult = {
-      capability_id: descriptor.id,
-      capability_version: descriptor.version,
-      mode: run.mode,
-      execution: {
-        status: outcome.status,
-        runtime_ms: Math.max(0, Math.round(now() - started)),
-        job_id: run.job_id,
-        request_digest: run.request_digest,
-      },
-      output: outcome.output,
-      scope: outcome.scope,
-      completeness: outcome.completeness,
-      qualifiers: outcome.qualifiers,
-      assurance: outcome.assurance,
-      obligations: outcome.obligations,
-      relationships: outcome.relationships,
-      artifact_uris: outcome.artifact_uris,
-      provider: providerRef(installed),
-      diagnostics: outcome.diagnostics,
-    };
-    const valid = CapabilityResultSchema.safeParse(candidate);
-    if (!valid.success) {
-      const issue = valid.error.issues[0];
-      return broken(`${descriptor.id} produced a result that breaks the result contract at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
-    }
-    return { valid: true, result: valid.data };
-  };
-  const artifacts = new RunArtifacts(deps.artifacts, combined);
+  let outcome: CapabilityOutcome<unknown>;
   try {
     const context: CapabilityContext = {
       mode: run.mode,
       budget: run.budget,
       jobId: run.job_id,
       requestDigest: run.request_digest,
-      artifacts: artifacts.store,
-      keep: (draft) => artifacts.keep(draft),
+      artifacts: deps.artifacts,
       executor: deps.executor,
       signal: combined,
       deadline: started + run.budget.wall_time_ms,
@@ -275,25 +222,65 @@ async function execute(
         }
       },
     };
-    let outcome: CapabilityOutcome<unknown>;
-    try {
-      outcome = await (tracer === undefined ? definition.run(parsed.data, context) : providerCall(tracer, installed, () => definition.run(parsed.data, context)));
-    } catch (thrown) {
-      // No write the run started outlives it.
-      await artifacts.settle();
-      return failed(thrown);
+    outcome = await (tracer === undefined ? definition.run(parsed.data, context) : providerCall(tracer, installed, () => definition.run(parsed.data, context)));
+  } catch (thrown) {
+    let error = toAppError(thrown);
+    if (signal.aborted) error = new JacobianError('EXECUTION_CANCELLED', 'the run was cancelled; nothing was concluded');
+    else if (timedOut) {
+      error = new JacobianError('EXECUTION_TIMEOUT', `the run exceeded its wall-time budget of ${run.budget.wall_time_ms} ms; nothing was concluded`);
     }
-    // The outcome is held to its contracts while the kept artifacts are written (still under the
-    // run's budget and cancel), and returned only once they are stored.
-    const checked = checkOutcome(outcome);
-    const writeFailure = await artifacts.settle();
-    // A broken contract is the capability's fault, whatever became of its writes.
-    if (!checked.valid) return checked.result;
-    if (writeFailure !== null) return failed(writeFailure);
-    checked.result.execution.runtime_ms = Math.max(0, Math.round(now() - started));
-    return checked.result;
+    return fail(statusForError(error), [errorDiagnostic(error)]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', forward);
   }
+
+  if (ASSURANCE_RANK[outcome.assurance.level] > ASSURANCE_RANK[descriptor.assurance_ceiling]) {
+    return fail('ERROR', [
+      errorDiagnostic(
+        new JacobianError('INTERNAL', `${descriptor.id} claimed ${outcome.assurance.level} above its ceiling ${descriptor.assurance_ceiling}`),
+      ),
+    ]);
+  }
+  if (outcome.output !== null) {
+    const checked = definition.output.safeParse(outcome.output);
+    if (!checked.success) {
+      return fail('ERROR', [
+        errorDiagnostic(
+          new JacobianError('INTERNAL', `${descriptor.id} produced output that violates its own output schema: ${checked.error.issues[0]?.message ?? ''}`),
+        ),
+      ]);
+    }
+  }
+  const candidate: CapabilityResult = {
+    capability_id: descriptor.id,
+    capability_version: descriptor.version,
+    mode: run.mode,
+    execution: {
+      status: outcome.status,
+      runtime_ms: Math.max(0, Math.round(now() - started)),
+      job_id: run.job_id,
+      request_digest: run.request_digest,
+    },
+    output: outcome.output,
+    scope: outcome.scope,
+    completeness: outcome.completeness,
+    qualifiers: outcome.qualifiers,
+    assurance: outcome.assurance,
+    obligations: outcome.obligations,
+    relationships: outcome.relationships,
+    artifact_uris: outcome.artifact_uris,
+    provider: providerRef(installed),
+    diagnostics: outcome.diagnostics,
+  };
+  const valid = CapabilityResultSchema.safeParse(candidate);
+  if (!valid.success) {
+    const issue = valid.error.issues[0];
+    return fail('ERROR', [
+      errorDiagnostic(
+        new JacobianError('INTERNAL', `${descriptor.id} produced a result that breaks the result contract at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`),
+      ),
+    ]);
+  }
+  return valid.data;
 }

@@ -941,14 +941,16 @@ class CountermodelRun {
     });
     let stored: StoredArtifact | null = null;
     try {
-      // Kept, not put: the host validates the answer while the store syncs it.
-      stored = await this.context.keep({
-        schema_uri: COUNTERMODEL_RESULT_SCHEMA_URI,
-        semantics_uri: COUNTERMODEL_RESULT_SEMANTICS_URI,
-        payload,
-        parents: [],
-        summary: { order, laws: this.laws.length, target: printLaw(this.target, this.signature).slice(0, 200) },
-      });
+      stored = await this.context.artifacts.put(
+        {
+          schema_uri: COUNTERMODEL_RESULT_SCHEMA_URI,
+          semantics_uri: COUNTERMODEL_RESULT_SEMANTICS_URI,
+          payload,
+          parents: [],
+          summary: { order, laws: this.laws.length, target: printLaw(this.target, this.signature).slice(0, 200) },
+        },
+        { signal: this.context.signal },
+      );
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
