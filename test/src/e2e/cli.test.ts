@@ -3,10 +3,11 @@
  * no kernel pool, no data dir.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { reapProcessesWithEnv } from '@jacobian/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandEnvironment, JACOBIAN_BIN, REPO_ROOT } from '../support/jacobian.js';
@@ -21,9 +22,9 @@ interface Exit {
 }
 
 /** Run the command to completion; SIGKILL it by pid if it has not exited within the bound. */
-function runCommand(args: string[], env: Record<string, string>, boundMs = 60_000): Promise<Exit> {
+function runCommand(args: string[], env: Record<string, string>, boundMs = 60_000, nodeArgs: string[] = []): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [JACOBIAN_BIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -59,7 +60,7 @@ afterAll(async () => {
 
 describe('jacobian --help / --version', () => {
   it.each([['--help'], ['-h']])('%s prints the usage and exits 0 without starting anything', { timeout: 120_000 }, async (flag) => {
-    const { code, signal, stdout, stderr } = await runCommand([flag], env);
+    const { code, signal, stdout, stderr } = await runCommand([JACOBIAN_BIN, flag], env);
     expect(signal).toBeNull();
     expect(code).toBe(0);
     expect(stdout).toContain(`jacobian ${VERSION}`);
@@ -75,7 +76,7 @@ describe('jacobian --help / --version', () => {
   });
 
   it.each([['--version'], ['-v']])('%s prints the version and exits 0 without starting anything', { timeout: 120_000 }, async (flag) => {
-    const { code, signal, stdout, stderr } = await runCommand([flag], env);
+    const { code, signal, stdout, stderr } = await runCommand([JACOBIAN_BIN, flag], env);
     expect(signal).toBeNull();
     expect(code).toBe(0);
     expect(stdout).toBe(`${VERSION}\n`);
@@ -85,11 +86,25 @@ describe('jacobian --help / --version', () => {
   });
 
   it('--help wins over a command and its options', { timeout: 120_000 }, async () => {
-    const { code, stdout, stderr } = await runCommand(['serve', '--port', '0', '--help'], env);
+    const { code, stdout, stderr } = await runCommand([JACOBIAN_BIN, 'serve', '--port', '0', '--help'], env);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage:');
     expect(stderr).toBe('');
     expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('how the command runs Node', () => {
+  it('gives every function baseline code when it is first compiled (V8 --always-sparkplug, set by the command itself)', { timeout: 120_000 }, async () => {
+    // Loaded before the command; at exit it compiles and calls a new function and reports its tier.
+    const probe = join(parent, 'tier-probe.mjs');
+    writeFileSync(probe, "process.once('exit', () => {\n  const f = new Function('a', 'return a + 1');\n  f(1);\n  process.stdout.write(`tier ${%ActiveTierIsSparkplug(f)}\\n`);\n});\n");
+    const nodeArgs = ['--allow-natives-syntax', '--import', pathToFileURL(probe).href];
+    // The probe itself: plain Node interprets a new function first.
+    const plain = await runCommand(['--eval', ''], env, 60_000, nodeArgs);
+    expect(plain).toMatchObject({ code: 0, stdout: 'tier false\n' });
+    const jacobian = await runCommand([JACOBIAN_BIN, '--version'], env, 60_000, nodeArgs);
+    expect(jacobian).toMatchObject({ code: 0, stdout: `${VERSION}\ntier true\n`, stderr: '' });
   });
 });
 
