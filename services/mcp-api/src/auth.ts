@@ -311,7 +311,7 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
     }
     const pending = asking.get(digest);
     if (pending !== undefined) return pending;
-    const question = askAbout(token).then(
+    const question = askAbout(token, oauth, introspection, clientSecret).then(
       (info) => {
         if (introspection.cache_seconds > 0) remember(introspected, digest, { info, until: Math.min((info.expiresAt ?? 0) * 1000, now() + introspection.cache_seconds * 1000) });
         return info;
@@ -332,9 +332,13 @@ export function createAuthenticator(file: AuthFile, options: AuthenticatorOption
     return question;
   }
 
-  /** One RFC 7662 question about `token`, and the checks on its answer. */
-  async function askAbout(token: string): Promise<AuthInfo> {
-    if (oauth === undefined || introspection === undefined || clientSecret === undefined) throw invalid('unknown token');
+  /** One RFC 7662 question about `token`, and the checks on its answer (introspect checked that introspection is configured). */
+  async function askAbout(
+    token: string,
+    oauth: NonNullable<typeof file.oauth>,
+    introspection: NonNullable<typeof oauth.introspection>,
+    clientSecret: string,
+  ): Promise<AuthInfo> {
     let endpoint = introspection.endpoint;
     if (endpoint === undefined) {
       const published = (await authorizationServerMetadata(oauth.issuer))['introspection_endpoint'];
