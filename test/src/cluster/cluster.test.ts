@@ -24,12 +24,11 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { Client, ResourceNotFoundError, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { tokenDigest } from '@jacobian/mcp-api';
 import { readLiveCapabilities, type CapabilityResult } from '@jacobian/shared';
 import { GRAPH_INVARIANTS } from '@jacobian/runner';
-import { startCephRgw, startRedisServer, type CephRgwInstance, type RedisServer } from '@jacobian/shared/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -41,14 +40,15 @@ import {
   processesOf,
   runCommand,
   servedUrl,
+  startClusterInfrastructure,
   startRole,
   waitForLog,
   waitForTreesIdle,
+  type ClusterInfrastructure,
   type LogEntry,
   type RoleProcess,
 } from '../support/cluster.js';
 import { HARD_GRAPH, PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
-import { commandEnvironment } from '../support/jacobian.js';
 import { waitForBusy } from '../support/proc.js';
 import { ARTIFACT_URI, artifactUrisIn, errorDiagnostic, mathFind, mathRun, readArtifact, type RunCall } from '../support/tools.js';
 
@@ -117,78 +117,34 @@ const CALL_TIMEOUT_MS = 150_000;
 // Infrastructure of the file: Redis, Ceph RGW with a bucket, a checker key pair.
 
 let markerRoot: string;
-let redis: RedisServer | undefined;
-let rgw: CephRgwInstance | undefined;
-let admin: S3Client | undefined;
-let bucket: string;
-let keys: { privateKey: string; publicKey: string };
+let infrastructure: ClusterInfrastructure | undefined;
 /** Every marker (JACOBIAN_DATA_DIR value) of a process this file started, for the final sweep. */
 const markers = new Set<string>();
 /** What each failed command of the bad-configuration tests wrote to stderr. */
 const failedCommands: { args: string[]; stderr: string }[] = [];
 
-function infra(): { redis: RedisServer; rgw: CephRgwInstance; admin: S3Client } {
-  if (redis === undefined || rgw === undefined || admin === undefined) throw new Error('the infrastructure did not start');
-  return { redis, rgw, admin };
+function infra(): ClusterInfrastructure {
+  if (infrastructure === undefined) throw new Error('the infrastructure did not start');
+  return infrastructure;
 }
 
 /** The environment every cluster role of this file shares, with `overrides` on top. */
 function clusterEnv(overrides: Record<string, string> = {}): Record<string, string> {
-  const { redis: r, rgw: s3 } = infra();
-  return commandEnvironment({
-    REDIS_URL: r.url,
-    JACOBIAN_PREFIX: PREFIX,
-    S3_BUCKET: bucket,
-    S3_REGION: s3.region,
-    S3_ENDPOINT: s3.endpoint,
-    S3_PREFIX,
-    S3_FORCE_PATH_STYLE: 'true',
-    AWS_ACCESS_KEY_ID: s3.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    JACOBIAN_CHECKER_KEY_FILE: keys.privateKey,
-    JACOBIAN_CHECKER_PUBLIC_KEYS: keys.publicKey,
+  return infra().env({
     JACOBIAN_HEARTBEAT_TTL_MS: String(HEARTBEAT_TTL_MS),
     JACOBIAN_JOB_LOCK_MS: String(JOB_LOCK_MS),
     JACOBIAN_DRAIN_GRACE_MS: '2000',
-    JACOBIAN_CONCURRENCY: '1',
-    // Several roles share this host: each takes a free operations port.
-    JACOBIAN_OPS_PORT: '0',
     ...overrides,
   });
 }
 
 beforeAll(async () => {
   markerRoot = await mkdtemp(join(tmpdir(), 'jacobian-cluster-'));
-  // Both at once; whichever started is stopped in afterAll even if the other failed.
-  const [startedRedis, startedRgw] = await Promise.allSettled([startRedisServer(), startCephRgw()]);
-  if (startedRedis.status === 'fulfilled') redis = startedRedis.value;
-  if (startedRgw.status === 'fulfilled') rgw = startedRgw.value;
-  if (startedRedis.status === 'rejected') throw startedRedis.reason;
-  if (startedRgw.status === 'rejected') throw startedRgw.reason;
-  const s3 = startedRgw.value;
-  admin = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-  });
-  bucket = `jcb-cluster-${randomBytes(5).toString('hex')}`;
-  await admin.send(new CreateBucketCommand({ Bucket: bucket }));
-
-  const keysDir = join(markerRoot, 'keys');
-  const keygen = await runCommand(['keygen', '--out', keysDir], commandEnvironment({}), markerRoot);
-  markers.add(keygen.marker);
-  expect(keygen.code, keygen.stderr).toBe(0);
-  const written = JSON.parse(keygen.stdout) as { private_key: string; public_key: string };
-  keys = { privateKey: written.private_key, publicKey: written.public_key };
+  infrastructure = await startClusterInfrastructure({ markerRoot, markers, prefix: PREFIX, s3Prefix: S3_PREFIX, bucketPrefix: 'jcb-cluster' });
 }, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
-  const errors: unknown[] = [];
-  admin?.destroy();
-  await rgw?.stop().catch((error: unknown) => errors.push(error));
-  await redis?.stop().catch((error: unknown) => errors.push(error));
+  const errors = (await infrastructure?.stop()) ?? [];
   // Whatever carries one of our markers now is a leftover: kill it (by pid) and report it.
   const left = killLeftovers(markers);
   if (markerRoot !== undefined) await rm(markerRoot, { recursive: true, force: true });
@@ -246,7 +202,7 @@ describe('bad configuration: the role exits non-zero, names the problem, and lea
   it('runner with a wrong S3 secret key (Ceph RGW checks signatures)', { timeout: TEST_TIMEOUT_MS }, async () => {
     const wrongSecret = randomBytes(20).toString('hex');
     const last = await failsWith(['runner', '--pools', 'light,heavy'], clusterEnv({ AWS_SECRET_ACCESS_KEY: wrongSecret, JACOBIAN_PREFIX: 'jcbbad' }), [
-      bucket,
+      infra().bucket,
       'SignatureDoesNotMatch',
       'check the credentials',
     ]);
@@ -255,7 +211,7 @@ describe('bad configuration: the role exits non-zero, names the problem, and lea
 
   it('runner with an S3 access key ID the server does not know', { timeout: TEST_TIMEOUT_MS }, async () => {
     await failsWith(['runner', '--pools', 'light,heavy'], clusterEnv({ AWS_ACCESS_KEY_ID: 'JCBUNKNOWNKEY0000000', JACOBIAN_PREFIX: 'jcbbad' }), [
-      bucket,
+      infra().bucket,
       'InvalidAccessKeyId',
       'check the credentials',
     ]);
@@ -599,7 +555,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
       // the main area that runners write.
       const hex = uri.slice('artifact://sha256/'.length);
       const area = uri === recordUri ? 'records/' : '';
-      const head = await infra().admin.send(new HeadObjectCommand({ Bucket: bucket, Key: `${S3_PREFIX}${area}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
+      const head = await infra().admin.send(new HeadObjectCommand({ Bucket: infra().bucket, Key: `${S3_PREFIX}${area}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
       expect(head.ContentLength ?? 0).toBeGreaterThan(0);
     }
     const stored = await readArtifact(client, graph.graph_uri);
@@ -1010,7 +966,7 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     const uri = (stored.result.output as { graph_uri: string }).graph_uri;
     const hex = uri.slice('artifact://sha256/'.length);
     // Written by a runner process under acme's prefix, and not under the shared one.
-    const manifestAt = (area: string) => infra().admin.send(new HeadObjectCommand({ Bucket: bucket, Key: `${S3_PREFIX}${area}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
+    const manifestAt = (area: string) => infra().admin.send(new HeadObjectCommand({ Bucket: infra().bucket, Key: `${S3_PREFIX}${area}manifests/sha256/${hex.slice(0, 2)}/${hex}` }));
     await expect(manifestAt('tenants/acme/')).resolves.toBeDefined();
     await expect(manifestAt('')).rejects.toThrow();
     expect((await readArtifact(acme, uri)).uri).toBe(uri);

@@ -18,13 +18,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startCephRgw, startRedisServer, type CephRgwInstance, type RedisServer } from '@jacobian/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil, killLeftovers, runCommand, servedUrl, startRole, type RoleProcess } from '../support/cluster.js';
+import { pollUntil, killLeftovers, servedUrl, startClusterInfrastructure, startRole, type ClusterInfrastructure, type RoleProcess } from '../support/cluster.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
-import { commandEnvironment } from '../support/jacobian.js';
 import { mathRun, type RunCall } from '../support/tools.js';
 
 const HOOK_TIMEOUT_MS = 180_000;
@@ -176,29 +173,27 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bo
 }
 
 let markerRoot: string;
-let redis: RedisServer | undefined;
-let rgw: CephRgwInstance | undefined;
-let admin: S3Client | undefined;
+let infrastructure: ClusterInfrastructure | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
 const markers = new Set<string>();
 const roles: RoleProcess[] = [];
 
 beforeAll(async () => {
   markerRoot = await mkdtemp(join(tmpdir(), 'jacobian-tracing-'));
-  const [startedRedis, startedRgw, startedReceiver] = await Promise.allSettled([startRedisServer(), startCephRgw(), startReceiver()]);
-  if (startedRedis.status === 'fulfilled') redis = startedRedis.value;
-  if (startedRgw.status === 'fulfilled') rgw = startedRgw.value;
+  const [startedInfrastructure, startedReceiver] = await Promise.allSettled([
+    startClusterInfrastructure({ markerRoot, markers, prefix: PREFIX, s3Prefix: 'tracing-e2e/', bucketPrefix: 'jcb-trace' }),
+    startReceiver(),
+  ]);
+  if (startedInfrastructure.status === 'fulfilled') infrastructure = startedInfrastructure.value;
   if (startedReceiver.status === 'fulfilled') receiver = startedReceiver.value;
-  for (const started of [startedRedis, startedRgw, startedReceiver]) if (started.status === 'rejected') throw started.reason;
+  for (const started of [startedInfrastructure, startedReceiver]) if (started.status === 'rejected') throw started.reason;
 }, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   const errors: unknown[] = [];
   await Promise.all(roles.map((role) => role.stop(20_000).catch((error: unknown) => errors.push(error))));
-  admin?.destroy();
   await receiver?.close().catch((error: unknown) => errors.push(error));
-  await rgw?.stop().catch((error: unknown) => errors.push(error));
-  await redis?.stop().catch((error: unknown) => errors.push(error));
+  errors.push(...((await infrastructure?.stop()) ?? []));
   const left = killLeftovers(markers);
   if (markerRoot !== undefined) await rm(markerRoot, { recursive: true, force: true });
   expect(left, 'processes left behind (killed now)').toEqual([]);
@@ -222,35 +217,9 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
   }
 
   beforeAll(async () => {
-    if (redis === undefined || rgw === undefined || receiver === undefined) throw new Error('the infrastructure did not start');
-    admin = new S3Client({
-      endpoint: rgw.endpoint,
-      region: rgw.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-    });
-    const bucket = `jcb-trace-${randomBytes(5).toString('hex')}`;
-    await admin.send(new CreateBucketCommand({ Bucket: bucket }));
-    const keygen = await runCommand(['keygen', '--out', join(markerRoot, 'keys')], commandEnvironment({}), markerRoot);
-    markers.add(keygen.marker);
-    expect(keygen.code, keygen.stderr).toBe(0);
-    const keys = JSON.parse(keygen.stdout) as { private_key: string; public_key: string };
-    const env = commandEnvironment({
-      REDIS_URL: redis.url,
-      JACOBIAN_PREFIX: PREFIX,
-      S3_BUCKET: bucket,
-      S3_REGION: rgw.region,
-      S3_ENDPOINT: rgw.endpoint,
-      S3_PREFIX: 'tracing-e2e/',
-      S3_FORCE_PATH_STYLE: 'true',
-      AWS_ACCESS_KEY_ID: rgw.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: rgw.secretAccessKey,
-      AWS_EC2_METADATA_DISABLED: 'true',
-      JACOBIAN_CHECKER_KEY_FILE: keys.private_key,
-      JACOBIAN_CHECKER_PUBLIC_KEYS: keys.public_key,
+    if (infrastructure === undefined || receiver === undefined) throw new Error('the infrastructure did not start');
+    const env = infrastructure.env({
       JACOBIAN_HEARTBEAT_TTL_MS: '3000',
-      JACOBIAN_CONCURRENCY: '1',
-      JACOBIAN_OPS_PORT: '0',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
@@ -491,7 +460,7 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
 
   it('/readyz answers 503 naming Redis while Redis is down, and 200 once it is back', { timeout: TEST_TIMEOUT_MS }, async () => {
     const bases = [opsUrl(api, 'serving MCP over Streamable HTTP'), opsUrl(runner, 'runner taking jobs'), opsUrl(checker, 'checker taking jobs')];
-    await (redis as RedisServer).kill();
+    await (infrastructure as ClusterInfrastructure).redis.kill();
     for (const base of bases) {
       const body = await pollUntil(
         `${base}/readyz to answer 503`,
@@ -507,7 +476,7 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
       // Alive all the same.
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
     }
-    await (redis as RedisServer).restart();
+    await (infrastructure as ClusterInfrastructure).redis.restart();
     for (const base of bases) {
       await pollUntil(`${base}/readyz to answer 200 again`, async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined), { timeoutMs: 30_000, intervalMs: 250 });
     }

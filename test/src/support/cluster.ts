@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { descendants, processesWithEnv, type ProcStat } from '@jacobian/shared/testing';
-import { JACOBIAN_BIN, REPO_ROOT, type StopOutcome } from './jacobian.js';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { descendants, processesWithEnv, startCephRgw, startRedisServer, type CephRgwInstance, type ProcStat, type RedisServer } from '@jacobian/shared/testing';
+import { commandEnvironment, JACOBIAN_BIN, REPO_ROOT, type StopOutcome } from './jacobian.js';
 
 /** One JSON log line of a role (see src/log.ts). */
 export interface LogEntry {
@@ -313,4 +314,95 @@ export function foreignStderrLines(stderr: string, allowed: (line: string) => bo
         return true;
       }
     });
+}
+
+/** What every cluster test file starts first: Redis, Ceph RGW with a new bucket, and a checker key pair. */
+export interface ClusterInfrastructure {
+  readonly redis: RedisServer;
+  readonly rgw: CephRgwInstance;
+  /** A client of the RGW with its credentials (the test's own view of the bucket). */
+  readonly admin: S3Client;
+  readonly bucket: string;
+  readonly keys: { privateKey: string; publicKey: string };
+  /**
+   * The environment the roles share: Redis under `prefix`, the bucket under `s3Prefix`, the
+   * checker's keys, one run at a time per role, and an operations port of each role's own;
+   * `overrides` on top.
+   */
+  env(overrides?: Record<string, string>): Record<string, string>;
+  /** Stop the RGW and Redis, and close the client; the errors met, if any. */
+  stop(): Promise<unknown[]>;
+}
+
+/**
+ * Start Redis and Ceph RGW side by side, make a bucket named `<bucketPrefix>-<random>` and a
+ * checker key pair under `markerRoot` (the keygen's marker goes to `markers`). Whatever started
+ * is stopped again when a later step fails, so a failed start leaves nothing behind.
+ */
+export async function startClusterInfrastructure(options: {
+  markerRoot: string;
+  markers: Set<string>;
+  prefix: string;
+  s3Prefix: string;
+  bucketPrefix: string;
+}): Promise<ClusterInfrastructure> {
+  const [startedRedis, startedRgw] = await Promise.allSettled([startRedisServer(), startCephRgw()]);
+  const stoppers: (() => Promise<void>)[] = [];
+  if (startedRgw.status === 'fulfilled') stoppers.push(() => startedRgw.value.stop());
+  if (startedRedis.status === 'fulfilled') stoppers.push(() => startedRedis.value.stop());
+  const stop = async (): Promise<unknown[]> => {
+    const errors: unknown[] = [];
+    for (const stopOne of stoppers.splice(0)) await stopOne().catch((error: unknown) => errors.push(error));
+    return errors;
+  };
+  try {
+    if (startedRedis.status === 'rejected') throw startedRedis.reason;
+    if (startedRgw.status === 'rejected') throw startedRgw.reason;
+    const redis = startedRedis.value;
+    const rgw = startedRgw.value;
+    const admin = new S3Client({
+      endpoint: rgw.endpoint,
+      region: rgw.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
+    });
+    stoppers.unshift(() => Promise.resolve(admin.destroy()));
+    const bucket = `${options.bucketPrefix}-${randomBytes(5).toString('hex')}`;
+    await admin.send(new CreateBucketCommand({ Bucket: bucket }));
+    const keygen = await runCommand(['keygen', '--out', join(options.markerRoot, 'keys')], commandEnvironment({}), options.markerRoot);
+    options.markers.add(keygen.marker);
+    if (keygen.code !== 0) throw new Error(`jacobian keygen exited with ${keygen.code}: ${keygen.stderr}`);
+    const written = JSON.parse(keygen.stdout) as { private_key: string; public_key: string };
+    const keys = { privateKey: written.private_key, publicKey: written.public_key };
+    return {
+      redis,
+      rgw,
+      admin,
+      bucket,
+      keys,
+      env: (overrides = {}) =>
+        commandEnvironment({
+          REDIS_URL: redis.url,
+          JACOBIAN_PREFIX: options.prefix,
+          S3_BUCKET: bucket,
+          S3_REGION: rgw.region,
+          S3_ENDPOINT: rgw.endpoint,
+          S3_PREFIX: options.s3Prefix,
+          S3_FORCE_PATH_STYLE: 'true',
+          AWS_ACCESS_KEY_ID: rgw.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+          AWS_EC2_METADATA_DISABLED: 'true',
+          JACOBIAN_CHECKER_KEY_FILE: keys.privateKey,
+          JACOBIAN_CHECKER_PUBLIC_KEYS: keys.publicKey,
+          JACOBIAN_CONCURRENCY: '1',
+          // Several roles share this host: each takes a free operations port.
+          JACOBIAN_OPS_PORT: '0',
+          ...overrides,
+        }),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
