@@ -461,10 +461,9 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
     for (const question of warmUpImplications(options.warmUpCalls)) {
       const { laws, target } = lawTexts(question);
       const answer = await mathRun(client, options.era, ++callCounter, { signature: MAGMA_SIGNATURE, laws, target, orders: { min: 1, max: WARM_UP_MAX_ORDER } }, WARM_UP_BUDGET_MS);
-      const status = answer.failure === undefined ? String(answer.output?.['status']) : `${answer.executionStatus ?? 'FAILED'}: ${answer.failure}`;
-      if (answer.failure !== undefined && answer.executionStatus !== 'TIMEOUT') throw new Error(`warm-up question ${question.id} failed: ${status}`);
-      const kind = answer.failure === undefined ? status : (answer.executionStatus ?? 'FAILED');
-      warmUp.statuses[kind] = (warmUp.statuses[kind] ?? 0) + 1;
+      if (answer.failure !== undefined && answer.executionStatus !== 'TIMEOUT') throw new Error(`warm-up question ${question.id} failed: ${answer.executionStatus ?? 'FAILED'}: ${answer.failure}`);
+      const status = answer.failure === undefined ? String(answer.output?.['status']) : 'TIMEOUT';
+      warmUp.statuses[status] = (warmUp.statuses[status] ?? 0) + 1;
       warmUp.calls++;
     }
     warmUp.seconds = round((performance.now() - warmStarted) / 1000, 1);
@@ -575,7 +574,7 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
       ? "Jacobian's columns: ms is the client's wall time over all calls (one per order); run ms sums execution.runtime_ms (the capability inside the server); solve ms sums the SAT solver's solve_ms (its process included). The rest of ms is MCP over HTTP and the queue."
       : `Jacobian's columns: ms is the client's wall time of the one range call (orders 1…${options.maxOrder}); run ms is execution.runtime_ms (the capability inside the server: our in-process search, the SAT solver for orders it does not settle, the recheck, the evidence kept); solve ms sums the SAT solver's solve_ms over the orders it ran on. The rest of ms is MCP over HTTP and the queue.`,
     warmUp.calls > 0
-      ? `Before the measurement the server answered ${warmUp.calls} other questions (single-law implications outside the set, orders 1…${WARM_UP_MAX_ORDER}), as a service that has been running would have; none of the measured requests, nor any with the same laws, had been asked. cvc5 is compiled ahead of time and started anew for each question, so it has no such state (it ran twice on a warm-up problem first, for the page cache).`
+      ? `Before the measurement the server answered ${warmUp.calls} other questions (single-law implications outside the set, orders 1…${WARM_UP_MAX_ORDER}), as a service that has been running would have; none of the measured requests, nor any other with the same laws and target, had been asked. cvc5 is compiled ahead of time and started anew for each question, so it has no such state (it ran twice on a warm-up problem first, for the page cache).`
       : 'The server was measured on its first questions after start (no warm-up beyond two calls): its JavaScript was still being compiled during the measured calls.',
     `cvc5 ran with --uf-ss-abort-card=${options.maxOrder + 1}, so it only considers models of at most ${options.maxOrder} elements; "none_up_to_max" is its "Maximum cardinality exceeded" answer.`,
   ];

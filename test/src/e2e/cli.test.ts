@@ -1,6 +1,6 @@
 /**
  * `jacobian --help` and `--version` answer and exit 0 without starting anything: no server,
- * no kernel pool, no data dir.
+ * no kernel pool, no data dir. The command sets its own V8 flags. A signal during start-up.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ interface Exit {
   stderr: string;
 }
 
-/** Run the command to completion; SIGKILL it by pid if it has not exited within the bound. */
+/** Run `node <nodeArgs> <args>` (args: normally JACOBIAN_BIN and its arguments) to completion; SIGKILL it by pid if it has not exited within the bound. */
 function runCommand(args: string[], env: Record<string, string>, boundMs = 60_000, nodeArgs: string[] = []): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
