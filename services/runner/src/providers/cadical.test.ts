@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderRuntimeSchema } from '@jacobian/shared';
+import { sharedLauncher } from '../native/launcher.js';
 import { cadicalProvider, endsWithEmptyClause, findCadical, probeCadical, runCadical, type CadicalRunOptions } from './cadical.js';
 
 /** The pigeonhole principle for `holes + 1` pigeons: unsatisfiable and very hard for CDCL at 11 holes. */
@@ -60,6 +61,29 @@ describe('cadical provider', () => {
     await expect(probeCadical({ binary: path.join(dir, 'no-such-cadical') })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
     await expect(probeCadical({ searchDirectories: [dir] })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
     await expect(probeCadical({ binary: '/bin/true' })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+  });
+
+  it('is unavailable when --version fails, prints no version line, or one too long, and reads it through the launcher', async () => {
+    const fake = async (name: string, body: string): Promise<string> => {
+      const file = path.join(dir, name);
+      await writeFile(file, `#!/bin/sh\n${body}\n`);
+      await chmod(file, 0o755);
+      return file;
+    };
+    const failing = await probeCadical({ binary: await fake('cadical-exit-3', 'echo 1.9.5; echo broken >&2; exit 3') }).catch((error: unknown) => error);
+    expect(failing).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect((failing as Error).message).toMatch(/cadical --version failed: .*exit.*3.*broken/s);
+    const long = await probeCadical({ binary: await fake('cadical-long', `echo ${'9'.repeat(80)}`) }).catch((error: unknown) => error);
+    expect(long).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect((long as Error).message).toContain('printed no version line');
+    // A version line is read, from a process the launcher started (its parent); the health
+    // check then fails (this script solves nothing), so the probe is still refused.
+    const parentFile = path.join(dir, 'version-parent');
+    const noSolver = await probeCadical({ binary: await fake('cadical-version-only', `[ "$1" = --version ] && echo $PPID > ${parentFile}; echo 2.0.0`) }).catch((error: unknown) => error);
+    expect(noSolver).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect((noSolver as Error).message).not.toContain('--version');
+    expect(Number((await readFile(parentFile, 'utf8')).trim())).toBe(sharedLauncher().pid);
+    expect(sharedLauncher().pid).not.toBe(process.pid);
   });
 
   it('solves, and writes a text DRAT proof ending with the empty clause for UNSAT', async () => {

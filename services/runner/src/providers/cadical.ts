@@ -4,7 +4,6 @@
  * on DIMACS files without a shell (started by the native-tool launcher), with a DRAT proof in
  * text form, bounded output, and a kill at the caller's deadline or abort.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { access, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
@@ -12,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
-import { scratchFile, unlinkQuietly } from '../native/spooled.js';
+import { runSpooled, scratchFile, unlinkQuietly } from '../native/spooled.js';
 
 /** The provider name capabilities built on CaDiCaL register under. */
 export const CADICAL_PROVIDER = 'cadical';
@@ -247,28 +246,29 @@ export function endsWithEmptyClause(proof: string): boolean {
   return added.at(-1) === '0';
 }
 
-/** `cadical --version`, bounded in time and output. */
+/** Bound on each step of the probe: the version, and each health-check instance. */
+const HEALTH_TIMEOUT_MS = 10_000;
+
+/** `cadical --version`, bounded in time and output, started by the native-tool launcher like every run. */
 async function readVersion(binary: string, signal?: AbortSignal): Promise<string> {
-  const child = spawn(binary, ['--version'], { shell: false, stdio: ['ignore', 'pipe', 'ignore'], env: {}, ...(signal === undefined ? {} : { signal }) });
-  let text = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    if (text.length < 256) text += chunk.toString('utf8');
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  timer.unref();
-  const code = await new Promise<number | null>((resolve) => {
-    child.once('error', () => resolve(null));
-    child.once('close', (exitCode) => resolve(exitCode));
-  });
-  clearTimeout(timer);
+  const chunks: Buffer[] = [];
+  try {
+    await runSpooled(binary, ['--version'], '', { signal, deadline: Date.now() + HEALTH_TIMEOUT_MS, maxOutputBytes: 4096 }, (chunk) => {
+      // The chunk's buffer is reused by the reader.
+      chunks.push(Buffer.from(chunk));
+      return null;
+    });
+  } catch (error) {
+    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version failed: ${toAppError(error).message}`, { cause: error });
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
   const version = text.split('\n')[0]?.trim() ?? '';
-  if (code !== 0 || version === '' || version.length > 64) {
-    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version failed (exit ${String(code)}, output ${JSON.stringify(text.slice(0, 64))})`);
+  if (version === '' || version.length > 64) {
+    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version printed no version line (output ${JSON.stringify(text.slice(0, 64))})`);
   }
   return version;
 }
 
-const HEALTH_TIMEOUT_MS = 10_000;
 /** (x1 ∨ x2) ∧ ¬x1 ∧ (¬x2 ∨ x3): satisfiable only by x1 = false, x2 = true, x3 = true. */
 const HEALTH_SAT = { text: 'p cnf 3 3\n1 2 0\n-1 0\n-2 3 0\n', model: [-1, 2, 3] };
 /** All four clauses over two variables: unsatisfiable. */
