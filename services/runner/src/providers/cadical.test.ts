@@ -75,7 +75,7 @@ describe('cadical provider', () => {
     expect((failing as Error).message).toMatch(/cadical --version failed: .*exit.*3.*broken/s);
     const long = await probeCadical({ binary: await fake('cadical-long', `echo ${'9'.repeat(80)}`) }).catch((error: unknown) => error);
     expect(long).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
-    expect((long as Error).message).toContain('printed no version line');
+    expect((long as Error).message).toContain('printed no version line of 1 to 64 characters');
     // A version line is read, from a process the launcher started (its parent); the health
     // check then fails (this script solves nothing), so the probe is still refused.
     const parentFile = path.join(dir, 'version-parent');

@@ -264,7 +264,7 @@ async function readVersion(binary: string, signal?: AbortSignal): Promise<string
   const text = Buffer.concat(chunks).toString('utf8');
   const version = text.split('\n')[0]?.trim() ?? '';
   if (version === '' || version.length > 64) {
-    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version printed no version line (output ${JSON.stringify(text.slice(0, 64))})`);
+    throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version printed no version line of 1 to 64 characters (output ${JSON.stringify(text.slice(0, 64))})`);
   }
   return version;
 }
