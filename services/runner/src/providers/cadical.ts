@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
-import { runSpooled, scratchFile, unlinkQuietly } from '../native/spooled.js';
+import { scratchFile, unlinkQuietly } from '../native/spooled.js';
+import { runNativeTool } from './nauty.js';
 
 /** The provider name capabilities built on CaDiCaL register under. */
 export const CADICAL_PROVIDER = 'cadical';
@@ -251,17 +252,12 @@ const HEALTH_TIMEOUT_MS = 10_000;
 
 /** `cadical --version`, bounded in time and output, started by the native-tool launcher like every run. */
 async function readVersion(binary: string, signal?: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = [];
+  let text: string;
   try {
-    await runSpooled(binary, ['--version'], '', { signal, deadline: Date.now() + HEALTH_TIMEOUT_MS, maxOutputBytes: 4096 }, (chunk) => {
-      // The chunk's buffer is reused by the reader.
-      chunks.push(Buffer.from(chunk));
-      return null;
-    });
+    text = (await runNativeTool(binary, ['--version'], '', { signal, deadline: Date.now() + HEALTH_TIMEOUT_MS, maxOutputBytes: 4096 })).stdout;
   } catch (error) {
     throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version failed: ${toAppError(error).message}`, { cause: error });
   }
-  const text = Buffer.concat(chunks).toString('utf8');
   const version = text.split('\n')[0]?.trim() ?? '';
   if (version === '' || version.length > 64) {
     throw new JacobianError('PROVIDER_UNAVAILABLE', `cadical --version printed no version line of 1 to 64 characters (output ${JSON.stringify(text.slice(0, 64))})`);

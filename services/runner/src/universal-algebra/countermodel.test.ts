@@ -43,7 +43,6 @@ const COMMUTATIVITY = 'x * y = y * x';
 /** The central groupoid law: its models have square orders, so the first non-commutative one has order 4. */
 const CENTRAL = '(y * x) * (x * z) = x';
 
-/** cadical processes whose parent is this test process (the capability spawns it here, not in a pool child). */
 /** cadical processes started for this process: by its native-tool launcher (or by itself). */
 function cadicalChildren(): number[] {
   const parents = new Set([process.pid, sharedLauncher().pid]);
