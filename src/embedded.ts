@@ -34,7 +34,7 @@ export async function startEmbedded(
   options: { onProviderSkipped?: (provider: string, reason: string) => void } = {},
 ): Promise<EmbeddedJacobian> {
   // Long-lived stores: their shard folders are made up front rather than by the first put into each.
-  const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true });
+  const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true, journal: true });
   const executor = createProcessPool({ size: config.concurrency });
   const cleanups: (() => Promise<void>)[] = [() => executor.close(), () => artifacts.close()];
   const closeAll = async (): Promise<void> => {
@@ -46,7 +46,7 @@ export async function startEmbedded(
   try {
     const signingKey = await loadOrCreateSigningKey(join(config.dataDir, 'keys', 'checker-ed25519.pem'));
     // A named tenant's artifacts live in their own folder, `<data dir>/artifacts/tenants/<tenant>`.
-    const tenantArtifacts = tenantScopes(artifacts, (tenant) => createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts', 'tenants', tenant), prepareShardFolders: true }), (store) => store.close());
+    const tenantArtifacts = tenantScopes(artifacts, (tenant) => createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts', 'tenants', tenant), prepareShardFolders: true, journal: true }), (store) => store.close());
     cleanups.push(() => tenantArtifacts.close());
     const artifactsFor = (tenant: string): ArtifactStore => tenantArtifacts.of(tenant);
     const runner = await createRunner({ artifacts, artifactsFor, executor, providers: { ...options } });

@@ -278,8 +278,9 @@ async function capabilityRun(installed: Installed, which: 'geng' | 'typescript',
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   // As `jacobian serve` keeps it: a store whose shard folders exist before the first call (the
-  // put below waits for them), not one that makes a folder the first time a page lands in it.
-  const artifacts = createLocalFolderArtifactStore({ root, prepareShardFolders: true });
+  // put below waits for them), not one that makes a folder the first time a page lands in it;
+  // and with its journal (made before the put below returns).
+  const artifacts = createLocalFolderArtifactStore({ root, prepareShardFolders: true, journal: true });
   await artifacts.put({ schema_uri: 'jacobian:schema/bench.store-ready/v1', semantics_uri: 'jacobian:semantics/bench.store-ready/v1', payload: { store: 'ready' } });
   const cpu = benchCpuMs();
   let ms = 0;

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { canonicalize } from '../canonical-json.js';
 import { JacobianError } from '../errors.js';
-import { createLocalFolderArtifactStore } from './local-folder-store.js';
+import { createLocalFolderArtifactStore, type LocalFolderArtifactStoreOptions } from './local-folder-store.js';
+import { MIN_JOURNAL_BYTES } from './local-journal.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import { describeArtifactStoreContract, type ArtifactStoreHarness } from './store-contract.js';
 import type { ArtifactStore, ArtifactStoreLimits } from './store.js';
@@ -43,13 +44,15 @@ async function flipFirstByte(file: string): Promise<void> {
   await writeFile(file, bytes);
 }
 
-function makeHarness(limits?: Partial<ArtifactStoreLimits>, prepareShardFolders = false): () => Promise<ArtifactStoreHarness> {
+function makeHarness(limits?: Partial<ArtifactStoreLimits>, prepareShardFolders = false, journal?: LocalFolderArtifactStoreOptions['journal']): () => Promise<ArtifactStoreHarness> {
   return async () => {
     const root = await tempRoot();
-    const store = createLocalFolderArtifactStore({ root, prepareShardFolders, ...(limits ? { limits } : {}) });
+    const store = createLocalFolderArtifactStore({ root, prepareShardFolders, ...(limits ? { limits } : {}), ...(journal === undefined ? {} : { journal }) });
     return {
       store,
       async corrupt(uri, part) {
+        // A journaled put's files are written after it returns.
+        await store.written();
         const hex = await manifestHexes(root, uri);
         await flipFirstByte(part === 'manifest' ? manifestFile(root, hex.manifest) : blobFile(root, hex.payload));
       },
@@ -64,6 +67,9 @@ function makeHarness(limits?: Partial<ArtifactStoreLimits>, prepareShardFolders 
 describeArtifactStoreContract('local folder (default limits)', makeHarness());
 describeArtifactStoreContract('local folder (small limits)', makeHarness({ maxPayloadBytes: 1024, maxManifestBytes: 2048 }));
 describeArtifactStoreContract('local folder (shard folders prepared)', makeHarness(undefined, true));
+describeArtifactStoreContract('local folder (journal)', makeHarness(undefined, true, true));
+// Journal files of 16 blocks: puts switch files and checkpoint them, and fall back to synced puts, all the time.
+describeArtifactStoreContract('local folder (small journal, small limits)', makeHarness({ maxPayloadBytes: 1024, maxManifestBytes: 2048 }, false, { bytes: MIN_JOURNAL_BYTES }));
 
 /** Every file under `dir`, relative to it. */
 async function listFiles(dir: string): Promise<string[]> {

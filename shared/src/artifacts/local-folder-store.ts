@@ -22,6 +22,7 @@ import {
   type StoredArtifact,
 } from './store.js';
 import { compareExisting, readVerifiedManifest, readVerifiedPayload, verifyParents, type BoundedRead } from './verify.js';
+import { DEFAULT_JOURNAL_BYTES, JOURNAL_BLOCK, MIN_JOURNAL_BYTES, openArtifactJournal, recoverJournals, type ArtifactJournal, type JournalEntry } from './local-journal.js';
 
 /** Options for {@link createLocalFolderArtifactStore}. */
 export interface LocalFolderArtifactStoreOptions {
@@ -38,6 +39,27 @@ export interface LocalFolderArtifactStoreOptions {
    * serve` keeps); default false, so that a short-lived store makes only the folders it uses.
    */
   prepareShardFolders?: boolean;
+  /**
+   * Make new artifacts durable through a journal (local-journal.ts): one record appended and
+   * `fdatasync`ed per put, the artifact's files written beside it and synced later, at a
+   * checkpoint. About 1 ms faster per put of a small artifact on this project's machines; costs
+   * two files of `bytes` (default 4 MiB) in `root/journal/` while the store is open, made when
+   * it opens. For long-lived stores (what `jacobian serve` keeps); default false. Whatever the
+   * setting, a store restores the records of journals whose owner is gone before it reads or
+   * writes anything.
+   */
+  journal?: boolean | { bytes?: number };
+}
+
+/** A local folder store: an {@link ArtifactStore} whose journaled puts write their files in the background. */
+export interface LocalFolderArtifactStore extends ArtifactStore {
+  /**
+   * Resolves once the files of every artifact put so far are written (a journaled put returns
+   * before they are, and the store serves the artifact from memory meanwhile), or failed to be
+   * (those stay in memory until the checkpoint stores them synced): what a caller awaits before
+   * another process, or another store on the same folder, reads them.
+   */
+  written(): Promise<void>;
 }
 
 /** The shard folder names under `blobs/sha256/` and `manifests/sha256/`: the first two hex digits of a digest. */
@@ -117,9 +139,9 @@ async function readBounded(file: string, maxBytes: number): Promise<BoundedRead>
  * a rename of the payload took a third; a folder the store creates is fsynced into its parent.
  * Puts of the same payload in one store take turns writing it.
  *
- * @throws JacobianError `CONFIG_INVALID` for an empty root or bad limits.
+ * @throws JacobianError `CONFIG_INVALID` for an empty root, bad limits or a bad journal size.
  */
-export function createLocalFolderArtifactStore(options: LocalFolderArtifactStoreOptions): ArtifactStore {
+export function createLocalFolderArtifactStore(options: LocalFolderArtifactStoreOptions): LocalFolderArtifactStore {
   if (typeof options.root !== 'string' || options.root.trim() === '') {
     throw new JacobianError('CONFIG_INVALID', 'root must be a non-empty folder path for the local artifact store', {
       path: ['root'],
@@ -128,6 +150,10 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   const root = path.resolve(options.root);
   const limits = Object.freeze(resolveArtifactStoreLimits(options.limits));
   let closed = false;
+  const journalBytes = options.journal === undefined || options.journal === false ? null : options.journal === true ? DEFAULT_JOURNAL_BYTES : (options.journal.bytes ?? DEFAULT_JOURNAL_BYTES);
+  if (journalBytes !== null && !(Number.isInteger(journalBytes) && journalBytes >= MIN_JOURNAL_BYTES && journalBytes % JOURNAL_BLOCK === 0)) {
+    throw new JacobianError('CONFIG_INVALID', `journal.bytes must be a whole number of ${JOURNAL_BLOCK}-byte blocks, at least ${MIN_JOURNAL_BYTES}, not ${String(journalBytes)}`, { path: ['journal', 'bytes'] });
+  }
 
   const blobPath = (hex: string): string => path.join(root, 'blobs', 'sha256', hex.slice(0, 2), hex);
   const manifestPath = (hex: string): string => path.join(root, 'manifests', 'sha256', hex.slice(0, 2), hex);
@@ -215,7 +241,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * Create `file` exclusively in its folder (made if need be) and open it for writing; null when
    * a file of that name exists already. The folder is opened too, for its sync.
    */
-  async function createFile(file: string): Promise<{ fd: number; dir: Promise<number | null>; place: { made: Promise<void>; synced: Promise<void> } } | null> {
+  async function createFile(file: string, openDir = true): Promise<{ fd: number; dir: Promise<number | null>; place: { made: Promise<void>; synced: Promise<void> } } | null> {
     const dir = path.dirname(file);
     let place = folder(dir);
     await place.made;
@@ -235,13 +261,13 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       if (errnoCode(error) === 'EEXIST') return null;
       throw error;
     }
-    return { fd, dir: openDirectory(dir), place };
+    return { fd, dir: openDir ? openDirectory(dir) : Promise.resolve(null), place };
   }
 
-  /** Write all of `bytes` to `fd` and sync them. */
-  async function writeAndSync(fd: number, bytes: Uint8Array): Promise<void> {
+  /** Write all of `bytes` to `fd` and sync them (unless `sync` is false: a journaled put's files). */
+  async function writeAndSync(fd: number, bytes: Uint8Array, sync = true): Promise<void> {
     for (let offset = 0; offset < bytes.byteLength; ) offset += (await writeAsync(fd, bytes, offset, bytes.byteLength - offset)).bytesWritten;
-    await fsyncAsync(fd);
+    if (sync) await fsyncAsync(fd);
   }
 
   /** A synced temp file, and its folder opened for the sync after the rename (null where a folder cannot be opened). */
@@ -253,33 +279,34 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   /**
    * Write `bytes` to a new temp file next to `file` and sync it, and await the sync of its
    * folder into its parent when this store just created it. The folder stays open for
-   * {@link publish}.
+   * {@link publish}. Unsynced (`sync` false), for a journaled put: nothing is synced or waited for.
    */
-  async function writeTemp(file: string, bytes: Uint8Array, hex: string): Promise<Written> {
+  async function writeTemp(file: string, bytes: Uint8Array, hex: string, sync = true): Promise<Written> {
     const temp = path.join(path.dirname(file), `.${hex}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    const created = await createFile(temp);
+    const created = await createFile(temp, sync);
     // A random name that exists already: as unlikely as a clash of 48 random bits.
     if (created === null) throw new Error(`the temp file ${temp} exists already`);
     try {
-      await writeAndSync(created.fd, bytes);
+      await writeAndSync(created.fd, bytes, sync);
     } catch (error) {
       closeQuietly(created.fd);
       void created.dir.then(closeQuietly);
       await unlink(temp).catch(() => undefined);
       throw error;
     }
-    // After a successful sync a failing close loses nothing.
+    // After a successful sync a failing close loses nothing (unsynced, the journal's record has the bytes).
     closeQuietly(created.fd);
-    await created.place.synced;
+    if (sync) await created.place.synced;
     return { temp, folder: created.dir };
   }
 
   /**
    * Rename a synced temp file to `file` and sync the folder, so the name survives a crash. A
    * failed rename is forgiven when the right bytes are in place anyway (a concurrent writer may
-   * have won a race the OS reported as an error, e.g. on Windows).
+   * have won a race the OS reported as an error, e.g. on Windows). Unsynced (`sync` false), for a
+   * journaled put: the folder is not synced.
    */
-  async function publish(written: Written, file: string, bytes: Uint8Array, hex: string): Promise<void> {
+  async function publish(written: Written, file: string, bytes: Uint8Array, hex: string, sync = true): Promise<void> {
     try {
       await rename(written.temp, file);
     } catch (error) {
@@ -288,7 +315,8 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       if (await holdsExactly(file, hex, bytes.byteLength)) return;
       throw error;
     }
-    await syncOpenedDirectory(written.folder);
+    if (sync) await syncOpenedDirectory(written.folder);
+    else void written.folder.then(closeQuietly);
   }
 
   /**
@@ -298,13 +326,22 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * corrupt) one was there and has been replaced through a synced temp file. A write that fails
    * leaves its partial file: by then it may not be this put's to remove (a concurrent put may
    * have replaced it with a whole copy), and the next put of it finds it corrupt and replaces it.
+   * Unsynced (`sync` false), for a journaled put: nothing is synced or waited for.
    */
-  async function writeInPlace(file: string, bytes: Uint8Array, hex: string): Promise<'written' | 'present' | 'replaced'> {
-    const created = await createFile(file);
+  async function writeInPlace(file: string, bytes: Uint8Array, hex: string, sync = true): Promise<'written' | 'present' | 'replaced'> {
+    const created = await createFile(file, sync);
     if (created === null) {
       if (await holdsExactly(file, hex, bytes.byteLength)) return 'present';
-      await publish(await writeTemp(file, bytes, hex), file, bytes, hex);
+      await publish(await writeTemp(file, bytes, hex, sync), file, bytes, hex, sync);
       return 'replaced';
+    }
+    if (!sync) {
+      try {
+        await writeAndSync(created.fd, bytes, false);
+      } finally {
+        closeQuietly(created.fd);
+      }
+      return 'written';
     }
     // The file's bytes and its name in the folder are synced side by side: both are done before the put goes on.
     try {
@@ -342,12 +379,18 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
 
   /** Read, hash-check and parse the manifest named by `uri`. */
   function readManifest(uri: string, uriPath: JsonPath): Promise<StoredArtifact> {
-    return readVerifiedManifest(uri, uriPath, limits, (hex, maxBytes) => readStored(manifestPath(hex), maxBytes, uriPath));
+    return readVerifiedManifest(uri, uriPath, limits, async (hex, maxBytes) => {
+      const entry = held.get(hex);
+      return entry === undefined ? readStored(manifestPath(hex), maxBytes, uriPath) : readHeld(entry.manifestBytes, maxBytes);
+    });
   }
 
   function readPayload(stored: StoredArtifact): Promise<JsonValue> {
     // A file longer than declared is rejected without reading it into memory.
-    return readVerifiedPayload(stored, limits, (hex, maxBytes) => readStored(blobPath(hex), maxBytes, ['uri']));
+    return readVerifiedPayload(stored, limits, async (hex, maxBytes) => {
+      const payload = heldPayloads.get(hex);
+      return payload === undefined ? readStored(blobPath(hex), maxBytes, ['uri']) : readHeld(payload.bytes, maxBytes);
+    });
   }
 
   /** The write of each payload being stored by this store now, by payload digest (see {@link putDraft}). */
@@ -358,6 +401,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     throwIfClosed(closed, 'put');
     throwIfAborted(signal, 'put', 'validation');
     const prepared = prepareArtifact(draft, limits);
+    await recovered([]);
 
     // All parents are checked (and verified) before anything is written.
     await verifyParents(prepared.manifest.parents, readManifest, signal);
@@ -386,9 +430,9 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * payload, after a crash too.
    */
   async function storeObjects(prepared: PreparedArtifact, signal: AbortSignal | undefined): Promise<void> {
-    const payload = { file: blobPath(prepared.payloadDigest), bytes: prepared.payloadBytes, hex: prepared.payloadDigest, at: ['payload'] as JsonPath };
-    const manifest = { file: manifestPath(prepared.manifestDigest), bytes: prepared.manifestBytes, hex: prepared.manifestDigest, at: [] as JsonPath };
-    const step = async <T>(object: typeof payload, work: (file: string, bytes: Uint8Array, hex: string) => Promise<T>): Promise<T> => {
+    const payload: StoredObject = { file: blobPath(prepared.payloadDigest), bytes: prepared.payloadBytes, hex: prepared.payloadDigest, at: ['payload'] };
+    const manifest: StoredObject = { file: manifestPath(prepared.manifestDigest), bytes: prepared.manifestBytes, hex: prepared.manifestDigest, at: [] };
+    const step: Step = async (object, work) => {
       try {
         return await work(object.file, object.bytes, object.hex);
       } catch (error) {
@@ -396,6 +440,10 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       }
     };
     throwIfAborted(signal, 'put', 'writing the payload');
+    if (held.has(manifest.hex)) return; // journaled, and being written
+    if (journal !== null && !(await step(manifest, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength)))) {
+      if (await storeJournaled(prepared, payload, manifest)) return;
+    }
     const manifestTemp = (async (): Promise<Written | null> => {
       if (await step(manifest, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength))) return null;
       return step(manifest, writeTemp);
@@ -418,6 +466,147 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     }
   }
 
+  type StoredObject = { file: string; bytes: Uint8Array; hex: string; at: JsonPath };
+  type Step = <T>(object: StoredObject, work: (file: string, bytes: Uint8Array, hex: string) => Promise<T>) => Promise<T>;
+
+  /**
+   * Journaled artifacts whose files are not written yet (or failed to be), by manifest digest,
+   * and their payloads by payload digest (with how many of them hold each): reads find them
+   * here. See {@link storeJournaled}.
+   */
+  const held = new Map<string, JournalEntry>();
+  const heldPayloads = new Map<string, { bytes: Uint8Array; holders: number }>();
+  /** Held artifacts whose files could not be written; the next checkpoint stores them synced. */
+  const unwritten = new Set<JournalEntry>();
+
+  function hold(entry: JournalEntry): void {
+    held.set(entry.manifestDigest, entry);
+    const payload = heldPayloads.get(entry.payloadDigest);
+    if (payload === undefined) heldPayloads.set(entry.payloadDigest, { bytes: entry.payloadBytes, holders: 1 });
+    else payload.holders += 1;
+  }
+
+  function release(entry: JournalEntry): void {
+    if (held.get(entry.manifestDigest) !== entry) return;
+    held.delete(entry.manifestDigest);
+    const payload = heldPayloads.get(entry.payloadDigest);
+    if (payload !== undefined && --payload.holders === 0) heldPayloads.delete(entry.payloadDigest);
+  }
+
+  /** A held object's bytes, read as a file of them would be. */
+  function readHeld(bytes: Uint8Array, maxBytes: number): BoundedRead {
+    return bytes.byteLength > maxBytes ? { kind: 'too-large', size: bytes.byteLength } : { kind: 'read', bytes };
+  }
+
+  /**
+   * Store a new artifact through the journal (see local-journal.ts): its record appended and
+   * synced, and the put returns; the artifact is served from memory while its files are written,
+   * unsynced, in the background: the payload in place, then the manifest through a temp file and
+   * a rename. False when the journal has no room (or is not usable): nothing was written, and the
+   * caller stores the artifact synced.
+   */
+  async function storeJournaled(prepared: PreparedArtifact, payload: StoredObject, manifest: StoredObject): Promise<boolean> {
+    if (journal === null) return false;
+    const entry: JournalEntry = { payloadDigest: prepared.payloadDigest, payloadBytes: prepared.payloadBytes, manifestDigest: prepared.manifestDigest, manifestBytes: prepared.manifestBytes };
+    const materialize = (): Promise<void> => {
+      const writing = materializeHeld(entry, payload, manifest);
+      materializing.add(writing);
+      return writing.finally(() => materializing.delete(writing));
+    };
+    try {
+      return await journal.put(entry, { materialize, files: [payload.file, manifest.file] });
+    } catch (error) {
+      throw unavailable('put', path.join(root, 'journal'), error, []);
+    }
+  }
+
+  /** Journaled artifacts' files being written. */
+  const materializing = new Set<Promise<void>>();
+
+  /** Hold a journaled artifact in memory while its files are written (see {@link storeJournaled}); never rejects. */
+  async function materializeHeld(entry: JournalEntry, payload: StoredObject, manifest: StoredObject): Promise<void> {
+    hold(entry);
+    let written: Written | null = null;
+    try {
+      await writeInPlace(payload.file, payload.bytes, payload.hex, false);
+      written = await writeTemp(manifest.file, manifest.bytes, manifest.hex, false);
+      await publish(written, manifest.file, manifest.bytes, manifest.hex, false);
+      written = null;
+      release(entry);
+    } catch {
+      // Served from memory still; the checkpoint stores it synced (or the journal's record, after a crash).
+      if (written !== null) await discard(written);
+      unwritten.add(entry);
+    }
+  }
+
+  /** Sync files journaled puts wrote, and their folders, two at a time (a checkpoint; see local-journal.ts). */
+  async function syncJournaled(files: readonly string[]): Promise<void> {
+    for (const entry of [...unwritten]) {
+      await restore(entry);
+      unwritten.delete(entry);
+      release(entry);
+    }
+    const dirs = [...new Set(files.map((file) => path.dirname(file)))];
+    const work: (() => Promise<void>)[] = [
+      ...files.map((file) => async () => {
+        let fd: number;
+        try {
+          fd = await openAsync(file, 'r');
+        } catch (error) {
+          if (errnoCode(error) === 'ENOENT') return; // removed behind the store's back, or a failed put's
+          throw error;
+        }
+        try {
+          await fsyncAsync(fd);
+        } finally {
+          closeQuietly(fd);
+        }
+      }),
+      ...dirs.map((dir) => async () => {
+        const place = folders.get(dir);
+        if (place !== undefined) await place.synced;
+        await syncDirectory(dir);
+      }),
+    ];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < work.length) await work[next++]!();
+    };
+    await Promise.all([worker(), worker()]);
+  }
+
+  /** Store a journal record's payload and manifest durably (recovery), each unless intact already. */
+  async function restore(entry: JournalEntry): Promise<void> {
+    for (const [file, bytes, hex] of [
+      [blobPath(entry.payloadDigest), entry.payloadBytes, entry.payloadDigest],
+      [manifestPath(entry.manifestDigest), entry.manifestBytes, entry.manifestDigest],
+    ] as const) {
+      if (await holdsExactly(file, hex, bytes.byteLength)) await syncInPlace(file);
+      else await publish(await writeTemp(file, bytes, hex), file, bytes, hex);
+    }
+  }
+
+  /**
+   * The recovery of journals left by processes that are gone (see local-journal.ts), which every
+   * read and write waits for. A failed recovery fails the operation that waited for it, naming
+   * the journal, and the next operation tries again.
+   */
+  let recovery: Promise<void> | null = null;
+  const journal: ArtifactJournal | null = journalBytes === null ? null : openArtifactJournal({ dir: path.join(root, 'journal'), bytes: journalBytes, syncFiles: syncJournaled });
+  async function recovered(uriPath: JsonPath): Promise<void> {
+    recovery ??= recoverJournals(path.join(root, 'journal'), restore).then(() => undefined);
+    const attempt = recovery;
+    try {
+      await attempt;
+    } catch (error) {
+      if (recovery === attempt) recovery = null;
+      throw unavailable('recovery', path.join(root, 'journal'), error, uriPath);
+    }
+  }
+  recovery = recoverJournals(path.join(root, 'journal'), restore).then(() => undefined);
+  recovery.catch(() => undefined);
+
   return {
     limits,
 
@@ -429,6 +618,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       const signal = options?.signal;
       throwIfClosed(closed, 'get');
       throwIfAborted(signal, 'get', 'reading the manifest');
+      await recovered(['uri']);
       const stored = await readManifest(uri, ['uri']);
       throwIfAborted(signal, 'get', 'reading the payload');
       const payload = await readPayload(stored);
@@ -438,12 +628,15 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     async getManifest(uri: string, options?: Signal): Promise<StoredArtifact> {
       throwIfClosed(closed, 'getManifest');
       throwIfAborted(options?.signal, 'getManifest', 'reading the manifest');
+      await recovered(['uri']);
       return readManifest(uri, ['uri']);
     },
 
     async has(uri: string): Promise<boolean> {
       throwIfClosed(closed, 'has');
       const { digest } = parseArtifactUri(uri, ['uri']);
+      await recovered(['uri']);
+      if (held.has(digest)) return true;
       const file = manifestPath(digest);
       try {
         return (await stat(file)).isFile();
@@ -453,10 +646,16 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       }
     },
 
+    async written(): Promise<void> {
+      while (materializing.size > 0) await Promise.all([...materializing]);
+    },
+
     async close(): Promise<void> {
       closed = true;
       // Nothing of the store's keeps working on its folder once it is closed.
-      await preparation?.catch(() => undefined);
+      await Promise.all([preparation?.catch(() => undefined), recovery?.catch(() => undefined)]);
+      // The journal's puts end, what they wrote is synced, and its files go.
+      await journal?.close();
     },
   };
 }
