@@ -22,6 +22,7 @@ import {
   scanRecords,
   type JournalEntry,
 } from './local-journal.js';
+import { rejection } from '../reasoning/test-fixtures.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import { prepareArtifact } from './store.js';
 
@@ -87,16 +88,6 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
   await new Promise((resolve) => child.once('exit', resolve));
   return child.pid!;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<JacobianError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(JacobianError);
-    return error as JacobianError;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('journal records', () => {
@@ -253,8 +244,11 @@ describe('local folder store with a journal', () => {
     const bytes = Buffer.alloc(MIN_JOURNAL_BYTES);
     encodeHeader({ epoch: 2, pid: await deadPid(), identity: null }).copy(bytes, 0);
     [torn, encodeRecord(lost, 2), encodeRecord(voided, 1)].reduce((at, record) => (record.copy(bytes, at), at + record.byteLength), JOURNAL_BLOCK);
-    const orphan = path.join(root, 'journal', 'gone.0.log');
-    await writeFile(orphan, bytes);
+    await writeFile(path.join(root, 'journal', 'gone.0.log'), bytes);
+    // A journal whose header was torn by a crash while its epoch was raised: its records were checkpointed.
+    const tornHeader = Buffer.alloc(MIN_JOURNAL_BYTES);
+    encodeHeader({ epoch: 3, pid: process.pid, identity: null }).copy(tornHeader, 0, 0, 20);
+    await writeFile(path.join(root, 'journal', 'torn.0.log'), tornHeader);
     // An unfinished journal file of a crash a while ago, and a young one (perhaps being made now).
     const oldTemp = path.join(root, 'journal', 'gone.1.tmp');
     const youngTemp = path.join(root, 'journal', 'making.0.tmp');

@@ -198,7 +198,7 @@ export function ownerAlive(header: JournalHeader): boolean {
 
 /**
  * Restore the records of every journal in `dir` whose owner is gone (`restore` must store an
- * entry durably), then remove it. Leftover temp files of journals never finished are removed
+ * entry durably), then remove it; one whose header is torn is removed too. Leftover temp files of journals never finished are removed
  * once they are a minute old. A journal that cannot be read is left in place, and the error is
  * thrown after the others were tried.
  */
@@ -227,9 +227,10 @@ export async function recoverJournals(dir: string, restore: (entry: JournalEntry
       if (!name.endsWith('.log')) continue;
       const bytes = await readFile(file);
       const header = decodeHeader(bytes);
-      // A file with no header was not made by a journal (those are renamed into place whole): left alone.
-      if (header === null || ownerAlive(header)) continue;
-      for (const entry of scanRecords(bytes, header.epoch)) {
+      if (header !== null && ownerAlive(header)) continue;
+      // A journal file is renamed into place whole, and its header is rewritten only once its
+      // records are checkpointed: one whose header is torn holds nothing to restore.
+      for (const entry of header === null ? [] : scanRecords(bytes, header.epoch)) {
         await restore(entry);
         restored += 1;
       }
