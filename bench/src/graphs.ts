@@ -40,7 +40,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -54,6 +54,7 @@ import {
   type CapabilityResult,
   type InstalledCapability,
   type IsolatedExecutor,
+  type LocalFolderArtifactStore,
 } from '@jacobian/shared';
 import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, ENUMERATE_TS_SOURCES, enumerateNonisomorphic, probeGeng } from '@jacobian/runner';
 import { startRedisServer } from '@jacobian/shared/testing';
@@ -214,20 +215,34 @@ async function runGengOnce(context: BenchContext, args: string[], file: string |
     }
     return { ms, count: bytes / line, bytes };
   } finally {
-    if (fd !== null) leftovers.push(() => closeSync(fd));
+    if (fd !== null) leftovers.removals.push(() => closeSync(fd));
   }
 }
 
 /**
  * What the systems leave on disk (geng's listings, the capability's stores), removed only
  * between cases (see {@link removeLeftovers}): freeing a listing's blocks or a store's 512
- * folders is file-system metadata that the next journal commit writes, and the next commit is a
- * measured call's page sync. Nothing in a real deployment deletes a store after each call.
+ * folders is file-system metadata that the next journal commit writes, and the next commit may
+ * be a measured call's. Nothing in a real deployment deletes a store after each call. Each
+ * provider keeps one store for the whole case, as `jacobian serve` keeps one (see
+ * {@link capabilityRun}).
  */
-type Leftovers = (() => void)[];
+interface Leftovers {
+  readonly removals: (() => void)[];
+  readonly stores: Map<string, { artifacts: LocalFolderArtifactStore; root: string }>;
+}
 
-function removeLeftovers(leftovers: Leftovers): void {
-  for (const remove of leftovers.splice(0)) remove();
+function newLeftovers(): Leftovers {
+  return { removals: [], stores: new Map() };
+}
+
+async function removeLeftovers(leftovers: Leftovers): Promise<void> {
+  for (const { artifacts, root } of leftovers.stores.values()) {
+    await artifacts.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+  leftovers.stores.clear();
+  for (const remove of leftovers.removals.splice(0)) remove();
 }
 
 /** geng direct on the k shards (or the whole class when k = 1), one after another. */
@@ -272,49 +287,75 @@ async function install(context: BenchContext): Promise<Installed> {
 /** Numbers the stores of {@link capabilityRun}, each removed only with the case's leftovers. */
 let storeNumber = 0;
 
-/** The capability on the k shards, one call after another, each with a fresh artifact store. */
-async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
+/**
+ * The provider's store for this case: made by the first run (with its shard folders and journal
+ * files, by one unmeasured put), as `jacobian serve` keeps its store, and kept until the case ends.
+ */
+async function caseStore(which: string, c: EnumerationCase, n: number, dir: string, leftovers: Leftovers): Promise<{ artifacts: LocalFolderArtifactStore; root: string }> {
+  const known = leftovers.stores.get(which);
+  if (known !== undefined) return known;
   const root = join(dir, `store-${which}-${c.id}-${n}-${++storeNumber}`);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  // As `jacobian serve` keeps it: a store whose shard folders exist before the first call (the
-  // put below waits for them), not one that makes a folder the first time a page lands in it;
-  // and with its journal (made before the put below returns).
   const artifacts = createLocalFolderArtifactStore({ root, prepareShardFolders: true, journal: true });
+  const made = { artifacts, root };
+  leftovers.stores.set(which, made);
   await artifacts.put({ schema_uri: 'jacobian:schema/bench.store-ready/v1', semantics_uri: 'jacobian:semantics/bench.store-ready/v1', payload: { store: 'ready' } });
+  return made;
+}
+
+/**
+ * Remove a run's pages from the store's folder (unmeasured, once their files are written), so
+ * that the next run of the same enumeration stores them anew instead of finding them in place.
+ */
+async function forgetPages(store: { artifacts: LocalFolderArtifactStore; root: string }, uris: readonly string[]): Promise<void> {
+  await store.artifacts.written();
+  for (const uri of uris) {
+    const manifestHex = uri.slice('artifact://sha256/'.length);
+    const manifestFile = join(store.root, 'manifests', 'sha256', manifestHex.slice(0, 2), manifestHex);
+    const payloadHex = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { payload_digest: string }).payload_digest.slice('sha256:'.length);
+    rmSync(manifestFile, { force: true });
+    rmSync(join(store.root, 'blobs', 'sha256', payloadHex.slice(0, 2), payloadHex), { force: true });
+  }
+}
+
+/** The capability on the k shards, one call after another, with the case's store. */
+async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
+  const store = await caseStore(which, c, n, dir, leftovers);
   const cpu = benchCpuMs();
   let ms = 0;
   let count = 0;
   let pages = 0;
+  const uris: string[] = [];
   try {
     for (let index = 0; index < shards; index++) {
       const payload = { order: n, ...c.payload, ...(c.countOnly ? { count_only: true } : {}), ...(shards > 1 ? { shard: { index, count: shards } } : {}) };
       const request = CapabilityRequestSchema.parse({ capability_id: CAPABILITY_ID, payload, budget: { wall_time_ms: WALL_TIME_MS, max_output_bytes: MAX_OUTPUT_BYTES } });
       const started = performance.now();
-      const result = await executeCapability(installed[which], admitRequest(request), { artifacts, executor: installed.executor }, new AbortController().signal);
+      const result = await executeCapability(installed[which], admitRequest(request), { artifacts: store.artifacts, executor: installed.executor }, new AbortController().signal);
       ms += performance.now() - started;
       const checked = checkResult(result, c.countOnly);
       if (typeof checked === 'string') return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, failure: `shard ${index}/${shards}: ${checked}` };
       count += checked.count;
-      pages += checked.pages;
+      pages += checked.uris.length;
+      uris.push(...checked.uris);
     }
   } finally {
-    await artifacts.close();
-    leftovers.push(() => rmSync(root, { recursive: true, force: true }));
+    await forgetPages(store, uris);
   }
   return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, pages };
 }
 
-/** The count and pages of a result, or what is wrong with it. */
-function checkResult(result: CapabilityResult, countOnly: boolean): { count: number; pages: number } | string {
+/** The count and page URIs of a result, or what is wrong with it. */
+function checkResult(result: CapabilityResult, countOnly: boolean): { count: number; uris: string[] } | string {
   if (result.execution.status !== 'COMPLETED' || result.completeness.status !== 'COMPLETE') {
     return `${result.execution.status}: ${JSON.stringify(result.diagnostics).slice(0, 400)}`;
   }
-  const output = result.output as { count: number; listing: string; graphs: string[] | null; pages: { count: number }[] };
-  if (countOnly) return output.listing === 'NONE' ? { count: output.count, pages: 0 } : `listing ${output.listing} for count_only`;
+  const output = result.output as { count: number; listing: string; graphs: string[] | null; pages: { count: number; uri: string }[] };
+  if (countOnly) return output.listing === 'NONE' ? { count: output.count, uris: [] } : `listing ${output.listing} for count_only`;
   const listed = output.listing === 'INLINE' ? (output.graphs ?? []).length : output.pages.reduce((sum, page) => sum + page.count, 0);
   if (listed !== output.count) return `count ${output.count} but ${listed} graphs listed`;
-  return { count: output.count, pages: output.pages.length };
+  return { count: output.count, uris: output.pages.map((page) => page.uri) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -362,10 +403,10 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
     for (const c of selected) {
       // Unmeasured: the same filters at order 8 by every system, so each provider's code paths
       // for them are compiled before the clock starts (a run at n = 9 lasts tens of milliseconds).
-      const leftovers: Leftovers = [];
+      const leftovers = newLeftovers();
       await gengDirect(context, c, 8, 1, dir, leftovers);
       for (const which of ['geng', 'typescript'] as const) await capabilityRun(installed, which, c, 8, 1, dir, leftovers);
-      removeLeftovers(leftovers);
+      await removeLeftovers(leftovers);
       await context.waitQuiet(`graphs ${c.id} n=${n}`);
       const cpu = new CpuWindow(() => []);
       // geng whole first: its size decides the split, its count is the reference.
@@ -382,7 +423,7 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
         viaTs.push(await capabilityRun(installed, 'typescript', c, n, shards, dir, leftovers));
       }
       const load = cpu.lap();
-      removeLeftovers(leftovers);
+      await removeLeftovers(leftovers);
       const wholeSummary = summary(whole);
       const directSummary = shards > 1 ? summary(direct) : wholeSummary;
       const gengSummary = summary(viaGeng);
@@ -546,7 +587,7 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
   await context.waitQuiet('graphs sharded: geng direct');
   const direct: number[] = [];
   for (let round_ = 0; round_ < rounds; round_++) {
-    const run = await runGengOnce(context, ['-u', String(n)], null, []);
+    const run = await runGengOnce(context, ['-u', String(n)], null, newLeftovers());
     if (run.count !== expected) disagreements.push(`geng -u ${n} counted ${run.count}, OEIS A000088 says ${expected}`);
     direct.push(run.ms);
   }
@@ -750,7 +791,7 @@ async function installAndWarmUp(context: BenchContext): Promise<Installed> {
   const warmDir = join(context.dir, 'graphs-warm-up');
   mkdirSync(warmDir, { recursive: true });
   const warm: EnumerationCase = { id: 'warm-up', words: 'warm-up', gengFlags: [], payload: {}, countOnly: false };
-  const leftovers: Leftovers = [];
+  const leftovers = newLeftovers();
   try {
     for (let i = 0; i < 2; i++) {
       await gengDirect(context, warm, 8, 1, warmDir, leftovers);
@@ -760,7 +801,7 @@ async function installAndWarmUp(context: BenchContext): Promise<Installed> {
       }
     }
   } finally {
-    removeLeftovers(leftovers);
+    await removeLeftovers(leftovers);
   }
   return installed;
 }
