@@ -72,9 +72,12 @@ describe('two tenants on one authenticated server', () => {
     const uri = (stored.result.output as { graph_uri: string }).graph_uri;
     expect(stored.result.execution.job_id).toMatch(/\.acme$/);
     expect((await readArtifact(acme, uri)).uri).toBe(uri);
-    // The artifact is in acme's folder, and nowhere else.
+    // The artifact is in acme's folder, and nowhere else. (Its files are written just after the
+    // run returns: the store's journal makes it durable first; see shared/src/artifacts/local-journal.ts.)
     const hex = uri.slice('artifact://sha256/'.length);
-    expect(existsSync(join(jacobian.dataDir, 'artifacts', 'tenants', 'acme', 'manifests', 'sha256', hex.slice(0, 2), hex))).toBe(true);
+    const acmeFile = join(jacobian.dataDir, 'artifacts', 'tenants', 'acme', 'manifests', 'sha256', hex.slice(0, 2), hex);
+    for (let tries = 0; tries < 500 && !existsSync(acmeFile); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(acmeFile)).toBe(true);
     expect(existsSync(join(jacobian.dataDir, 'artifacts', 'manifests', 'sha256', hex.slice(0, 2), hex))).toBe(false);
 
     // globex knows the digest, but cannot read it, nor compute on it.
