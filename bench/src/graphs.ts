@@ -8,8 +8,9 @@
  *   before that spawn to geng's exit. Its count is the number of lines it wrote.
  * - capability, geng provider: the capability's execution path (executeCapability: request
  *   admission, input schema, budget, geng streamed, every graph rechecked, pages stored,
- *   result validation) in this process, with a fresh local-folder artifact store in the run's
- *   folder (synced writes, as `jacobian serve` stores them). Wall time of executeCapability.
+ *   result validation) in this process, with one local-folder artifact store per provider and
+ *   case, kept open from run to run with its journal, as `jacobian serve` keeps its store; each
+ *   run's pages are removed after it (unmeasured). Wall time of executeCapability.
  * - capability, TypeScript provider: the same with the TypeScript canonical augmentation, whose
  *   kernel runs in a child of a process pool (size 1, started and warmed up before measuring).
  *
