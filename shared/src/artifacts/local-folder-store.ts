@@ -44,7 +44,7 @@ export interface LocalFolderArtifactStoreOptions {
    * `fdatasync`ed per put; the put returns then, and the artifact's files are written in the
    * background (this store serves the artifact from memory meanwhile; see
    * {@link LocalFolderArtifactStore.written}) and synced later, at a checkpoint. A put of a small
-   * artifact takes 0.4–0.6 ms less on this project's machines. Costs two files of `bytes`
+   * artifact takes 0.35–0.5 ms less on this project's machines. Costs two files of `bytes`
    * (default 4 MiB) in `root/journal/` while the store is open, made when it opens (its first
    * puts wait for them). For long-lived stores (what `jacobian serve` keeps); default false.
    * Whatever the setting, a store restores the records of journals whose owner is gone before
