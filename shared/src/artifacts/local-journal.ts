@@ -39,7 +39,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fdatasync, fstatSync, open as openCallback, readFileSync, statSync, write, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -196,6 +196,18 @@ export function ownerAlive(header: JournalHeader): boolean {
   return now === null || now === header.identity;
 }
 
+/** The first block of a file (fewer bytes when it is shorter). */
+async function readHeaderBlock(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const block = Buffer.alloc(JOURNAL_BLOCK);
+    const { bytesRead } = await handle.read(block, 0, JOURNAL_BLOCK, 0);
+    return block.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Restore the records of every journal in `dir` whose owner is gone (`restore` must store an
  * entry durably), then remove it; one whose header is torn is removed too. Leftover temp files of journals never finished are removed
@@ -225,12 +237,12 @@ export async function recoverJournals(dir: string, restore: (entry: JournalEntry
         continue;
       }
       if (!name.endsWith('.log')) continue;
-      const bytes = await readFile(file);
-      const header = decodeHeader(bytes);
+      // The header first: a live owner's journal is not read (it may be megabytes).
+      const header = decodeHeader(await readHeaderBlock(file));
       if (header !== null && ownerAlive(header)) continue;
       // A journal file is renamed into place whole, and its header is rewritten only once its
       // records are checkpointed: one whose header is torn holds nothing to restore.
-      for (const entry of header === null ? [] : scanRecords(bytes, header.epoch)) {
+      for (const entry of header === null ? [] : scanRecords(await readFile(file), header.epoch)) {
         await restore(entry);
         restored += 1;
       }
