@@ -173,9 +173,8 @@ export function lawTexts(implication: Implication): { laws: string[]; target: st
  * Questions that warm `jacobian serve` up before the measurement: "a ⇒ b" for two distinct
  * single laws of {@link LAWS}, in a fixed order, skipping every pair the problem set asks (so
  * that no measured request, nor any other with the same laws and target, has been seen by the
- * server). Their
- * answers are not checked against anything: some have countermodels, some none up to the
- * order asked, which runs the SAT solver.
+ * server). Their answers are not checked against anything: some have countermodels, some none
+ * up to the order asked, which runs the SAT solver.
  */
 export function warmUpImplications(count: number): Implication[] {
   const names = Object.keys(LAWS) as LawName[];

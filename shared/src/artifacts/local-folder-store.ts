@@ -157,6 +157,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     throw new JacobianError('CONFIG_INVALID', `journal.bytes must be a whole number of ${JOURNAL_BLOCK}-byte blocks, at least ${MIN_JOURNAL_BYTES}, not ${String(journalBytes)}`, { path: ['journal', 'bytes'] });
   }
 
+  const journalDir = path.join(root, 'journal');
   const blobPath = (hex: string): string => path.join(root, 'blobs', 'sha256', hex.slice(0, 2), hex);
   const manifestPath = (hex: string): string => path.join(root, 'manifests', 'sha256', hex.slice(0, 2), hex);
 
@@ -518,7 +519,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     try {
       return await journal.put(entry, { materialize, files: [payload.file, manifest.file] });
     } catch (error) {
-      throw unavailable('put', path.join(root, 'journal'), error, []);
+      throw unavailable('put', journalDir, error, []);
     }
   }
 
@@ -594,20 +595,19 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * read and write waits for. A failed recovery fails the operation that waited for it, naming
    * the journal, and the next operation tries again.
    */
-  let recovery: Promise<void> | null = null;
-  const journal: ArtifactJournal | null = journalBytes === null ? null : openArtifactJournal({ dir: path.join(root, 'journal'), bytes: journalBytes, syncFiles: syncJournaled });
+  let recovery: Promise<void> | null = recoverJournals(journalDir, restore);
+  recovery.catch(() => undefined);
+  const journal: ArtifactJournal | null = journalBytes === null ? null : openArtifactJournal({ dir: journalDir, bytes: journalBytes, syncFiles: syncJournaled });
   async function recovered(uriPath: JsonPath): Promise<void> {
-    recovery ??= recoverJournals(path.join(root, 'journal'), restore).then(() => undefined);
+    recovery ??= recoverJournals(journalDir, restore);
     const attempt = recovery;
     try {
       await attempt;
     } catch (error) {
       if (recovery === attempt) recovery = null;
-      throw unavailable('recovery', path.join(root, 'journal'), error, uriPath);
+      throw unavailable('recovery', journalDir, error, uriPath);
     }
   }
-  recovery = recoverJournals(path.join(root, 'journal'), restore).then(() => undefined);
-  recovery.catch(() => undefined);
 
   return {
     limits,

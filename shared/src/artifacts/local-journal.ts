@@ -210,20 +210,18 @@ async function readHeaderBlock(file: string): Promise<Buffer> {
 
 /**
  * Restore the records of every journal in `dir` whose owner is gone (`restore` must store an
- * entry durably), then remove it; one whose header is torn is removed too. Leftover temp files of journals never finished are removed
- * once they are a minute old. A journal that cannot be read is left in place, and the error is
- * thrown after the others were tried.
+ * entry durably), then remove it; one whose header is torn is removed too. Leftover temp files
+ * of journals never finished are removed once they are a minute old. A journal that cannot be
+ * read is left in place, and the error is thrown after the others were tried.
  */
-export async function recoverJournals(dir: string, restore: (entry: JournalEntry) => Promise<void>): Promise<{ restored: number; journals: number }> {
+export async function recoverJournals(dir: string, restore: (entry: JournalEntry) => Promise<void>): Promise<void> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return { restored: 0, journals: 0 };
+    if ((error as { code?: string }).code === 'ENOENT') return;
     throw error;
   }
-  let restored = 0;
-  let journals = 0;
   const failures: string[] = [];
   let removed = false;
   for (const name of names) {
@@ -242,13 +240,9 @@ export async function recoverJournals(dir: string, restore: (entry: JournalEntry
       if (header !== null && ownerAlive(header)) continue;
       // A journal file is renamed into place whole, and its header is rewritten only once its
       // records are checkpointed: one whose header is torn holds nothing to restore.
-      for (const entry of header === null ? [] : scanRecords(await readFile(file), header.epoch)) {
-        await restore(entry);
-        restored += 1;
-      }
+      for (const entry of header === null ? [] : scanRecords(await readFile(file), header.epoch)) await restore(entry);
       await unlink(file);
       removed = true;
-      journals += 1;
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') continue; // another process recovered it first
       failures.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
@@ -256,7 +250,6 @@ export async function recoverJournals(dir: string, restore: (entry: JournalEntry
   }
   if (removed) await syncDirectory(dir);
   if (failures.length > 0) throw new Error(`journal recovery failed for ${failures.join('; ')}`);
-  return { restored, journals };
 }
 
 /** One of a store's two journal files. */

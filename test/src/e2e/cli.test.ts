@@ -1,6 +1,7 @@
 /**
  * `jacobian --help` and `--version` answer and exit 0 without starting anything: no server,
- * no kernel pool, no data dir. The command sets its own V8 flags. A signal during start-up.
+ * no kernel pool, no data dir. The command sets its own V8 flags. `jacobian serve` sent SIGTERM
+ * during start-up shuts down cleanly.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
