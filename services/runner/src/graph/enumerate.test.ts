@@ -23,7 +23,7 @@ import {
 import { sharedLauncher } from '../native/launcher.js';
 import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, streamGeng, type GengRequest, type GengTool } from './enumerate-geng.js';
 import { RowsLabeller } from './enumerate-canon.js';
-import { EnumerationPagePayloadSchema as PagePayload, ListingSink, type EnumerationPagePayload, type PageHeader } from './enumerate-pages.js';
+import { EnumerationPagePayloadSchema as PagePayload, graphsOnPage, ListingSink, type EnumerationPagePayload, type PageHeader } from './enumerate-pages.js';
 import { FAST_RECHECK_MAX_ORDER, FastRecheck } from './enumerate-recheck.js';
 import { enumerateGraphs, graph6OfRows, type EnumerationFilters } from './enumerate.kernel.js';
 import { canonicalLabelling } from './invariants/automorphisms.js';
@@ -163,13 +163,13 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(result.provider?.name).toBe(backend === 'geng' ? GENG_PROVIDER : ENUMERATE_TS_PROVIDER);
     });
 
-    it('pages a long listing: the 274668 graphs on 9 vertices in pages of 1 MiB, whose lines are 274668 isomorphism classes', async () => {
+    it('pages a long listing: the 274668 graphs on 9 vertices in pages growing from 16 KiB to 1 MiB, whose lines are 274668 isomorphism classes', async () => {
       const result = await run(backend, { order: 9 }, { ...BIG, max_output_bytes: 16 * 1024 * 1024 });
       const found = output(result);
       expect(found.listing).toBe('PAGED');
       expect(found.graphs).toBeNull();
-      // A graph6 line of order 9 is 8 bytes with its newline: 131072 lines fit in 1 MiB.
-      expect(found.pages.map((page) => page.count)).toEqual([131_072, 131_072, 12_524]);
+      // A graph6 line of order 9 is 8 bytes with its newline: 2048 lines fit in 16 KiB, 131072 in 1 MiB.
+      expect(found.pages.map((page) => page.count)).toEqual([2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072, 14_572]);
       expect(result.artifact_uris).toEqual(found.pages.map((page) => page.uri));
       const graphs = await listed(found);
       expect(graphs).toHaveLength(274_668);
@@ -776,6 +776,18 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
     } as unknown as CapabilityContext;
     return { lines: gengList(['-c', '7']), header, context };
   }
+
+  it("sizes pages from 16 KiB of graph6 lines, doubling up to 1 MiB, within the store's payload limit, at least one graph", () => {
+    const unlimited = 16 * 1024 * 1024;
+    // Order 10: 10 bytes a line with its newline.
+    expect(Array.from({ length: 9 }, (_, page) => graphsOnPage(10, page, unlimited))).toEqual([1638, 3276, 6553, 13_107, 26_214, 52_428, 104_857, 104_857, 104_857]);
+    expect(graphsOnPage(10, 1000, unlimited)).toBe(104_857);
+    // Each graph6 character and newline may take two bytes of canonical JSON, and 4 kB go to the rest.
+    expect([0, 3, 8].map((page) => graphsOnPage(10, page, 4096 + 2 * 10 * 1000))).toEqual([1000, 1000, 1000]);
+    expect(graphsOnPage(10, 0, 4096)).toBe(1);
+    // Order 1: lines of 2 bytes.
+    expect(graphsOnPage(1, 0, unlimited)).toBe(8192);
+  });
 
   it('pages the same lines whatever the chunk boundaries, and calls the reference only for graphs the fast recheck does not pass', async () => {
     const harness = await createCapabilityHarness();
