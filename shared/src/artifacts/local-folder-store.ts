@@ -42,7 +42,7 @@ export interface LocalFolderArtifactStoreOptions {
   /**
    * Make new artifacts durable through a journal (local-journal.ts): one record appended and
    * `fdatasync`ed per put; the put returns then, and the artifact's files are written in the
-   * background (this store serves the artifact from memory meanwhile; see
+   * background once puts pause (this store serves the artifact from memory meanwhile; see
    * {@link LocalFolderArtifactStore.written}) and synced later, at a checkpoint. A put of a small
    * artifact takes 0.35–0.5 ms less on this project's machines. Costs two files of `bytes`
    * (default 4 MiB) in `root/journal/` while the store is open, made when it opens (its first
@@ -57,7 +57,8 @@ export interface LocalFolderArtifactStoreOptions {
 export interface LocalFolderArtifactStore extends ArtifactStore {
   /**
    * Resolves once the files of every artifact put so far are written (a journaled put returns
-   * before they are, and the store serves the artifact from memory meanwhile), or failed to be
+   * before they are, and the store serves the artifact from memory meanwhile; this starts the
+   * writes that wait for puts to pause), or failed to be
    * (those stay in memory until the checkpoint stores them synced): what a caller awaits before
    * another process, or another store on the same folder, reads them.
    */
@@ -68,6 +69,20 @@ export interface LocalFolderArtifactStore extends ArtifactStore {
 const SHARD_NAMES: readonly string[] = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, '0'));
 
 type Signal = { signal?: AbortSignal } | undefined;
+
+/**
+ * A journaled artifact's files are written once the store has had no journaled put for this
+ * long (or at once when {@link LocalFolderArtifactStore.written}, a checkpoint or `close` wants
+ * them). The put is durable already, and the artifact is served from memory meanwhile. Writing
+ * the files (creating two, a rename) takes about 0.3 ms of CPU in the thread pool per artifact:
+ * done while a run is still putting pages, it competes with the tool the run waits for on a
+ * 2-core machine. Measured on this project's test machine (geng -t 10 storing 4 pages, calls
+ * alternating, two runs of 60 and 80 calls): 1.18× and 1.26× geng's own time with the files
+ * written at once, 1.17× and 1.14× with them written after a quiet spell.
+ */
+const JOURNAL_WRITE_QUIET_MS = 20;
+/** The longest a journaled artifact's files wait to be written, whatever puts keep coming. */
+const JOURNAL_WRITE_MAX_WAIT_MS = 200;
 
 /*
  * Files are handled by descriptor, so that closing one is a plain call rather than a trip
@@ -512,7 +527,12 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     if (journal === null) return false;
     const entry: JournalEntry = { payloadDigest: prepared.payloadDigest, payloadBytes: prepared.payloadBytes, manifestDigest: prepared.manifestDigest, manifestBytes: prepared.manifestBytes };
     const materialize = (): Promise<void> => {
-      const writing = materializeHeld(entry, payload, manifest);
+      // Served from memory from now on (the put returns next), and written after a quiet spell.
+      hold(entry);
+      const writing = new Promise<void>((done) => {
+        waitingWrites.push({ since: Date.now(), start: () => done(materializeHeld(entry, payload, manifest)) });
+      });
+      scheduleWrites();
       materializing.add(writing);
       return writing.finally(() => materializing.delete(writing));
     };
@@ -523,12 +543,32 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     }
   }
 
-  /** Journaled artifacts' files being written. */
+  /** Journaled artifacts' files waiting to be written or being written. */
   const materializing = new Set<Promise<void>>();
+  /** Journaled artifacts whose files wait for a quiet spell (see {@link JOURNAL_WRITE_QUIET_MS}), oldest first. */
+  const waitingWrites: { since: number; start: () => void }[] = [];
+  let writesTimer: ReturnType<typeof setTimeout> | null = null;
 
-  /** Hold a journaled artifact in memory while its files are written (see {@link storeJournaled}); never rejects. */
+  /** Start writing the files of every journaled artifact that waits. */
+  function startWrites(): void {
+    if (writesTimer !== null) clearTimeout(writesTimer);
+    writesTimer = null;
+    for (const waiting of waitingWrites.splice(0)) waiting.start();
+  }
+
+  /** (Re)start the quiet spell after a journaled put, cut short for files that have waited long. */
+  function scheduleWrites(): void {
+    if (writesTimer !== null) clearTimeout(writesTimer);
+    const oldest = waitingWrites[0];
+    if (oldest === undefined) return;
+    const wait = Math.max(0, Math.min(JOURNAL_WRITE_QUIET_MS, oldest.since + JOURNAL_WRITE_MAX_WAIT_MS - Date.now()));
+    writesTimer = setTimeout(startWrites, wait);
+    // The records are durable: a process that exits meanwhile leaves them to the next store's recovery.
+    writesTimer.unref();
+  }
+
+  /** Write a held journaled artifact's files (see {@link storeJournaled}), then release it from memory; never rejects. */
   async function materializeHeld(entry: JournalEntry, payload: StoredObject, manifest: StoredObject): Promise<void> {
-    hold(entry);
     let written: Written | null = null;
     try {
       await writeInPlace(payload.file, payload.bytes, payload.hex, false);
@@ -597,7 +637,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    */
   let recovery: Promise<void> | null = recoverJournals(journalDir, restore);
   recovery.catch(() => undefined);
-  const journal: ArtifactJournal | null = journalBytes === null ? null : openArtifactJournal({ dir: journalDir, bytes: journalBytes, syncFiles: syncJournaled });
+  const journal: ArtifactJournal | null = journalBytes === null ? null : openArtifactJournal({ dir: journalDir, bytes: journalBytes, syncFiles: syncJournaled, startWrites });
   async function recovered(uriPath: JsonPath): Promise<void> {
     recovery ??= recoverJournals(journalDir, restore);
     const attempt = recovery;
@@ -649,7 +689,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     },
 
     async written(): Promise<void> {
-      while (materializing.size > 0) await Promise.all([...materializing]);
+      for (startWrites(); materializing.size > 0; startWrites()) await Promise.all([...materializing]);
     },
 
     async close(): Promise<void> {

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { canonicalBytes } from '../canonical-json.js';
 import { JacobianError } from '../errors.js';
@@ -264,6 +265,58 @@ describe('local folder store with a journal', () => {
     expect((await other.get(kept.uri)).payload).toEqual({ label: 'live' });
     const names = await journalNames(root);
     expect(names).toEqual([...liveFiles.map((file) => path.basename(file)), 'making.0.tmp'].sort());
+  });
+
+  it("writes a journaled artifact's files once puts pause for 20 ms, at most 200 ms after its put, or at once when asked", async () => {
+    const root = await tempRoot();
+    const store = open(root);
+    await journalReady(root);
+    const written = (label: string): boolean => existsSync(manifestFile(root, entryOf(draft(label)).manifestDigest));
+    /** Give writes that started (wrongly or rightly) real time to end: the fake clock does not move. */
+    const settle = async (): Promise<void> => {
+      for (const until = performance.now() + 50; performance.now() < until; ) await new Promise((done) => setImmediate(done));
+    };
+    const eventually = async (check: () => boolean): Promise<boolean> => {
+      for (const until = performance.now() + 10_000; !check(); ) {
+        if (performance.now() > until) return false;
+        await new Promise((done) => setImmediate(done));
+      }
+      return true;
+    };
+    // Only the store's timer is faked: nothing but it (or written(), a checkpoint, close) starts the writes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      // A pause: each put restarts the 20 ms; meanwhile the artifacts are served from memory.
+      const first = await store.put(draft('quiet-a'));
+      vi.advanceTimersByTime(19);
+      await store.put(draft('quiet-b'));
+      vi.advanceTimersByTime(19);
+      await settle();
+      expect([written('quiet-a'), written('quiet-b')]).toEqual([false, false]);
+      expect(await store.has(first.uri)).toBe(true);
+      expect((await store.get(first.uri)).payload).toEqual({ label: 'quiet-a' });
+      vi.advanceTimersByTime(1);
+      expect(await eventually(() => written('quiet-a') && written('quiet-b'))).toBe(true);
+
+      // Puts every 10 ms never leave a pause: the first one's files are written 200 ms after it.
+      await store.put(draft('busy-0'));
+      for (let index = 1; index <= 19; index++) {
+        vi.advanceTimersByTime(10);
+        await store.put(draft(`busy-${index}`));
+      }
+      vi.advanceTimersByTime(9);
+      await settle();
+      expect(written('busy-0')).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(await eventually(() => Array.from({ length: 20 }, (_, index) => written(`busy-${index}`)).every(Boolean))).toBe(true);
+
+      // written() does not wait for the pause.
+      await store.put(draft('asked'));
+      await store.written();
+      expect(written('asked')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('switches between its two files as they fill, checkpointing the full one', async () => {

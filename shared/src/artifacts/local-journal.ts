@@ -271,8 +271,9 @@ interface JournalFile {
 /** What a journaled put does besides its record; see {@link ArtifactJournal.put}. */
 export interface JournaledWrites {
   /**
-   * Write the artifact's files, unsynced; run once the record is durable, after the put has
-   * returned. Must not reject (a failure is the store's to keep track of, and to repair at the
+   * Write the artifact's files, unsynced (the store may hold the writing back for a while; see
+   * {@link ArtifactJournalOptions.startWrites}); called once the record is durable, just before
+   * the put returns. Must not reject (a failure is the store's to keep track of, and to repair at the
    * checkpoint, when {@link ArtifactJournalOptions.syncFiles} is called).
    */
   materialize(): Promise<void>;
@@ -304,6 +305,11 @@ export interface ArtifactJournalOptions {
    * it returns, the records of those puts are voided.
    */
   syncFiles(files: readonly string[]): Promise<void>;
+  /**
+   * Start at once the `materialize` work the store holds back (a store may wait for a quiet
+   * spell before it writes files): a checkpoint calls it before it waits for that work.
+   */
+  startWrites?(): void;
 }
 
 /** Make a new journal file filled with zeros, its header written, synced, and renamed into place. */
@@ -374,7 +380,10 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
   /** Sync what the puts into `file` wrote, then raise its epoch (voiding its records) and take it back into use. */
   function checkpoint(file: JournalFile): Promise<void> {
     file.checkpoint ??= (async () => {
-      while (file.pending.size > 0) await Promise.allSettled([...file.pending]);
+      while (file.pending.size > 0) {
+        options.startWrites?.();
+        await Promise.allSettled([...file.pending]);
+      }
       const unsynced = [...file.unsynced];
       await options.syncFiles(unsynced);
       for (const name of unsynced) file.unsynced.delete(name);
