@@ -21,6 +21,7 @@ import {
   type EnumerateOutput,
 } from './enumerate.js';
 import { sharedLauncher } from '../native/launcher.js';
+import { SpoolSupply } from '../native/spooled.js';
 import { GENG_PROVIDER, gengArguments, gengMethod, gengProvider, parseGengCount, probeGeng, runGeng, streamGeng, type GengRequest, type GengTool } from './enumerate-geng.js';
 import { RowsLabeller } from './enumerate-canon.js';
 import { EnumerationPagePayloadSchema as PagePayload, graphsOnPage, ListingSink, type EnumerationPagePayload, type PageHeader } from './enumerate-pages.js';
@@ -488,7 +489,8 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(await readdir(spool)).toEqual([]);
       process.env['TMPDIR'] = join(spool, 'missing');
       try {
-        const missing = await streamGeng(tool, listing(4), options(1024), () => null).then(
+        // Spool files created as the run starts (this process's shared supply has one made ahead).
+        const missing = await streamGeng(tool, listing(4), { ...options(1024), spools: new SpoolSupply({ ahead: false }) }, () => null).then(
           () => null,
           (caught: unknown) => caught as { code?: string; message?: string },
         );

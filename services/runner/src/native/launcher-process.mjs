@@ -12,11 +12,14 @@
  * - In: `{"op":"spawn","id":N,"file":F,"args":[...],"env":{...},"stdin":PATH|null,"stdout":PATH|null,"stderrLimit":B}`.
  *   The tool reads its stdin from the existing file `stdin` (opened, then unlinked) or from
  *   nothing; its stdout goes to the existing file `stdout` (opened for writing, then unlinked: the
- *   caller holds it open and reads it) or nowhere; its stderr comes back.
+ *   caller holds it open and reads it) or nowhere; its stderr comes back. A path under `/proc/`
+ *   is a file without a name that the caller holds, reopened through its descriptor: nothing to
+ *   unlink. stdout is opened first, so that when it cannot be, stdin is left as it was.
  * - In: `{"op":"kill","id":N}`: SIGKILL to that tool, if it still runs.
  * - Out: `{"id":N,"event":"spawned","pid":P}`, then `{"id":N,"event":"exit","code":C,"signal":S,
  *   "stderr":T,"ms":M}` once it has exited and its stderr is closed (`ms`: from just before the
- *   spawn to then); or `{"id":N,"event":"error","message":T}` when it could not be started.
+ *   spawn to then); or `{"id":N,"event":"error","message":T}` when it could not be started,
+ *   with `"opening":"stdin"|"stdout"` when that file could not be opened.
  *
  * When its stdin ends (the runner exited, or closed it), it kills every tool it started and exits.
  */
@@ -46,12 +49,14 @@ function describe(error) {
 
 /**
  * Open a file the caller made for the tool, then unlink it (the caller unlinks it too; a name
- * already gone is fine). Throws when it cannot be opened.
+ * already gone is fine), unless it is a nameless file reopened through `/proc/<pid>/fd/<n>`.
+ * Throws when it cannot be opened.
  * @param {string} file
  * @param {number} flags
  */
 function openAndUnlink(file, flags) {
   const fd = openSync(file, flags);
+  if (file.startsWith('/proc/')) return fd;
   try {
     unlinkSync(file);
   } catch {
@@ -69,15 +74,15 @@ function launch(request) {
     for (const fd of stdio) if (typeof fd === 'number') closeSync(fd);
   };
   for (const [index, file, flags, role] of /** @type {const} */ ([
-    [0, request.stdin, constants.O_RDONLY, 'stdin'],
     [1, request.stdout, constants.O_WRONLY, 'stdout'],
+    [0, request.stdin, constants.O_RDONLY, 'stdin'],
   ])) {
     if (file === null) continue;
     try {
       stdio[index] = openAndUnlink(file, flags);
     } catch (error) {
       closeOpened();
-      send({ id, event: 'error', message: `its ${role} ${file} could not be opened: ${describe(error)}` });
+      send({ id, event: 'error', message: `its ${role} ${file} could not be opened: ${describe(error)}`, opening: role });
       return;
     }
   }

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NativeLauncher, type LaunchRequest } from './launcher.js';
+import { LaunchFileError, NativeLauncher, type LaunchRequest } from './launcher.js';
 
 const SH = '/bin/sh';
 
@@ -96,8 +96,33 @@ describe('NativeLauncher', () => {
     await expect(launcher.launch({ ...sh(''), file: join(dir, 'no-such-tool') })).rejects.toThrow(/ENOENT/);
     await expect(launcher.launch(sh('true', { stdoutFile: join(dir, 'missing', 'out') }))).rejects.toThrow(/stdout .*missing.* could not be opened/);
     await expect(launcher.launch(sh('true', { stdinFile: join(dir, 'missing', 'in') }))).rejects.toThrow(/stdin .*missing.* could not be opened/);
+    // The file that could not be opened is named; stdout is opened first, so a stdin file is left in place when stdout fails.
+    const input = join(dir, 'kept-input');
+    await writeFile(input, 'kept');
+    const refused = await launcher.launch(sh('cat', { stdinFile: input, stdoutFile: join(dir, 'missing', 'out') })).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LaunchFileError);
+    expect((refused as LaunchFileError).opening).toBe('stdout');
+    expect(existsSync(input)).toBe(true);
+    expect(await launcher.launch(sh('true', { stdinFile: join(dir, 'missing', 'in') })).catch((error: unknown) => (error as LaunchFileError).opening)).toBe('stdin');
     // It still works afterwards.
     expect((await (await launcher.launch(sh('exit 0'))).exited).code).toBe(0);
+  });
+
+  it('reopens a file without a name through /proc for stdout, and leaves it to its holder', async () => {
+    launcher = new NativeLauncher();
+    // O_TMPFILE (Linux's __O_TMPFILE with O_DIRECTORY): a file in `dir` that has no name.
+    const fd = openSync(dir, 0o20000000 | constants.O_DIRECTORY | constants.O_RDWR, 0o600);
+    try {
+      const file = `/proc/${process.pid}/fd/${fd}`;
+      expect((await (await launcher.launch(sh('echo unnamed', { stdoutFile: file }))).exited).code).toBe(0);
+      const bytes = Buffer.alloc(64);
+      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0))).toBe('unnamed\n');
+      // Nothing was unlinked (it has no name): the same descriptor takes a second run, written from the start again.
+      expect((await (await launcher.launch(sh('echo again', { stdoutFile: file }))).exited).code).toBe(0);
+      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0))).toBe('again\nd\n');
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('kills a tool on request, and keeps concurrent tools apart', async () => {

@@ -44,6 +44,18 @@ export interface LaunchRequest {
   stderrLimit: number;
 }
 
+/** A launch refused because the launcher could not open the tool's stdin or stdout file. */
+export class LaunchFileError extends Error {
+  constructor(
+    message: string,
+    /** Which file could not be opened. */
+    readonly opening: 'stdin' | 'stdout',
+  ) {
+    super(message);
+    this.name = 'LaunchFileError';
+  }
+}
+
 /** How a launched tool ended. */
 export interface LaunchExit {
   code: number | null;
@@ -82,7 +94,8 @@ export class NativeLauncher {
 
   /**
    * Start a tool. Resolves once it runs; rejects when it could not be started (a missing
-   * executable, a stdout file that cannot be opened, a launcher that died or could not start).
+   * executable, a launcher that died or could not start; a {@link LaunchFileError} for a stdin
+   * or stdout file that cannot be opened).
    */
   launch(request: LaunchRequest): Promise<LaunchedTool> {
     if (this.closed) return Promise.reject(new Error('the native-tool launcher is closed'));
@@ -181,11 +194,14 @@ export class NativeLauncher {
       return;
     }
     if (message === null || typeof message !== 'object') return;
-    const m = message as { id?: unknown; event?: unknown; pid?: unknown; message?: unknown; code?: unknown; signal?: unknown; stderr?: unknown; ms?: unknown };
+    const m = message as { id?: unknown; event?: unknown; pid?: unknown; message?: unknown; opening?: unknown; code?: unknown; signal?: unknown; stderr?: unknown; ms?: unknown };
     const entry = typeof m.id === 'number' ? this.pending.get(m.id) : undefined;
     if (entry === undefined) return;
     if (m.event === 'spawned' && typeof m.pid === 'number') entry.started(m.pid);
-    else if (m.event === 'error') entry.failed(new Error(typeof m.message === 'string' ? m.message : 'it could not be started'));
+    else if (m.event === 'error') {
+      const text = typeof m.message === 'string' ? m.message : 'it could not be started';
+      entry.failed(m.opening === 'stdin' || m.opening === 'stdout' ? new LaunchFileError(text, m.opening) : new Error(text));
+    }
     else if (m.event === 'exit') {
       entry.exited({
         code: typeof m.code === 'number' ? m.code : null,

@@ -5,13 +5,13 @@
  * text form, bounded output, and a kill at the caller's deadline or abort.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, readSync } from 'node:fs';
+import { constants, fstatSync, readSync } from 'node:fs';
 import { access, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
-import { scratchFile, unlinkQuietly } from '../native/spooled.js';
+import { sharedSpools, withSpool } from '../native/spooled.js';
 import { runNativeTool } from './nauty.js';
 
 /** The provider name capabilities built on CaDiCaL register under. */
@@ -132,13 +132,7 @@ export async function runCadical(options: CadicalRunOptions): Promise<CadicalRun
   const { signal } = options;
   if (signal.aborted) throw new JacobianError('EXECUTION_CANCELLED', 'the solver run was cancelled before it started');
   const args = ['-q', ...(options.proofPath === null ? [] : ['--no-binary']), options.cnfPath, ...(options.proofPath === null ? [] : [options.proofPath])];
-  const spool = scratchFile('cadical', 'spool');
-  try {
-    return await runCadicalInto(options, args, spool);
-  } finally {
-    unlinkQuietly(spool.file);
-    closeSync(spool.fd);
-  }
+  return withSpool('cadical', sharedSpools, (spool) => runCadicalInto(options, args, spool));
 }
 
 /** {@link runCadical} once its spool file is made: `spool.fd` is read for the answer. */
