@@ -9,6 +9,7 @@ import { canonicalize } from '../canonical-json.js';
 import { JacobianError } from '../errors.js';
 import { createLocalFolderArtifactStore, type LocalFolderArtifactStoreOptions } from './local-folder-store.js';
 import { MIN_JOURNAL_BYTES } from './local-journal.js';
+import { rejection } from '../reasoning/test-fixtures.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import { describeArtifactStoreContract, type ArtifactStoreHarness } from './store-contract.js';
 import type { ArtifactStore, ArtifactStoreLimits } from './store.js';
@@ -98,16 +99,6 @@ const draft: ArtifactDraft = {
   payload: { b: [1, 2, 3], a: 'x' },
   summary: { n: 3 },
 };
-
-async function rejection(promise: Promise<unknown>): Promise<JacobianError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(JacobianError);
-    return error as JacobianError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('local folder artifact store', () => {
   const cleanups: (() => Promise<void>)[] = [];
