@@ -14,3 +14,5 @@ export type { SingularJob } from '../domains/polynomial/singular.testing.js';
 export { mulberry32 } from './seeded.js';
 export { memoryTracing } from './memory-tracing.js';
 export type { MemoryTracing } from './memory-tracing.js';
+export { journalRecords } from './journal-records.js';
+export type { JournalRecord } from './journal-records.js';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTree } from '../support/fs-snapshot.js';
+import { listStore } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
 import { describeEachConnection, E2E_TEST_TIMEOUT_MS, startJacobian, HOOK_TIMEOUT_MS, type JacobianFixture } from '../support/jacobian.js';
 import { errorDiagnostic, mathFind, mathRun } from '../support/tools.js';
@@ -91,7 +91,7 @@ describe('JACOBIAN_HIDE_IDS=artifact.put', () => {
 
       it('refuses a direct call with CAPABILITY_POLICY_DENIED and writes nothing', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
         const artifacts = join(hidden.dataDir, 'artifacts');
-        const before = await listTree(artifacts);
+        const before = await listStore(artifacts);
         const { raw, result, text } = await mathRun(client(), {
           capability_id: 'artifact.put',
           payload: { schema_uri: 'urn:example:schema:note/v1', semantics_uri: 'urn:example:semantics:note/v1', payload: { text: 'hello' } },
@@ -105,7 +105,7 @@ describe('JACOBIAN_HIDE_IDS=artifact.put', () => {
         expect(d.message).toContain('artifact.put');
         expect(d.message).toContain('hidden by operator policy');
         expect(text).toContain('CAPABILITY_POLICY_DENIED');
-        expect(await listTree(artifacts)).toEqual(before);
+        expect(await listStore(artifacts)).toEqual(before);
       });
     },
   );
@@ -131,7 +131,7 @@ describe('JACOBIAN_CHECKER_AUTHORIZATION=none', () => {
         expect(inspect.response.capability?.['capability_id']).toBe('graph.induced_tree.maximum.verify');
 
         const artifacts = join(unauthorized.dataDir, 'artifacts');
-        const before = await listTree(artifacts);
+        const before = await listStore(artifacts);
         const verify = await mathRun(client(), { capability_id: 'graph.induced_tree.maximum.verify', mode: 'VERIFY', payload: { result_uri } });
         expect(verify.raw.isError).toBe(true);
         expect(verify.result.execution.status).toBe('ERROR');
@@ -142,7 +142,7 @@ describe('JACOBIAN_CHECKER_AUTHORIZATION=none', () => {
         expect(verify.result.obligations.filter((o) => o.status === 'DISCHARGED')).toEqual([]);
         expect(verify.text).not.toContain('assurance: VERIFIED');
         // No verification record (or anything else) was stored.
-        expect(await listTree(artifacts)).toEqual(before);
+        expect(await listStore(artifacts)).toEqual(before);
       });
     },
   );

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { resultDigest, type ReasoningEvent, type WriteReceipt } from '@jacobian/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTree } from '../support/fs-snapshot.js';
+import { listStore } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
 import {
   describeEachConnection,
@@ -126,16 +126,16 @@ describe('JACOBIAN_REASONING_MODE=REQUIRED', () => {
       it('refuses an unbound math.run before computing anything: no artifact is written', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
         const ids = await openCall(client(), 'Build another path graph.');
         const graph = freshPath(50 + offset);
-        const before = await listTree(artifactsDir());
+        const before = await listStore(artifactsDir());
         const unbound = await mathRun(client(), construct(graph));
         expect(unbound.result.execution.status).toBe('ERROR');
         expect(errorDiagnostic(unbound.result, 'REASONING_PROTOCOL_VIOLATION').path).toEqual(['reasoning_run_id']);
         expect(unbound.text).toContain('reasoning: REJECTED');
-        expect(await listTree(artifactsDir())).toEqual(before);
+        expect(await listStore(artifactsDir())).toEqual(before);
         // The same request with the call's IDs computes and stores the graph: the refusal was the only difference.
         const bound = await mathRun(client(), construct(graph, ids));
         expect(bound.result.execution.status).toBe('COMPLETED');
-        expect(await listTree(artifactsDir())).not.toEqual(before);
+        expect(await listStore(artifactsDir())).not.toEqual(before);
       });
     },
     [

@@ -8,7 +8,7 @@ import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { constructExplicit } from '@jacobian/runner';
 import { GRAPH_SCHEMA_URI, toJsonSchema } from '@jacobian/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTree } from '../support/fs-snapshot.js';
+import { listStore } from '../support/fs-snapshot.js';
 import { PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
 import { describeEachConnection, E2E_TEST_TIMEOUT_MS, startJacobian, HOOK_TIMEOUT_MS, type JacobianFixture } from '../support/jacobian.js';
 import { ARTIFACT_URI, artifactUrisIn, errorDiagnostic, mathFind, mathRun, readArtifact, type RunCall } from '../support/tools.js';
@@ -273,7 +273,7 @@ describe('jacobian end to end', () => {
         const artifactsDir = () => join(jacobian.dataDir, 'artifacts');
 
         async function rejected(args: Record<string, unknown>): Promise<RunCall> {
-          const before = await listTree(artifactsDir());
+          const before = await listStore(artifactsDir());
           const call = await mathRun(client(), args);
           expect(call.raw.isError).toBe(true);
           expect(call.result.execution.status).toBe('ERROR');
@@ -281,7 +281,7 @@ describe('jacobian end to end', () => {
           expect(call.result.artifact_uris).toEqual([]);
           expect(call.result.assurance.level).not.toBe('VERIFIED');
           expect(call.text).toContain('execution: ERROR');
-          expect(await listTree(artifactsDir())).toEqual(before);
+          expect(await listStore(artifactsDir())).toEqual(before);
           return call;
         }
 

@@ -13,6 +13,7 @@ import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from '@m
 import { tokenDigest } from '@jacobian/mcp-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { listStore } from '../support/fs-snapshot.js';
 import { E2E_TEST_TIMEOUT_MS, HOOK_TIMEOUT_MS, startJacobian, type JacobianFixture } from '../support/jacobian.js';
 import { errorDiagnostic, mathRun, readArtifact } from '../support/tools.js';
 
@@ -72,13 +73,17 @@ describe('two tenants on one authenticated server', () => {
     const uri = (stored.result.output as { graph_uri: string }).graph_uri;
     expect(stored.result.execution.job_id).toMatch(/\.acme$/);
     expect((await readArtifact(acme, uri)).uri).toBe(uri);
-    // The artifact is in acme's folder, and nowhere else. (Its files are written just after the
-    // run returns: the store's journal makes it durable first; see shared/src/artifacts/local-journal.ts.)
+    // The artifact is in acme's store, and nowhere else: in its journal as the run returns, in its
+    // files once the store has written them (after a pause in puts; see shared/src/artifacts/local-journal.ts).
     const hex = uri.slice('artifact://sha256/'.length);
-    const acmeFile = join(jacobian.dataDir, 'artifacts', 'tenants', 'acme', 'manifests', 'sha256', hex.slice(0, 2), hex);
+    const manifest = join('manifests', 'sha256', hex.slice(0, 2), hex);
+    const holds = async (root: string): Promise<boolean> => (await listStore(root)).some((line) => line.startsWith(`${manifest} `));
+    expect(await holds(join(jacobian.dataDir, 'artifacts', 'tenants', 'acme'))).toBe(true);
+    expect(await holds(join(jacobian.dataDir, 'artifacts'))).toBe(false);
+    const acmeFile = join(jacobian.dataDir, 'artifacts', 'tenants', 'acme', manifest);
     for (let tries = 0; tries < 500 && !existsSync(acmeFile); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(existsSync(acmeFile)).toBe(true);
-    expect(existsSync(join(jacobian.dataDir, 'artifacts', 'manifests', 'sha256', hex.slice(0, 2), hex))).toBe(false);
+    expect(existsSync(join(jacobian.dataDir, 'artifacts', manifest))).toBe(false);
 
     // globex knows the digest, but cannot read it, nor compute on it.
     await expect(globex.readResource({ uri })).rejects.toBeInstanceOf(ResourceNotFoundError);
