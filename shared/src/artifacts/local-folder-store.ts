@@ -76,9 +76,9 @@ type Signal = { signal?: AbortSignal } | undefined;
  * them). The put is durable already, and the artifact is served from memory meanwhile. Writing
  * the files (creating two, a rename) takes about 0.3 ms of CPU in the thread pool per artifact:
  * done while a run is still putting pages, it competes with the tool the run waits for on a
- * 2-core machine. Measured on this project's test machine (geng -t 10 storing 4 pages, calls
- * alternating, two runs of 60 and 80 calls): 1.18× and 1.26× geng's own time with the files
- * written at once, 1.17× and 1.14× with them written after a quiet spell.
+ * 2-core machine. Measured on this project's test machine, graph.enumerate.nonisomorphic on
+ * geng -t 10 (4 pages) against geng alone, three benchmark runs of 15 rounds each, alternating:
+ * 1.18–1.23× with the files written at once, 1.11–1.13× with them written after a pause.
  */
 const JOURNAL_WRITE_QUIET_MS = 20;
 /** The longest a journaled artifact's files wait to be written, whatever puts keep coming. */

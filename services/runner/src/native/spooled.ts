@@ -178,7 +178,8 @@ export async function withSpool<T>(name: string, spools: SpoolSupply, body: (spo
   try {
     return await body(first);
   } catch (error) {
-    if (first.named || !(toAppError(error).cause instanceof LaunchFileError) || (toAppError(error).cause as LaunchFileError).opening !== 'stdout') throw error;
+    const cause = toAppError(error).cause;
+    if (first.named || !(cause instanceof LaunchFileError) || cause.opening !== 'stdout') throw error;
   } finally {
     release(first);
   }
