@@ -22,7 +22,7 @@ import {
   type StoredArtifact,
 } from './store.js';
 import { compareExisting, readVerifiedManifest, readVerifiedPayload, verifyParents, type BoundedRead } from './verify.js';
-import { DEFAULT_JOURNAL_BYTES, JOURNAL_BLOCK, MIN_JOURNAL_BYTES, openArtifactJournal, recoverJournals, type ArtifactJournal, type JournalEntry } from './local-journal.js';
+import { DEFAULT_JOURNAL_BYTES, isJournalSize, JOURNAL_BLOCK, MIN_JOURNAL_BYTES, openArtifactJournal, recoverJournals, type ArtifactJournal, type JournalEntry } from './local-journal.js';
 
 /** Options for {@link createLocalFolderArtifactStore}. */
 export interface LocalFolderArtifactStoreOptions {
@@ -168,7 +168,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   const limits = Object.freeze(resolveArtifactStoreLimits(options.limits));
   let closed = false;
   const journalBytes = options.journal === undefined || options.journal === false ? null : options.journal === true ? DEFAULT_JOURNAL_BYTES : (options.journal.bytes ?? DEFAULT_JOURNAL_BYTES);
-  if (journalBytes !== null && !(Number.isInteger(journalBytes) && journalBytes >= MIN_JOURNAL_BYTES && journalBytes % JOURNAL_BLOCK === 0)) {
+  if (journalBytes !== null && !isJournalSize(journalBytes)) {
     throw new JacobianError('CONFIG_INVALID', `journal.bytes must be a whole number of ${JOURNAL_BLOCK}-byte blocks, at least ${MIN_JOURNAL_BYTES}, not ${String(journalBytes)}`, { path: ['journal', 'bytes'] });
   }
 

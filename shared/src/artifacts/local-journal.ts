@@ -43,6 +43,7 @@ import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/pr
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { sha256Hex } from '../canonical-json.js';
 import { syncDirectory } from '../fs-durable.js';
 
 const openAsync = promisify(openCallback);
@@ -57,6 +58,11 @@ export const MIN_JOURNAL_BYTES = 16 * JOURNAL_BLOCK;
 export const DEFAULT_JOURNAL_BYTES = 4 * 1024 * 1024;
 /** Largest record (header, payload and manifest) a journal takes; larger artifacts are synced as without one. */
 export const MAX_JOURNAL_RECORD = 1024 * 1024;
+
+/** Whether `bytes` can be the size of a journal file: whole blocks, at least {@link MIN_JOURNAL_BYTES}. */
+export function isJournalSize(bytes: number): boolean {
+  return Number.isInteger(bytes) && bytes >= MIN_JOURNAL_BYTES && bytes % JOURNAL_BLOCK === 0;
+}
 
 const FILE_MAGIC = Buffer.from('JCBJRNL1', 'latin1');
 const RECORD_MAGIC = 0x4a524543; // 'JREC'
@@ -95,10 +101,6 @@ export function encodeRecord(entry: JournalEntry, epoch: number): Buffer {
   record.set(entry.payloadBytes, RECORD_HEADER);
   record.set(entry.manifestBytes, RECORD_HEADER + entry.payloadBytes.byteLength);
   return record;
-}
-
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -341,7 +343,7 @@ async function writeAll(fd: number, bytes: Uint8Array, position: number): Promis
  */
 export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJournal {
   const { dir, bytes } = options;
-  if (!Number.isInteger(bytes) || bytes < MIN_JOURNAL_BYTES || bytes % JOURNAL_BLOCK !== 0) throw new RangeError(`journal files must be a multiple of ${JOURNAL_BLOCK} bytes, at least ${MIN_JOURNAL_BYTES}, not ${bytes}`);
+  if (!isJournalSize(bytes)) throw new RangeError(`journal files must be a multiple of ${JOURNAL_BLOCK} bytes, at least ${MIN_JOURNAL_BYTES}, not ${bytes}`);
   const id = randomBytes(8).toString('hex');
   const header = { epoch: 1, pid: process.pid, identity: processIdentity(process.pid) };
   let files: [JournalFile, JournalFile] | null = null;
