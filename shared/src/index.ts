@@ -15,7 +15,7 @@ export {
 } from './artifacts/manifest.js';
 export type { ArtifactManifest, ArtifactDraft } from './artifacts/manifest.js';
 export { DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLimits } from './artifacts/store.js';
-export type { ArtifactStore, ArtifactStoreLimits, LoadedArtifact, StoredArtifact, PreparedArtifact } from './artifacts/store.js';
+export type { ArtifactStore, ArtifactStoreLimits, LoadedArtifact, StoredArtifact, PreparedArtifact, PutOptions } from './artifacts/store.js';
 export { checkTypedArtifact, getArtifactAt, getTypedArtifactAt, type ExpectedArtifact } from './artifacts/read-at.js';
 export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.js';
 export type { LocalFolderArtifactStore, LocalFolderArtifactStoreOptions } from './artifacts/local-folder-store.js';

@@ -102,6 +102,7 @@ const artifacts: ArtifactStore = {
   get: unused,
   getManifest: unused,
   has: unused,
+  sync: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
 

@@ -19,6 +19,7 @@ import {
   type ArtifactStoreLimits,
   type LoadedArtifact,
   type PreparedArtifact,
+  type PutOptions,
   type StoredArtifact,
 } from './store.js';
 import { compareExisting, readVerifiedManifest, readVerifiedPayload, verifyParents, type BoundedRead } from './verify.js';
@@ -415,7 +416,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   const writing = new Map<string, Promise<unknown>>();
 
   /** Store a draft (see ArtifactStore.put); `span` is the put's span when tracing is on. */
-  async function putDraft(draft: ArtifactDraft, signal: AbortSignal | undefined, span: Span | undefined): Promise<StoredArtifact> {
+  async function putDraft(draft: ArtifactDraft, signal: AbortSignal | undefined, defer: boolean, span: Span | undefined): Promise<StoredArtifact> {
     throwIfClosed(closed, 'put');
     throwIfAborted(signal, 'put', 'validation');
     const prepared = prepareArtifact(draft, limits);
@@ -428,13 +429,15 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     // it in place, instead of reading a half-written file and writing it a second time.
     const key = prepared.payloadDigest;
     for (let earlier = writing.get(key); earlier !== undefined; earlier = writing.get(key)) await earlier.catch(() => undefined);
-    const work = storeObjects(prepared, signal);
+    const work = storeObjects(prepared, signal, defer);
     writing.set(key, work);
     try {
       await work;
     } finally {
       if (writing.get(key) === work) writing.delete(key);
     }
+    // Durable now, unless deferred (see PutOptions.deferSync).
+    if (!defer) undurable.delete(prepared.manifestDigest);
     countPut('local', prepared, span);
     return { uri: prepared.uri, manifest: prepared.manifest };
   }
@@ -447,7 +450,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * once the payload and its folder are synced, so that a visible manifest always has its
    * payload, after a crash too.
    */
-  async function storeObjects(prepared: PreparedArtifact, signal: AbortSignal | undefined): Promise<void> {
+  async function storeObjects(prepared: PreparedArtifact, signal: AbortSignal | undefined, defer: boolean): Promise<void> {
     const payload: StoredObject = { file: blobPath(prepared.payloadDigest), bytes: prepared.payloadBytes, hex: prepared.payloadDigest, at: ['payload'] };
     const manifest: StoredObject = { file: manifestPath(prepared.manifestDigest), bytes: prepared.manifestBytes, hex: prepared.manifestDigest, at: [] };
     const step: Step = async (object, work) => {
@@ -458,9 +461,17 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       }
     };
     throwIfAborted(signal, 'put', 'writing the payload');
-    if (held.has(manifest.hex)) return; // journaled, and being written
+    // Journaled already, and being written: once its record is durable (unless this put may
+    // defer that too). When that record's sync failed, the artifact is no longer held, and is
+    // stored below.
+    for (let entry = held.get(manifest.hex); entry !== undefined; entry = held.get(manifest.hex)) {
+      if (defer) return;
+      // A deferred record waits for a sync: this put starts it.
+      journal?.syncDeferred();
+      if (await (durability.get(entry) ?? Promise.resolve()).then(() => true, () => false)) return;
+    }
     if (journal !== null && !(await step(manifest, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength)))) {
-      if (await storeJournaled(prepared, payload, manifest)) return;
+      if (await storeJournaled(prepared, payload, manifest, defer)) return;
     }
     const manifestTemp = (async (): Promise<Written | null> => {
       if (await step(manifest, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength))) return null;
@@ -493,6 +504,13 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
    * here. See {@link storeJournaled}.
    */
   const held = new Map<string, JournalEntry>();
+  /** When each held artifact's record is durable (or its sync failed). */
+  const durability = new WeakMap<JournalEntry, Promise<void>>();
+  /**
+   * Artifacts whose deferred put failed to make them durable (its record's sync failed), by
+   * manifest digest, until a later put of theirs does: {@link ArtifactStore.sync} rejects for them.
+   */
+  const undurable = new Map<string, JacobianError>();
   const heldPayloads = new Map<string, { bytes: Uint8Array; holders: number }>();
   /** Held artifacts whose files could not be written; the next checkpoint stores them synced. */
   const unwritten = new Set<JournalEntry>();
@@ -518,17 +536,29 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
 
   /**
    * Store a new artifact through the journal (see local-journal.ts): its record appended and
-   * synced, and the put returns; the artifact is served from memory while its files are written,
-   * unsynced, in the background: the payload in place, then the manifest through a temp file and
-   * a rename. False when the journal has no room (or is not usable): nothing was written, and the
+   * synced (or, with `defer`, synced later: see PutOptions.deferSync), and the put returns; the
+   * artifact is served from memory while its files are written, unsynced, in the background once
+   * the record is durable: the payload in place, then the manifest through a temp file and a
+   * rename. False when the journal has no room (or is not usable): nothing was written, and the
    * caller stores the artifact synced.
    */
-  async function storeJournaled(prepared: PreparedArtifact, payload: StoredObject, manifest: StoredObject): Promise<boolean> {
+  async function storeJournaled(prepared: PreparedArtifact, payload: StoredObject, manifest: StoredObject, defer: boolean): Promise<boolean> {
     if (journal === null) return false;
     const entry: JournalEntry = { payloadDigest: prepared.payloadDigest, payloadBytes: prepared.payloadBytes, manifestDigest: prepared.manifestDigest, manifestBytes: prepared.manifestBytes };
-    const materialize = (): Promise<void> => {
-      // Served from memory from now on (the put returns next), and written after a quiet spell.
+    const recorded = (durable: Promise<void>): void => {
+      // Served from memory from now on; no longer if the record's sync failed (a later put stores it synced).
       hold(entry);
+      durability.set(entry, durable);
+      durable.then(
+        () => undurable.delete(entry.manifestDigest),
+        (error: unknown) => {
+          release(entry);
+          if (defer) undurable.set(entry.manifestDigest, unavailable('put', journalDir, error, []));
+        },
+      );
+    };
+    const materialize = (): Promise<void> => {
+      // Written after a quiet spell.
       const writing = new Promise<void>((done) => {
         waitingWrites.push({ since: Date.now(), start: () => done(materializeHeld(entry, payload, manifest)) });
       });
@@ -537,7 +567,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
       return writing.finally(() => materializing.delete(writing));
     };
     try {
-      return await journal.put(entry, { materialize, files: [payload.file, manifest.file] });
+      return await journal.put(entry, { recorded, materialize, files: [payload.file, manifest.file] }, { defer });
     } catch (error) {
       throw unavailable('put', journalDir, error, []);
     }
@@ -652,8 +682,24 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   return {
     limits,
 
-    put(draft: ArtifactDraft, options?: Signal): Promise<StoredArtifact> {
-      return observePut('local', (span) => putDraft(draft, options?.signal, span));
+    put(draft: ArtifactDraft, options?: PutOptions): Promise<StoredArtifact> {
+      return observePut('local', (span) => putDraft(draft, options?.signal, options?.deferSync === true, span));
+    },
+
+    async sync(uris: readonly string[]): Promise<void> {
+      throwIfClosed(closed, 'sync');
+      const digests = uris.map((uri, index) => parseArtifactUri(uri, ['uris', index]).digest);
+      // One sync of the journal file makes every deferred record in it durable.
+      if (digests.some((hex) => held.has(hex))) journal?.syncDeferred();
+      for (const hex of digests) {
+        for (let entry = held.get(hex); entry !== undefined; entry = held.get(hex)) {
+          const settled = durability.get(entry);
+          if (settled === undefined) break;
+          if (await settled.then(() => true, () => false)) break;
+        }
+        const failure = undurable.get(hex);
+        if (failure !== undefined) throw failure;
+      }
     },
 
     async get(uri: string, options?: Signal): Promise<LoadedArtifact> {
@@ -689,6 +735,9 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     },
 
     async written(): Promise<void> {
+      // Deferred puts are synced first: their files are written only once they are durable.
+      journal?.syncDeferred();
+      await Promise.allSettled([...held.values()].flatMap((entry) => durability.get(entry) ?? []));
       for (startWrites(); materializing.size > 0; startWrites()) await Promise.all([...materializing]);
     },
 

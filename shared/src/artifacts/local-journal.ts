@@ -266,16 +266,43 @@ interface JournalFile {
   readonly pending: Set<Promise<unknown>>;
   /** Files those puts wrote without syncing them, synced at the checkpoint. */
   readonly unsynced: Set<string>;
+  /** Deferred records written to it since its last sync began, told when one covering them ends. */
+  deferred: { durable(): void; failed(error: unknown): void }[];
   /** The checkpoint under way, if any. */
   checkpoint: Promise<void> | null;
 }
 
+/** How a record is appended. */
+export interface JournalPutOptions {
+  /**
+   * Return once the record is written (into the page cache), without syncing it: it becomes
+   * durable with the next sync of its file (another put's, {@link ArtifactJournal.syncDeferred},
+   * a checkpoint, or at the latest {@link DEFERRED_SYNC_MAX_MS} later). The `durable` promise
+   * given to {@link JournaledWrites.recorded} tells when (`materialize` waits for it too).
+   */
+  defer?: boolean;
+}
+
+/**
+ * Longest a deferred record waits for a sync nobody asked for. Its writer is expected to ask
+ * ({@link ArtifactJournal.syncDeferred}: the capability host does, through the store's sync,
+ * before it returns a result); this bounds how long the record of a run that ended otherwise
+ * stays undurable.
+ */
+export const DEFERRED_SYNC_MAX_MS = 100;
+
 /** What a journaled put does besides its record; see {@link ArtifactJournal.put}. */
 export interface JournaledWrites {
   /**
+   * Called as soon as the record is written, before it is synced (and before `materialize`):
+   * the store serves the artifact from memory from then on (its files are not written yet).
+   * `durable` settles when the record is durable, or rejects when its sync failed.
+   */
+  recorded(durable: Promise<void>): void;
+  /**
    * Write the artifact's files, unsynced (the store may hold the writing back for a while; see
-   * {@link ArtifactJournalOptions.startWrites}); called once the record is durable, just before
-   * the put returns. Must not reject (a failure is the store's to keep track of, and to repair at the
+   * {@link ArtifactJournalOptions.startWrites}); called once the record is durable (after
+   * `recorded`). Must not reject (a failure is the store's to keep track of, and to repair at the
    * checkpoint, when {@link ArtifactJournalOptions.syncFiles} is called).
    */
   materialize(): Promise<void>;
@@ -286,12 +313,14 @@ export interface JournaledWrites {
 /** A store instance's journal (see the module comment). */
 export interface ArtifactJournal {
   /**
-   * Append `entry` to the journal and sync it; then start `writes.materialize`. `false`
-   * (nothing done) when the journal has no room for the record, or is no longer usable; then
-   * the caller stores the artifact synced. Rejects when the append fails (which also ends
-   * journaling).
+   * Append `entry` to the journal and sync it (or, with `options.defer`, leave it to a later
+   * sync); then start `writes.materialize`. `false` (nothing done) when the journal
+   * has no room for the record, or is no longer usable; then the caller stores the artifact
+   * synced. Rejects when the append fails (which also ends journaling).
    */
-  put(entry: JournalEntry, writes: JournaledWrites): Promise<boolean>;
+  put(entry: JournalEntry, writes: JournaledWrites, options?: JournalPutOptions): Promise<boolean>;
+  /** Start syncing every file that holds deferred records (their `durable` promises tell when it is done). */
+  syncDeferred(): void;
   /** Wait for the puts and writes under way, sync what they wrote, and remove the journal files. */
   close(): Promise<void>;
 }
@@ -330,7 +359,7 @@ async function makeFile(dir: string, name: string, bytes: number, header: Journa
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  return { file, fd, ino: fstatSync(fd).ino, epoch: header.epoch, end: JOURNAL_BLOCK, pending: new Set(), unsynced: new Set(), checkpoint: null };
+  return { file, fd, ino: fstatSync(fd).ino, epoch: header.epoch, end: JOURNAL_BLOCK, pending: new Set(), unsynced: new Set(), deferred: [], checkpoint: null };
 }
 
 async function writeAll(fd: number, bytes: Uint8Array, position: number): Promise<void> {
@@ -379,9 +408,56 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
     }
   }
 
+  /** The error of a failed append (or its sync), which ends journaling. */
+  function appendFailed(file: JournalFile, error: unknown): Error {
+    usable = false;
+    return new Error(`the append to the journal ${file.file} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+
+  /** Sync `file`: every record written to it so far is durable once this resolves, the deferred ones told so. */
+  function syncFile(file: JournalFile): Promise<void> {
+    const waiting = file.deferred;
+    file.deferred = [];
+    const synced = fdatasyncAsync(file.fd).catch((error: unknown) => {
+      throw appendFailed(file, error);
+    });
+    synced.then(
+      () => {
+        for (const record of waiting) record.durable();
+      },
+      (error: unknown) => {
+        for (const record of waiting) record.failed(error);
+      },
+    );
+    return synced;
+  }
+
+  /** The sync nobody asked for of deferred records (see {@link DEFERRED_SYNC_MAX_MS}). */
+  let deferredTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** When a record just written to `file` is durable, left to a later sync (see {@link JournalPutOptions.defer}). */
+  function deferSync(file: JournalFile): Promise<void> {
+    const durable = new Promise<void>((done, fail) => file.deferred.push({ durable: done, failed: fail }));
+    if (deferredTimer === null) {
+      deferredTimer = setTimeout(syncDeferred, DEFERRED_SYNC_MAX_MS);
+      // A process that exits meanwhile loses only records nobody was told are durable.
+      deferredTimer.unref();
+    }
+    return durable;
+  }
+
+  /** Start syncing every file that holds deferred records. */
+  function syncDeferred(): void {
+    if (deferredTimer !== null) clearTimeout(deferredTimer);
+    deferredTimer = null;
+    for (const file of files ?? []) if (file.deferred.length > 0) void syncFile(file).catch(() => undefined);
+  }
+
   /** Sync what the puts into `file` wrote, then raise its epoch (voiding its records) and take it back into use. */
   function checkpoint(file: JournalFile): Promise<void> {
     file.checkpoint ??= (async () => {
+      // Deferred records are synced now: their files are written only then, and are waited for below.
+      if (file.deferred.length > 0) void syncFile(file).catch(() => undefined);
       while (file.pending.size > 0) {
         options.startWrites?.();
         await Promise.allSettled([...file.pending]);
@@ -415,7 +491,7 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
   }
 
   return {
-    async put(entry, writes) {
+    async put(entry, writes, options = {}) {
       const size = recordSize(entry);
       if (!usable || closing || size > Math.min(MAX_JOURNAL_RECORD, bytes - JOURNAL_BLOCK)) return false;
       // The first puts wait for the files to be made (as the first puts of a store wait for its shard folders).
@@ -429,19 +505,17 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
       const at = file.end;
       file.end += size;
       const record = encodeRecord(entry, file.epoch);
-      const appended = (async () => {
-        try {
-          // Copying a record (at most 1 MiB) into the page cache takes microseconds: done here, so
-          // that the append takes one trip through the thread pool (the sync), not two.
-          for (let done = 0; done < record.byteLength; ) done += writeSync(file.fd, record, done, record.byteLength - done, at + done);
-          await fdatasyncAsync(file.fd);
-        } catch (error) {
-          usable = false;
-          throw new Error(`the append to the journal ${file.file} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        }
-      })();
-      // The file is checkpointed only once the record is written (or failed) and its files are.
-      const work = appended.then(
+      try {
+        // Copying a record (at most 1 MiB) into the page cache takes microseconds: done here, so
+        // that the append takes one trip through the thread pool (the sync), not two.
+        for (let done = 0; done < record.byteLength; ) done += writeSync(file.fd, record, done, record.byteLength - done, at + done);
+      } catch (error) {
+        throw appendFailed(file, error);
+      }
+      const durable = options.defer === true ? deferSync(file) : syncFile(file);
+      writes.recorded(durable);
+      // The file is checkpointed only once the record is durable (or failed) and its files are written.
+      const work = durable.then(
         () => writes.materialize(),
         () => undefined,
       );
@@ -450,12 +524,16 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
         file.pending.delete(tracked);
       });
       file.pending.add(tracked);
-      await appended;
+      if (options.defer !== true) await durable;
       return true;
     },
 
+    syncDeferred,
+
     async close() {
       closing = true;
+      if (deferredTimer !== null) clearTimeout(deferredTimer);
+      deferredTimer = null;
       await making;
       if (files === null) return;
       const made = files;

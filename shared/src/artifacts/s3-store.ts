@@ -627,6 +627,16 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
       return observePut('s3', (span) => putDraft(draft, options?.signal, span));
     },
 
+    /** Every put is durable when it returns (deferSync is not taken up): only the URIs are checked. */
+    sync(uris: readonly string[]): Promise<void> {
+      // Rejects (through the executor's throw) once the store is closed, or for a malformed URI.
+      return new Promise((resolve) => {
+        throwIfClosed(closed, 'sync');
+        for (const [index, uri] of uris.entries()) parseArtifactUri(uri, ['uris', index]);
+        resolve();
+      });
+    },
+
     async get(uri: string, options?: Signal): Promise<LoadedArtifact> {
       const signal = options?.signal;
       throwIfClosed(closed, 'get');

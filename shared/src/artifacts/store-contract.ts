@@ -260,6 +260,17 @@ export function describeArtifactStoreContract(
         }
       }));
 
+    test('a put with deferSync is read at once, and is durable once sync of its URI resolves; sync checks its URIs', () =>
+      withStore(async ({ store }) => {
+        const input = draft({ payload: 'deferred' as JsonValue });
+        const stored = await store.put(input, { deferSync: true });
+        expect(await store.get(stored.uri)).toEqual({ ...stored, payload: input.payload });
+        await store.sync([stored.uri, MISSING_URI]);
+        await store.sync([]);
+        expect(await store.put(input)).toEqual(stored);
+        await expectRejects(store.sync([stored.uri, 'artifact://sha256/ABC']), 'INVALID_REQUEST', ['uris', 1]);
+      }));
+
     test('unknown artifacts are not found', () =>
       withStore(async ({ store }) => {
         await expectRejects(store.get(MISSING_URI), 'ARTIFACT_NOT_FOUND', ['uri']);

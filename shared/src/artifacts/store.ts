@@ -38,15 +38,36 @@ export interface ArtifactStoreLimits {
 export interface ArtifactStore {
   readonly limits: ArtifactStoreLimits;
   /** Store a draft; idempotent. Every parent must already be in this store. */
-  put(draft: ArtifactDraft, options?: { signal?: AbortSignal }): Promise<StoredArtifact>;
+  put(draft: ArtifactDraft, options?: PutOptions): Promise<StoredArtifact>;
   /** Read and verify manifest and payload. */
   get(uri: string, options?: { signal?: AbortSignal }): Promise<LoadedArtifact>;
   /** Read and verify the manifest only. */
   getManifest(uri: string, options?: { signal?: AbortSignal }): Promise<StoredArtifact>;
   /** Whether a manifest with this URI is stored (without verifying its bytes). */
   has(uri: string): Promise<boolean>;
-  /** Release resources; further calls fail with `ARTIFACT_STORE_UNAVAILABLE`. */
+  /**
+   * Resolves once the artifacts named are durable: a put made with {@link PutOptions.deferSync}
+   * may have returned before. At once for artifacts stored otherwise (or not by this store).
+   * Rejects with `ARTIFACT_STORE_UNAVAILABLE` when a deferred put failed to make one durable
+   * (and no later put of it did).
+   */
+  sync(uris: readonly string[]): Promise<void>;
+  /** Release resources (what is stored is durable); further calls fail with `ARTIFACT_STORE_UNAVAILABLE`. */
   close(): Promise<void>;
+}
+
+/** How a put is made. */
+export interface PutOptions {
+  signal?: AbortSignal;
+  /**
+   * The put may return before the artifact is durable (a crash could lose it until then); it is
+   * durable once {@link ArtifactStore.sync} of its URI resolves, and can be read through this
+   * store at once. Stores whose puts are durable when they return ignore this. The capability
+   * host syncs the artifacts an outcome lists (`artifact_uris`) before it returns the result, so
+   * a capability may defer the puts of those; nothing outside this process should be told of a
+   * deferred artifact before that.
+   */
+  deferSync?: boolean;
 }
 
 /** Defaults: payload 16 MiB, manifest 64 KiB. */

@@ -36,6 +36,11 @@ export interface CapabilityContext {
   readonly budget: ResolvedBudget;
   readonly jobId: string;
   readonly requestDigest: string;
+  /**
+   * Where the run stores artifacts. The put of an artifact the outcome lists in `artifact_uris`
+   * may defer its sync (PutOptions.deferSync): the host syncs those before it returns the run's
+   * result, while it checks the outcome.
+   */
   readonly artifacts: ArtifactStore;
   /** Runs CPU-bound kernels isolated so a timeout or cancel kills them. */
   readonly executor: IsolatedExecutor;

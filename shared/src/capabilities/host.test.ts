@@ -34,6 +34,7 @@ const artifacts: ArtifactStore = {
   get: unused,
   getManifest: unused,
   has: unused,
+  sync: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
 const executor: IsolatedExecutor = { run: unused, stats: () => ({ size: 0, busy: 0, idle: 0, pids: [] }), close: () => Promise.resolve() };
@@ -110,6 +111,33 @@ function diagnosticOf(result: CapabilityResult): CapabilityResult['diagnostics']
 }
 
 describe('executeCapability', () => {
+  it('returns a result only once the artifacts its outcome lists are synced, and an ERROR when that fails', async () => {
+    const uris = ['artifact://sha256/' + 'a'.repeat(64), 'artifact://sha256/' + 'b'.repeat(64)];
+    const listing = (): Promise<CapabilityOutcome<Out>> => Promise.resolve({ ...completed({ power: 9 }), artifact_uris: uris });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const sync = vi.fn((_uris: readonly string[]) => gate);
+    const pending = executeCapability(install(listing), admitted(), { artifacts: { ...artifacts, sync }, executor }, never);
+    let settled = false;
+    void pending.then(() => (settled = true));
+    for (let turn = 0; turn < 20; turn++) await new Promise((done) => setImmediate(done));
+    expect(sync.mock.calls).toEqual([[uris]]);
+    expect(settled).toBe(false);
+    open();
+    const result = await pending;
+    expect(result.execution.status).toBe('COMPLETED');
+    expect(result.artifact_uris).toEqual(uris);
+
+    const failing = vi.fn(() => Promise.reject(new JacobianError('ARTIFACT_STORE_UNAVAILABLE', 'the journal /data/journal could not be synced: EIO')));
+    const failed = await executeCapability(install(listing), admitted(), { artifacts: { ...artifacts, sync: failing }, executor }, never);
+    expect(failed.execution.status).toBe('ERROR');
+    expect(failed.output).toBeNull();
+    expect(failed.artifact_uris).toEqual([]);
+    const diagnostic = diagnosticOf(failed);
+    expect(diagnostic.code).toBe('ARTIFACT_STORE_UNAVAILABLE');
+    expect(diagnostic.message).toContain('EIO');
+  });
+
   it('runs a valid payload (defaults applied) and returns a contract-valid COMPLETED result', async () => {
     const run = vi.fn((input: In) => Promise.resolve(completed({ power: input.n ** input.k })));
     const clock = [1000, 1042];

@@ -120,7 +120,9 @@ function statusForError(error: JacobianError): Exclude<ExecutionStatus, 'COMPLET
 /**
  * Run one installed capability on an admitted request: parse the payload with the
  * capability's schema before anything else, run it, then hold the outcome to the
- * descriptor's ceiling and the result contract. Never throws for a run-level failure.
+ * descriptor's ceiling and the result contract, meanwhile syncing the artifacts it lists (what
+ * the run stored with deferSync becomes durable; a failed sync makes the run an ERROR).
+ * Never throws for a run-level failure.
  *
  * With tracing on, the run is an execution span with the provider call as its child; with
  * metrics on, its runtime and status are counted. With both off, nothing is added.
@@ -235,6 +237,12 @@ async function execute(
     signal.removeEventListener('abort', forward);
   }
 
+  // The artifacts the outcome lists become durable (those stored with deferSync may not be yet)
+  // while it is checked; the result is returned only once they are.
+  const durable = deps.artifacts.sync(outcome.artifact_uris).then(
+    () => null,
+    (error: unknown) => toAppError(error),
+  );
   if (ASSURANCE_RANK[outcome.assurance.level] > ASSURANCE_RANK[descriptor.assurance_ceiling]) {
     return fail('ERROR', [
       errorDiagnostic(
@@ -282,5 +290,7 @@ async function execute(
       ),
     ]);
   }
+  const unsaved = await durable;
+  if (unsaved !== null) return fail('ERROR', [errorDiagnostic(unsaved)]);
   return valid.data;
 }

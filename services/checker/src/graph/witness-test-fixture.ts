@@ -66,6 +66,7 @@ export async function createWitnessCheckerFixture(): Promise<WitnessCheckerFixtu
     get: (uri, options) => store.get(uri, options),
     getManifest: (uri, options) => store.getManifest(uri, options),
     has: (uri) => store.has(uri),
+    sync: (uris) => store.sync(uris),
     close: () => store.close(),
   };
   const executor: IsolatedExecutor = createProcessPool({ size: 1 });

@@ -43,6 +43,18 @@ export const PAGE_MAX_BYTES = 1 << 20;
  * costs five pages more than with 1 MiB pages throughout.
  */
 export const FIRST_PAGE_BYTES = 16 * 1024;
+/**
+ * A page is stored with deferSync (PutOptions) when the graph6 of the pages so stored, with it,
+ * stays within this many bytes. Those pages become durable together at the end (in the local
+ * store, one `fdatasync` of the journal file for all of them: the sink starts it once the
+ * provider has ended, and the host waits for it) instead of one sync per page while the
+ * provider writes. Measured on this project's test machine (geng -t 10, 4 pages, 122 kB,
+ * calls alternating in one process), those syncs made geng itself 0.3–0.45 ms slower, and one
+ * sync of all of them at the end about 0.1 ms longer than of the last page alone. The other
+ * pages are synced as they are stored (which in a local store also makes the deferred ones
+ * durable), so a long listing does not leave megabytes to write out after the provider ended.
+ */
+export const DEFERRED_SYNC_BYTES = 256 * 1024;
 /** Most shards a request may split into. */
 export const MAX_SHARDS = 100_000;
 
@@ -173,6 +185,8 @@ export class ListingSink {
   private readonly refs: PageRef[] = [];
   /** Pages being stored, settling (never rejecting) when stored or failed. */
   private readonly storing = new Set<Promise<void>>();
+  /** Bytes of graph6 on the pages stored with deferSync (see {@link DEFERRED_SYNC_BYTES}). */
+  private deferredBytes = 0;
   private failure: JacobianError | undefined = undefined;
 
   constructor(options: { header: PageHeader; context: CapabilityContext; reference: (text: string, index: number) => void }) {
@@ -259,6 +273,9 @@ export class ListingSink {
     }
     // The last page is the one being filled, or, when the listing ended with a full page, that page.
     const last = current.count > 0 ? current : this.waiting.pop()!;
+    // The provider has ended: the pages stored meanwhile start to become durable while the last
+    // one is made (a failure is the host's to report, when it syncs every page).
+    if (this.refs.length > 0) void this.context.artifacts.sync(this.refs.map((ref) => ref.uri)).catch(() => undefined);
     this.storeWaiting(0);
     this.store(last, true);
     while (this.storing.size > 0) await Promise.all(this.storing);
@@ -311,6 +328,8 @@ export class ListingSink {
     const first = this.firstIndex;
     this.firstIndex += page.count;
     const payload: EnumerationPagePayload = { ...this.header, page: index, first_index: first, count: page.count, last, graph6: page.text };
+    const deferSync = this.deferredBytes + page.text.length <= DEFERRED_SYNC_BYTES;
+    if (deferSync) this.deferredBytes += page.text.length;
     const task = (async () => {
       try {
         if (this.failure !== undefined) return;
@@ -322,7 +341,7 @@ export class ListingSink {
             parents: [],
             summary: { order: this.header.order, page: index, first_index: first, graphs: page.count, last },
           },
-          { signal: this.context.signal },
+          { signal: this.context.signal, deferSync },
         );
         this.refs.push({ uri: stored.uri, page: index, first_index: first, count: page.count });
       } catch (error) {
