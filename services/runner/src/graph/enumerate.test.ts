@@ -826,7 +826,7 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
     }
   });
 
-  it('stores pages with deferSync while their graph6 stays within 256 KiB, and starts their sync once the listing ends', async () => {
+  it('stores pages with deferSync while their graph6 stays within 256 KiB, and starts their sync once every page is stored', async () => {
     const harness = await createCapabilityHarness();
     try {
       const lines = gengList(['-c', '7']);
@@ -834,7 +834,6 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
       const header: PageHeader = { order: n, filters: { ...NO_FILTERS(n), connected: true }, shard: null, method: 'test' };
       const artifacts = harness.artifacts;
       const puts: { page: number; bytes: number; deferSync: boolean | undefined }[] = [];
-      const stored: Promise<unknown>[] = [];
       const syncs: string[][] = [];
       const context = {
         artifacts: {
@@ -843,9 +842,7 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
           put: (draft: Parameters<typeof artifacts.put>[0], options?: Parameters<typeof artifacts.put>[1]) => {
             const page = PagePayload.parse(draft.payload);
             puts.push({ page: page.page, bytes: page.graph6.length, deferSync: options?.deferSync });
-            const put = artifacts.put(draft, options);
-            stored.push(put);
-            return put;
+            return artifacts.put(draft, options);
           },
           sync: (uris: readonly string[]) => {
             syncs.push([...uris]);
@@ -860,17 +857,15 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
       const sink = new ListingSink({ header, context, reference: () => undefined });
       const wait = sink.write(Buffer.from(text, 'latin1'));
       if (wait !== null) await wait;
-      // As while a provider writes: the pages stored so far are stored when it ends.
-      await Promise.all(stored);
       const listing = await sink.end();
       expect(listing.pages.map((page) => page.count)).toEqual([2730, 5461, 10922, 21845, 43690, 652]);
       const byPage = [...puts].sort((a, b) => a.page - b.page);
       expect(byPage.map((put) => put.bytes)).toEqual([16_380, 32_766, 65_532, 131_070, 262_140, 3912]);
       // 245,748 bytes on the first four; the fifth would pass 262,144; the last fits again.
       expect(byPage.map((put) => put.deferSync)).toEqual([true, true, true, true, false, true]);
-      // Once the listing ended, before the last page was stored: the pages stored so far.
+      // Once every page was stored: all of them.
       expect(syncs).toHaveLength(1);
-      expect(new Set(syncs[0])).toEqual(new Set(listing.pages.slice(0, 5).map((page) => page.uri)));
+      expect(new Set(syncs[0])).toEqual(new Set(listing.pages.map((page) => page.uri)));
       await artifacts.sync(listing.pages.map((page) => page.uri));
       for (const ref of listing.pages) expect(PagePayload.parse((await artifacts.get(ref.uri)).payload).count).toBe(ref.count);
     } finally {
