@@ -144,6 +144,13 @@ interface CaseReport {
     /** CPU time (this process and its children) against geng's: robust to other load, blind to overlap. */
     geng_provider_vs_geng_cpu: number;
     typescript_vs_geng_cpu: number;
+    /**
+     * The median over the rounds of each round's capability time over that round's geng direct
+     * time (the same shards): the two run one after the other, so a drift of the machine's speed
+     * between rounds cancels out, which it does not in the ratio of the medians (the targets).
+     */
+    geng_provider_vs_geng_paired: number;
+    typescript_vs_geng_paired: number;
     geng_provider_vs_geng_whole: number | null;
     typescript_vs_geng_whole: number | null;
   };
@@ -176,6 +183,15 @@ export function checkGeng(): string {
 /** Bytes of one graph6 line (newline included) of order n. */
 function lineBytes(n: number): number {
   return 2 + Math.ceil((n * (n - 1)) / 12);
+}
+
+/** The median over rounds of `runs[i].ms / direct[i].ms` (round i's two runs). */
+function paired(runs: readonly SystemRun[], direct: readonly SystemRun[]): number {
+  const ratios = runs.flatMap((run, index) => {
+    const reference = direct[index];
+    return reference === undefined || reference.ms <= 0 ? [] : [run.ms / reference.ms];
+  });
+  return round(median(ratios), 3);
 }
 
 function summary(runs: SystemRun[]): SystemSummary {
@@ -456,6 +472,8 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
           geng_provider_vs_geng: ratio(gengSummary.ms, directSummary.ms),
           typescript_vs_geng: ratio(tsSummary.ms, directSummary.ms),
           geng_provider_vs_geng_cpu: ratio(gengSummary.cpu_ms, directSummary.cpu_ms),
+          geng_provider_vs_geng_paired: paired(viaGeng, shards > 1 ? direct : whole),
+          typescript_vs_geng_paired: paired(viaTs, shards > 1 ? direct : whole),
           typescript_vs_geng_cpu: ratio(tsSummary.cpu_ms, directSummary.cpu_ms),
           geng_provider_vs_geng_whole: shards > 1 ? ratio(gengSummary.ms, wholeSummary.ms) : null,
           typescript_vs_geng_whole: shards > 1 ? ratio(tsSummary.ms, wholeSummary.ms) : null,
@@ -466,7 +484,7 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
       };
       reports.push(report);
       context.log(
-        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
+        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×; paired ${report.ratios.geng_provider_vs_geng_paired}×), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
       );
     }
   }
@@ -777,6 +795,7 @@ export async function runGraphsBench(context: BenchContext, options: GraphsOptio
     targets,
     notes: [
       'times are medians over the rounds (--graphs-repeat); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)',
+      'paired × is the median over the rounds of each round\'s capability time over that round\'s geng direct time (they run one after the other): a drift of the machine between rounds cancels out of it, not out of the ratio of the medians, on which the targets are',
       'cpu × divides CPU time (this process and its children: geng, the kernel pool child) the same way; it ignores other load on the machine but also the overlap of the provider with geng on the second core',
       'n ≤ 9 runs take tens of milliseconds, so their ratios carry the fixed cost of a call (request admission, spawning geng, storing a page) and the noise of a shared machine',
       'sharded: the speed-up (the target) is the median wall time of the split call with 1 runner over that with 2 runners; other_cores is the load of processes outside the benchmark while each phase ran (the machine is shared), which the second runner competes with; cpu × divides the busiest runner\'s CPU time the same way: how evenly the shard jobs split the work, blind to that load',
@@ -819,12 +838,13 @@ export function printGraphsTables(report: GraphsReport): string {
     c.capability_typescript.ms,
     c.ratios.geng_provider_vs_geng,
     c.ratios.typescript_vs_geng,
+    c.ratios.geng_provider_vs_geng_paired,
     c.ratios.geng_provider_vs_geng_cpu,
     c.ratios.typescript_vs_geng_cpu,
     c.other_cores,
     c.disagreements.length === 0 ? 'ok' : 'MISMATCH',
   ]);
-  const main = table(['n', 'case', 'count', 'shards', 'geng whole ms', 'geng shards ms', 'cap/geng ms', 'cap/TS ms', 'geng-prov ×', 'TS ×', 'geng-prov cpu ×', 'TS cpu ×', 'other cores', 'counts'], rows);
+  const main = table(['n', 'case', 'count', 'shards', 'geng whole ms', 'geng shards ms', 'cap/geng ms', 'cap/TS ms', 'geng-prov ×', 'TS ×', 'geng-prov paired ×', 'geng-prov cpu ×', 'TS cpu ×', 'other cores', 'counts'], rows);
   const targets = table(
     ['target', 'wanted', 'measured', 'met'],
     report.targets.map((t) => [t.name, t.target, t.measured, t.met]),
