@@ -77,6 +77,27 @@ describe('spool files (spooled.ts)', () => {
     }
   });
 
+  it('keeps making files ahead after a failure that may pass (a missing temporary folder)', async () => {
+    const spools = new SpoolSupply();
+    process.env['TMPDIR'] = join(dir, 'missing');
+    const failed = await run(spools, 'echo lost').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject({ code: 'PROVIDER_FAILED', message: expect.stringContaining('could not be created') as unknown });
+    await settle();
+    expect(spools.makesAhead).toBe(true);
+    await mkdir(join(dir, 'missing'));
+    expect(await run(spools, 'echo named')).toBe('named\n');
+    await settle();
+    expect(await run(spools, 'echo ahead')).toBe('ahead\n');
+    expect(launched.map((request) => request.stdoutFile)).toEqual([
+      expect.stringMatching(new RegExp(`^${join(dir, 'missing')}/jacobian-spool-[0-9a-f]+$`)),
+      expect.stringMatching(new RegExp(`^/proc/${process.pid}/fd/\\d+$`)),
+    ]);
+    expect(await readdir(join(dir, 'missing'))).toEqual([]);
+  });
+
   it('gives up files made ahead when the launcher cannot reopen one, and runs again with a named file (its input kept)', async () => {
     // A /proc stand-in with this process's fd folder, empty: the check passes, the launcher's open fails.
     const fakeProc = join(dir, 'fake-proc');

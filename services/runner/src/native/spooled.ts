@@ -82,6 +82,12 @@ export interface Spool {
 
 /** Linux's `__O_TMPFILE`, with the `O_DIRECTORY` that open(2) requires with it: a file without a name, in a folder. */
 const O_TMPFILE = 0o20000000 | constants.O_DIRECTORY;
+/**
+ * What open(2) with `O_TMPFILE` fails with where nameless files cannot be made: a file system
+ * without them (EOPNOTSUPP), a kernel that does not know the flag (EISDIR: it opens the folder),
+ * or one that refuses it (EINVAL).
+ */
+const TMPFILE_UNSUPPORTED: ReadonlySet<string> = new Set(['EOPNOTSUPP', 'ENOTSUP', 'EISDIR', 'EINVAL']);
 
 /**
  * Spool files made ahead of the runs that take them. Creating a file changes its folder, and
@@ -93,7 +99,9 @@ const O_TMPFILE = 0o20000000 | constants.O_DIRECTORY;
  * Files made ahead have no name (`O_TMPFILE`): nothing is left behind whatever happens to this
  * process. The launcher reopens one through `/proc/<pid>/fd/<n>`. Where they cannot be made
  * (another system, a file system without `O_TMPFILE`, no /proc) or the launcher cannot reopen
- * one ({@link withSpool}), runs create a named spool file as they start instead.
+ * one ({@link withSpool}), runs create a named spool file as they start instead. When one could
+ * not be made for another reason (say, too many open files), the run that wanted it creates a
+ * named one, and the next one is made ahead again.
  */
 export class SpoolSupply {
   private ready: number | null = null;
@@ -139,7 +147,10 @@ export class SpoolSupply {
     open(tmpdir(), O_TMPFILE | constants.O_RDWR, 0o600, (error, fd) => {
       this.making = false;
       if (error !== null) {
-        this.ahead = false;
+        // Where nameless files cannot be made, runs create named ones from now on; after any
+        // other failure (a missing or full temporary folder, too many open files) the next run
+        // creates a named one and tries again.
+        if (TMPFILE_UNSUPPORTED.has(error.code ?? '')) this.ahead = false;
         return;
       }
       if (!this.ahead || this.ready !== null) {
