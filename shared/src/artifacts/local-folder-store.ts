@@ -464,12 +464,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     // Journaled already, and being written: once its record is durable (unless this put may
     // defer that too). When that record's sync failed, the artifact is no longer held, and is
     // stored below.
-    for (let entry = held.get(manifest.hex); entry !== undefined; entry = held.get(manifest.hex)) {
-      if (defer) return;
-      // A deferred record waits for a sync: this put starts it.
-      journal?.syncDeferred();
-      if (await (durability.get(entry) ?? Promise.resolve()).then(() => true, () => false)) return;
-    }
+    if (held.has(manifest.hex) && (defer || (await whenDurable(manifest.hex)))) return;
     if (journal !== null && !(await step(manifest, (file, bytes, hex) => holdsExactly(file, hex, bytes.byteLength)))) {
       if (await storeJournaled(prepared, payload, manifest, defer)) return;
     }
@@ -515,7 +510,21 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
   /** Held artifacts whose files could not be written; the next checkpoint stores them synced. */
   const unwritten = new Set<JournalEntry>();
 
-  function hold(entry: JournalEntry): void {
+  /**
+   * Wait until the artifact held under manifest digest `hex` is durable, starting the sync its
+   * record may wait for (a deferred one). False when it is not held (any more: its record's
+   * sync failed, and the record is released).
+   */
+  async function whenDurable(hex: string): Promise<boolean> {
+    for (let entry = held.get(hex); entry !== undefined; entry = held.get(hex)) {
+      journal?.syncDeferred();
+      if ((await durability.get(entry)?.then(() => true, () => false)) ?? true) return true;
+    }
+    return false;
+  }
+
+  function hold(entry: JournalEntry, durable: Promise<void>): void {
+    durability.set(entry, durable);
     held.set(entry.manifestDigest, entry);
     const payload = heldPayloads.get(entry.payloadDigest);
     if (payload === undefined) heldPayloads.set(entry.payloadDigest, { bytes: entry.payloadBytes, holders: 1 });
@@ -547,8 +556,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     const entry: JournalEntry = { payloadDigest: prepared.payloadDigest, payloadBytes: prepared.payloadBytes, manifestDigest: prepared.manifestDigest, manifestBytes: prepared.manifestBytes };
     const recorded = (durable: Promise<void>): void => {
       // Served from memory from now on; no longer if the record's sync failed (a later put stores it synced).
-      hold(entry);
-      durability.set(entry, durable);
+      hold(entry, durable);
       durable.then(
         () => undurable.delete(entry.manifestDigest),
         (error: unknown) => {
@@ -689,14 +697,8 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
     async sync(uris: readonly string[]): Promise<void> {
       throwIfClosed(closed, 'sync');
       const digests = uris.map((uri, index) => parseArtifactUri(uri, ['uris', index]).digest);
-      // One sync of the journal file makes every deferred record in it durable.
-      if (digests.some((hex) => held.has(hex))) journal?.syncDeferred();
       for (const hex of digests) {
-        for (let entry = held.get(hex); entry !== undefined; entry = held.get(hex)) {
-          const settled = durability.get(entry);
-          if (settled === undefined) break;
-          if (await settled.then(() => true, () => false)) break;
-        }
+        await whenDurable(hex);
         const failure = undurable.get(hex);
         if (failure !== undefined) throw failure;
       }

@@ -115,6 +115,8 @@ describe('a journaled local folder store, puts with deferSync', () => {
 
   it("are made durable by a later put's sync, by a put of the same artifact without deferSync, and at close", async () => {
     const { root, store } = await ready();
+    // The fallback's timer (faked, so it never fires) is not what makes any of them durable.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const deferred = await store.put(draft('before-a-synced-put'), { deferSync: true });
     await store.put(draft('synced-after-it'));
     expect(journalSyncs.started).toBe(1);
@@ -122,8 +124,7 @@ describe('a journaled local folder store, puts with deferSync', () => {
     expect(journalSyncs.started).toBe(1);
 
     // The same artifact put again without deferSync returns only once it is durable, and starts
-    // that sync itself: the fallback's timer (faked, so it never fires) is not what ends it.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // that sync itself.
     const again = await store.put(draft('put-twice'), { deferSync: true });
     expect(journalSyncs.started).toBe(1);
     expect(await store.put(draft('put-twice'))).toEqual(again);
