@@ -24,6 +24,7 @@ import {
   type JournalEntry,
 } from './local-journal.js';
 import { rejection } from '../reasoning/test-fixtures.js';
+import { journalRecords } from '../testing/journal-records.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import { prepareArtifact } from './store.js';
 
@@ -68,15 +69,7 @@ async function journalReady(root: string): Promise<string[]> {
 
 /** The records of every journal file in `root`, by manifest digest. */
 async function journaled(root: string): Promise<Set<string>> {
-  const digests = new Set<string>();
-  for (const name of await journalNames(root)) {
-    if (!name.endsWith('.log')) continue;
-    const bytes = await readFile(path.join(root, 'journal', name));
-    const header = decodeHeader(bytes);
-    if (header === null) continue;
-    for (const entry of scanRecords(bytes, header.epoch)) digests.add(entry.manifestDigest);
-  }
-  return digests;
+  return new Set((await journalRecords(root)).map((record) => record.manifestDigest));
 }
 
 /** Flip the lowest bit of one byte. */

@@ -115,7 +115,7 @@ export class SpoolSupply {
     this.ahead = (options.ahead ?? true) && process.platform === 'linux';
   }
 
-  /** Whether runs get files made ahead (false once one could not be made or reopened). */
+  /** Whether runs get files made ahead (false once they turned out not to work here: see the class comment). */
   get makesAhead(): boolean {
     return this.ahead;
   }
