@@ -12,8 +12,8 @@
  *   WITNESS_FOUND instead, each call with what is left of the budget, timed over every call.
  * - cvc5: one SMT-LIB 2 problem per implication, `cvc5 --finite-model-find --lang=smt2`, limited
  *   to models of at most 8 elements (`--uf-ss-abort-card=9`), with `--tlimit` and a kill by PID
- *   at the same total budget. Started by a small launcher process (as from a shell: see
- *   peer.ts); wall time from just before that spawn to exit.
+ *   at the same total budget. Run from bash and timed by bash (see peer.ts), from just
+ *   before it starts cvc5 to cvc5's exit.
  *
  * The implications run one at a time, Jacobian then cvc5, so the two never compete for the CPU.
  */
@@ -364,7 +364,7 @@ function cvc5Arguments(options: AlgebraOptions, file: string): string[] {
 }
 
 /**
- * Run cvc5 on one problem file through the benchmark's peer launcher (see peer.ts), timed there;
+ * Run cvc5 on one problem file from a shell (see peer.ts), timed by the shell;
  * killed (SIGKILL) at the budget if --tlimit has not stopped it. Its stdout goes to a file next
  * to the problem, read once it has exited.
  */

@@ -4,8 +4,8 @@
  *
  * Systems, per case (order n, filters):
  * - geng direct: `nauty-geng -q [flags] n [res/mod] > file` (or `-u` for a count-only case),
- *   started by a small launcher process (as from a shell: see peer.ts), wall time from just
- *   before that spawn to geng's exit. Its count is the number of lines it wrote.
+ *   run from bash and timed by bash (see peer.ts), from just before it starts geng to geng's
+ *   exit. Its count is the number of lines it wrote.
  * - capability, geng provider: the capability's execution path (executeCapability: request
  *   admission, input schema, budget, geng streamed, every graph rechecked, pages stored,
  *   result validation) in this process, with one local-folder artifact store per provider and
@@ -207,12 +207,12 @@ function benchCpuMs(): number {
 // geng direct
 
 /**
- * Run geng once, stdout to `file` (or counting with -u), through the benchmark's peer launcher
- * (see peer.ts), timed there: from just before the spawn to geng's exit. The capability starts
- * geng through its own launcher, and its time includes the trip there and back.
+ * Run geng once, stdout to `file` (or counting with -u), from a shell (see peer.ts), timed by
+ * the shell: from just before it starts geng to geng's exit. The capability starts geng through
+ * the runner's launcher, and its time includes the trip there and back.
  */
 async function runGengOnce(context: BenchContext, args: string[], file: string | null, leftovers: Leftovers): Promise<{ ms: number; count: number; bytes: number }> {
-  // Kept open here: the launcher unlinks the file once geng has it, as the capability's spool file is.
+  // Kept open here: runPeer removes the file once geng has exited.
   const fd = file === null ? null : openSync(file, 'w+');
   try {
     const { code, signal, stderr, ms } = await runPeer(context, { file: GENG_BINARY, args, env: { LC_ALL: 'C' }, stdoutFile: file, stderrLimit: 16_384 });

@@ -13,6 +13,7 @@ import type { BenchContext } from './context.js';
 import { printFindTables, runFindBench } from './find.js';
 import { checkGeng, printGraphsTables, runGraphsBench } from './graphs.js';
 import type { Era } from './mcp-http.js';
+import { stopPeerShells } from './peer.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
 import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
@@ -178,6 +179,8 @@ async function main(): Promise<number> {
   let failed = false;
 
   async function teardown(context: BenchContext): Promise<{ name: string; pid: number; graceful: boolean; code: number | null; signal: string | null }[]> {
+    // The peer shells first: they carry the run's marker, and the sweep below would take them for leftovers.
+    await stopPeerShells(context);
     const { stopped, leftovers } = await context.group.stopAll();
     for (const cleanup of context.cleanups.splice(0).reverse()) {
       await cleanup().catch((error: unknown) => log(`cleanup failed: ${(error as Error).message}`));

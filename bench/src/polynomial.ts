@@ -4,8 +4,8 @@
  *
  * - our TypeScript engine (in this process, no kernel: the engine's own time) vs Singular run
  *   directly on the same work (the script our provider generates, `Singular -q --no-rc` with the
- *   script on stdin, started by a small launcher process as from a shell, see peer.ts; wall time
- *   from just before that spawn to exit);
+ *   script on stdin, run from bash and timed by bash, see peer.ts; wall time from just before
+ *   bash starts it to its exit);
  * - the Singular provider (script generation, the process, reading the basis back with our
  *   parser) vs that same direct run: the provider's overhead;
  * - sympy's `groebner` (Debian's python3-sympy) on the same system, timed inside Python, as a
@@ -119,8 +119,8 @@ export async function runPolynomialBench(context: BenchContext, options: { reps:
       const basis = groebnerBasis(ring, generators).basis;
       ts.push(performance.now() - started);
       ours = basis.map((p) => printPolynomial(ring, p));
-      // As from a shell (`Singular … < script > out`), through the benchmark's peer launcher and
-      // timed there (see peer.ts): the provider starts Singular through the runner's launcher.
+      // From a shell (`Singular … < script > out`), timed by the shell (see peer.ts): the
+      // provider starts Singular through the runner's launcher.
       writeFileSync(scriptFile, script);
       writeFileSync(outFile, '');
       const run = await runPeer(context, { file: binary, args: ['-q', '--no-rc', '--no-warn'], env: {}, stdinFile: scriptFile, stdoutFile: outFile, stderrLimit: 4096 });

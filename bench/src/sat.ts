@@ -6,8 +6,8 @@
  *
  * Instances: pigeonhole PHP(n+1, n) for n = 5 … 8 and unsatisfiable uniform random 3-SAT at
  * ratio 4.26 with 100, 150, 200 and 250 variables (our seeded generator; the seeds are ones
- * whose formulas are unsatisfiable). cadical is started without a shell by a small launcher
- * process, as from a shell, timed there and killed at its timeout (see peer.ts); it is
+ * whose formulas are unsatisfiable). cadical is run from bash, timed by bash and
+ * killed at its timeout (see peer.ts); it is
  * /usr/bin/cadical (Debian package cadical).
  */
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,7 +82,7 @@ export interface SatBenchReport {
 
 /**
  * Solve with cadical writing a text DRAT proof; the wall time of the process, started by the
- * benchmark's peer launcher as from a shell and timed there (see peer.ts).
+ * benchmark's peer shell and timed by it (see peer.ts).
  */
 async function solve(context: BenchContext, cnfPath: string, proofPath: string, timeoutMs: number): Promise<number> {
   const run = await runPeer(context, { file: CADICAL, args: ['-q', '--no-binary', cnfPath, proofPath], env: {}, stdoutFile: null, stderrLimit: 1024 }, timeoutMs);
