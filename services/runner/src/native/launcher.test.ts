@@ -29,7 +29,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
   }
 }
 
-describe('NativeLauncher', () => {
+describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $shells)', ({ shells }) => {
   let dir: string;
   let launcher: NativeLauncher;
   const sh = (script: string, extra: Partial<LaunchRequest> = {}): LaunchRequest => ({ file: SH, args: ['-c', script], env: {}, stdoutFile: null, stderrLimit: 1024, ...extra });
@@ -57,7 +57,7 @@ describe('NativeLauncher', () => {
   }
 
   it('runs a tool into a file it unlinks once opened, and reports its status, stderr and time', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const written = await captured('out', async (file) => {
       const tool = await launcher.launch(sh('printf "one\\ntwo\\n"; printf "a complaint" >&2; exit 3', { stdoutFile: file, env: { LC_ALL: 'C' } }));
       expect(tool.pid).toBeGreaterThan(0);
@@ -70,7 +70,7 @@ describe('NativeLauncher', () => {
   });
 
   it('passes exactly the environment asked for, keeps at most stderrLimit bytes of stderr, and discards stdout when there is no file', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const env = await captured('env', async (file) => {
       await (await launcher.launch(sh('env', { stdoutFile: file, env: { ONLY: 'this one' } }))).exited;
     });
@@ -81,7 +81,7 @@ describe('NativeLauncher', () => {
   });
 
   it('feeds a tool its stdin from a file it unlinks once opened', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const input = join(dir, 'in');
     await writeFile(input, 'line one\nline two\n');
     const copy = await captured('copy', async (file) => {
@@ -92,7 +92,7 @@ describe('NativeLauncher', () => {
   });
 
   it('refuses what cannot be started: a missing executable, a stdin or stdout file that is not there', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     await expect(launcher.launch({ ...sh(''), file: join(dir, 'no-such-tool') })).rejects.toThrow(/ENOENT/);
     await expect(launcher.launch(sh('true', { stdoutFile: join(dir, 'missing', 'out') }))).rejects.toThrow(/stdout .*missing.* could not be opened/);
     await expect(launcher.launch(sh('true', { stdinFile: join(dir, 'missing', 'in') }))).rejects.toThrow(/stdin .*missing.* could not be opened/);
@@ -109,7 +109,7 @@ describe('NativeLauncher', () => {
   });
 
   it('reopens a file without a name through /proc for stdout, and leaves it to its holder', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     // O_TMPFILE (Linux's __O_TMPFILE with O_DIRECTORY): a file in `dir` that has no name.
     const fd = openSync(dir, 0o20000000 | constants.O_DIRECTORY | constants.O_RDWR, 0o600);
     try {
@@ -126,7 +126,7 @@ describe('NativeLauncher', () => {
   });
 
   it('kills a tool on request, and keeps concurrent tools apart', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const sleeper = await launcher.launch(sh('exec sleep 30'));
     const files = Array.from({ length: 12 }, (_, index) => join(dir, `many-${index}`));
     const fds = files.map((file) => openSync(file, 'w+'));
@@ -147,7 +147,7 @@ describe('NativeLauncher', () => {
   });
 
   it('when the launcher dies, kills what it ran, reports it lost, and starts anew on the next launch', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const sleeper = await launcher.launch(sh('exec sleep 30'));
     const first = launcher.pid;
     expect(first).toBeGreaterThan(0);
@@ -160,7 +160,7 @@ describe('NativeLauncher', () => {
   });
 
   it('close() kills what runs and refuses later launches', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const sleeper = await launcher.launch(sh('exec sleep 30'));
     const pid = launcher.pid!;
     await launcher.close();
@@ -170,10 +170,10 @@ describe('NativeLauncher', () => {
   });
 
   it('never keeps its process alive once nothing runs, and goes away with it', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ shells });
     const module = fileURLToPath(new URL('./launcher.ts', import.meta.url));
     const script = `import { NativeLauncher } from ${JSON.stringify(module)};
-const launcher = new NativeLauncher();
+const launcher = new NativeLauncher({ shells: ${String(shells)} });
 const exit = await (await launcher.launch({ file: '/bin/sh', args: ['-c', 'exit 5'], env: {}, stdoutFile: null, stderrLimit: 64 })).exited;
 process.stdout.write(JSON.stringify({ code: exit.code, launcher: launcher.pid }));`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -187,5 +187,87 @@ process.stdout.write(JSON.stringify({ code: exit.code, launcher: launcher.pid })
     const reported = JSON.parse(out) as { code: number; launcher: number };
     expect(reported.code).toBe(5);
     await until(() => !alive(reported.launcher), `the launcher ${reported.launcher} is gone`);
+  });
+});
+
+describe('NativeLauncher through its shells', () => {
+  let dir: string;
+  let launcher: NativeLauncher;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'jacobian-launcher-shells-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    await launcher.close();
+  });
+
+  /** The pids of the children of `pid` (Linux). */
+  function childrenOf(pid: number): number[] {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter((text) => text !== '').map(Number);
+  }
+
+  /** The parent of `pid`. */
+  function parentOf(pid: number): number {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+
+  it('gives the tool exactly the environment asked for, with nothing of the shell', async () => {
+    launcher = new NativeLauncher();
+    const fd = openSync(join(dir, 'env'), 'w+');
+    try {
+      const exit = await (await launcher.launch({ file: '/usr/bin/env', args: [], env: { ONLY: 'this one', LC_ALL: 'C' }, stdoutFile: join(dir, 'env'), stderrLimit: 64 })).exited;
+      expect(exit.code).toBe(0);
+      const bytes = Buffer.alloc(1024);
+      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0)).split('\n').filter((line) => line !== '').sort()).toEqual(['LC_ALL=C', 'ONLY=this one']);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('runs the tool as a child of a shell it reuses, one per environment, and reports exit codes above 128 that are no signal as codes', async () => {
+    launcher = new NativeLauncher();
+    const parents = new Set<number>();
+    for (const code of [0, 4, 200]) {
+      const tool = await launcher.launch({ file: SH, args: ['-c', `sleep 0.05; exit ${code}`], env: { LC_ALL: 'C' }, stdoutFile: null, stderrLimit: 64 });
+      const parent = parentOf(tool.pid);
+      expect(parent).not.toBe(launcher.pid);
+      parents.add(parent);
+      expect(await tool.exited).toMatchObject({ code, signal: null });
+    }
+    // One shell served the three runs; a second environment gets a shell of its own.
+    expect(parents.size).toBe(1);
+    expect(childrenOf(launcher.pid!)).toEqual([...parents]);
+    expect((await (await launcher.launch({ file: SH, args: ['-c', 'exit 0'], env: { OTHER: '1' }, stdoutFile: null, stderrLimit: 64 })).exited).code).toBe(0);
+    expect(childrenOf(launcher.pid!)).toHaveLength(2);
+  });
+
+  it('spawns directly what a line cannot carry (an argument with a newline) and what cannot be run', async () => {
+    launcher = new NativeLauncher();
+    const fd = openSync(join(dir, 'argv'), 'w+');
+    try {
+      const tool = await launcher.launch({ file: SH, args: ['-c', 'printf "%s" "$0"; sleep 0.05', 'two\nlines'], env: {}, stdoutFile: join(dir, 'argv'), stderrLimit: 64 });
+      expect(parentOf(tool.pid)).toBe(launcher.pid);
+      expect((await tool.exited).code).toBe(0);
+      const bytes = Buffer.alloc(64);
+      expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0))).toBe('two\nlines');
+    } finally {
+      closeSync(fd);
+    }
+    await writeFile(join(dir, 'not-executable'), '#!/bin/sh\n');
+    await expect(launcher.launch({ file: join(dir, 'not-executable'), args: [], env: {}, stdoutFile: null, stderrLimit: 64 })).rejects.toThrow(/EACCES/);
+  });
+
+  it('reports a tool whose shell died as killed, and kills it', async () => {
+    launcher = new NativeLauncher();
+    const sleeper = await launcher.launch({ file: '/bin/sleep', args: ['30'], env: {}, stdoutFile: null, stderrLimit: 64 });
+    process.kill(parentOf(sleeper.pid), 'SIGKILL');
+    expect(await sleeper.exited).toMatchObject({ code: null, signal: 'SIGKILL', stderr: 'the shell that started it exited' });
+    await until(() => !alive(sleeper.pid), `the tool ${sleeper.pid} is gone`);
+    // The next run gets a new shell.
+    expect((await (await launcher.launch({ file: SH, args: ['-c', 'exit 3'], env: {}, stdoutFile: null, stderrLimit: 64 })).exited).code).toBe(3);
   });
 });

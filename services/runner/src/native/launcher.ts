@@ -8,8 +8,12 @@
  * - a Node process with 8 MB of private memory: 0.8 ms;
  * - the benchmark's process (180 MB, as much as `jacobian serve` holds at start): 2.5–3.5 ms;
  * - with 200 MB of buffers: 9–12 ms.
- * The launcher holds a few MB, so a tool starts in under a millisecond, and this process only
- * writes one line to a pipe.
+ * The launcher holds a few MB, and this process only writes one line to a pipe. Even so, a spawn
+ * from the launcher took 2 ms on this machine on 2026-12-01 (its whole process forked, then the
+ * exec waited for), so the launcher starts tools through long-lived shells of its own where it
+ * can, as a shell user's shell does (see launcher-process.mjs): geng -qt 10 launched so took as
+ * long as from bash (median paired difference −0.03 ms over 50 rounds), against 2.4 ms more when
+ * spawned by the launcher.
  *
  * The launcher is started on first use and shared. It keeps this process alive only while tools
  * run (its handles are unref'd otherwise), and it exits when this process does (its stdin
@@ -62,7 +66,7 @@ export interface LaunchExit {
   signal: string | null;
   /** At most `stderrLimit` bytes of what it wrote to stderr. */
   stderr: string;
-  /** Wall time in the launcher, from just before the spawn to the tool's exit (and its stderr closed). */
+  /** Wall time in the launcher, from just before the spawn (or the command to its shell) to the tool's exit (and its stderr closed). */
   ms: number;
 }
 
@@ -88,9 +92,18 @@ type LauncherChild = ChildProcessByStdio<Writable, Readable, Readable>;
 /** Starts native tools through one launcher process (see the module comment). */
 export class NativeLauncher {
   private child: LauncherChild | null = null;
+  private readonly shells: boolean;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+
+  /**
+   * `shells: false` makes the launcher spawn every tool itself, never through a shell of its own
+   * (see launcher-process.mjs; by default it uses shells where it can).
+   */
+  constructor(options: { shells?: boolean } = {}) {
+    this.shells = options.shells ?? true;
+  }
 
   /**
    * Start a tool. Resolves once it runs; rejects when it could not be started (a missing
@@ -157,7 +170,7 @@ export class NativeLauncher {
   private running(): LauncherChild {
     if (this.child !== null) return this.child;
     // Plain node, without this process's flags (e.g. a TypeScript loader): the point is to be small.
-    const child = spawn(process.execPath, [LAUNCHER_SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, windowsHide: true });
+    const child = spawn(process.execPath, [LAUNCHER_SCRIPT, ...(this.shells ? [] : ['--no-shells'])], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, windowsHide: true });
     this.child = child;
     let stderr = '';
     child.stderr.setEncoding('utf8');
