@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStat } from '@jacobian/shared/testing';
 import { sharedLauncher } from '../native/launcher.js';
 import {
   admitRequest,
@@ -45,7 +46,9 @@ const CENTRAL = '(y * x) * (x * z) = x';
 
 /** cadical processes started for this process: by its native-tool launcher (or by itself). */
 function cadicalChildren(): number[] {
-  const parents = new Set([process.pid, sharedLauncher().pid]);
+  // The runner, its launcher, or the launcher's shells (see native/launcher-process.mjs).
+  const launcher = sharedLauncher().pid;
+  const parents = new Set([process.pid, launcher]);
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -54,7 +57,7 @@ function cadicalChildren(): number[] {
       // pid (comm) state ppid …; comm may contain spaces, so split after the closing parenthesis.
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (comm === 'cadical' && parents.has(ppid)) found.push(Number(entry));
+      if (comm === 'cadical' && (parents.has(ppid) || (launcher !== undefined && readStat(ppid)?.ppid === launcher))) found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
