@@ -34,7 +34,8 @@
  * - Out: `{"id":N,"event":"spawned","pid":P}`, then `{"id":N,"event":"exit","code":C,"signal":S,
  *   "stderr":T,"ms":M}` once it has exited and its stderr is closed (`ms`: from just before the
  *   spawn, or the command written to a shell, to then); or `{"id":N,"event":"error","message":T}` when it could not be started,
- *   with `"opening":"stdin"|"stdout"` when that file could not be opened.
+ *   with `"opening":"stdin"|"stdout"` when that file could not be opened (also for a spawn
+ *   request with an id whose other fields are malformed).
  *
  * When its stdin ends (the runner exited, or closed it), it kills every tool it started and exits.
  */
@@ -370,6 +371,8 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line)
   } else if (m['op'] === 'spawn') {
     const request = spawnRequest(m);
     if (request !== null) launch(request);
+    // Answered, so that the caller's launch settles.
+    else if (typeof m['id'] === 'number') send({ id: m['id'], event: 'error', message: 'the launch request is malformed' });
   }
 });
 

@@ -104,6 +104,8 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
     expect((refused as LaunchFileError).opening).toBe('stdout');
     expect(existsSync(input)).toBe(true);
     expect(await launcher.launch(sh('true', { stdinFile: join(dir, 'missing', 'in') })).catch((error: unknown) => (error as LaunchFileError).opening)).toBe('stdin');
+    // A malformed request (only a cast gets one past the types) is refused, not left unanswered.
+    await expect(launcher.launch({ ...sh('true'), file: 42 as unknown as string })).rejects.toThrow(/malformed/);
     // It still works afterwards.
     expect((await (await launcher.launch(sh('exit 0'))).exited).code).toBe(0);
   });
