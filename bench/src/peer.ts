@@ -21,33 +21,21 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type { LaunchExit, LaunchRequest } from '@jacobian/runner';
 import { descendants } from '@jacobian/shared/testing';
 import type { BenchContext } from './context.js';
 import { childEnvironment } from './proc.js';
 
-/** What to run, as from a shell: `file args… <stdinFile >stdoutFile 2>(kept)` with exactly `env`. */
-export interface PeerRequest {
-  /** Absolute path of the executable. */
-  file: string;
-  args: readonly string[];
-  /** The whole environment of the tool. */
-  env: Record<string, string>;
-  /** Its stdin (none: /dev/null). Removed once the tool has exited. */
-  stdinFile?: string | null;
-  /** Its stdout, truncated first (none: /dev/null). Removed once the tool has exited: keep a descriptor open to read it. */
-  stdoutFile: string | null;
-  /** Most stderr bytes reported back. */
-  stderrLimit: number;
-}
+/**
+ * What to run, as from a shell: `file args… <stdinFile >stdoutFile` with exactly `env` (the
+ * runner's LaunchRequest). Unlike the launcher, the shell truncates the stdout file as it opens
+ * it, and runPeer removes the stdin and stdout files once the tool has exited (the caller keeps a
+ * descriptor of the stdout file open to read it).
+ */
+export type PeerRequest = LaunchRequest;
 
-/** How a peer run ended. */
-export interface PeerRun {
-  code: number | null;
-  signal: string | null;
-  /** At most `stderrLimit` bytes of what it wrote to stderr. */
-  stderr: string;
-  /** Wall time taken by bash, from just before it started the tool to just after it exited. */
-  ms: number;
+/** How a peer run ended (`ms`: taken by bash, from just before it started the tool to just after it exited). */
+export interface PeerRun extends LaunchExit {
   killedAtBudget: boolean;
 }
 
