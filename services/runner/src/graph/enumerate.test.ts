@@ -450,17 +450,20 @@ describe('graph.enumerate.nonisomorphic', () => {
       expect(await readdir(spool)).toEqual([]);
     });
 
-    it('reports geng lost when the launcher that started it dies, starts a new launcher for the next run, and leaves no spool file when geng cannot start', async () => {
+    it('reports geng lost when what started it dies (its shell, or the launcher process), starts anew for the next run, and leaves no spool file when geng cannot start', async () => {
       let calls = 0;
       const lost = await streamGeng(tool, listing(12, { triangle_free: true }), options(32 * 1024 * 1024), () => {
-        if (++calls === 1) process.kill(sharedLauncher().pid!, 'SIGKILL');
+        if (++calls === 1) {
+          const launcher = sharedLauncher();
+          for (const pid of [...launcher.shellPids, launcher.pid ?? []].flat()) process.kill(pid, 'SIGKILL');
+        }
         return null;
       }).then(
         () => null,
         (caught: unknown) => caught as { code?: string; message?: string },
       );
       expect(lost).toMatchObject({ code: 'PROVIDER_FAILED' });
-      expect(lost?.message).toMatch(/was lost: the native-tool launcher exited with signal SIGKILL/);
+      expect(lost?.message).toMatch(/was lost: (the shell that started it exited|the native-tool launcher exited with signal SIGKILL)/);
       expect(await readdir(spool)).toEqual([]);
       const count = await streamGeng(tool, listing(7), options(1024 * 1024), () => null);
       expect(count).toBe(A000088[7]);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LaunchFileError, NativeLauncher, type LaunchRequest } from './launcher.js';
+import { LaunchFileError, NativeLauncher, type LaunchedTool, type LaunchRequest, type LaunchRoute } from './launcher.js';
 
 const SH = '/bin/sh';
 
@@ -29,7 +29,20 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
   }
 }
 
-describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $shells)', ({ shells }) => {
+/** The parent of `pid`. */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** The pids of the children of `pid` (Linux). */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter((text) => text !== '').map(Number);
+}
+
+const ROUTES: { route: LaunchRoute }[] = [{ route: 'own-shells' }, { route: 'launcher-shells' }, { route: 'launcher' }];
+
+describe.each(ROUTES)('NativeLauncher (route $route)', ({ route }) => {
   let dir: string;
   let launcher: NativeLauncher;
   const sh = (script: string, extra: Partial<LaunchRequest> = {}): LaunchRequest => ({ file: SH, args: ['-c', script], env: {}, stdoutFile: null, stderrLimit: 1024, ...extra });
@@ -57,7 +70,7 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   }
 
   it('runs a tool into a file it unlinks once opened, and reports its status, stderr and time', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     const written = await captured('out', async (file) => {
       const tool = await launcher.launch(sh('printf "one\\ntwo\\n"; printf "a complaint" >&2; exit 3', { stdoutFile: file, env: { LC_ALL: 'C' } }));
       expect(tool.pid).toBeGreaterThan(0);
@@ -70,7 +83,7 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   });
 
   it('passes exactly the environment asked for, keeps at most stderrLimit bytes of stderr, and discards stdout when there is no file', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     const env = await captured('env', async (file) => {
       await (await launcher.launch(sh('env', { stdoutFile: file, env: { ONLY: 'this one' } }))).exited;
     });
@@ -81,7 +94,7 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   });
 
   it('feeds a tool its stdin from a file it unlinks once opened', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     const input = join(dir, 'in');
     await writeFile(input, 'line one\nline two\n');
     const copy = await captured('copy', async (file) => {
@@ -92,7 +105,7 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   });
 
   it('refuses what cannot be started: a missing executable, a stdin or stdout file that is not there', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     await expect(launcher.launch({ ...sh(''), file: join(dir, 'no-such-tool') })).rejects.toThrow(/ENOENT/);
     await expect(launcher.launch(sh('true', { stdoutFile: join(dir, 'missing', 'out') }))).rejects.toThrow(/stdout .*missing.* could not be opened/);
     await expect(launcher.launch(sh('true', { stdinFile: join(dir, 'missing', 'in') }))).rejects.toThrow(/stdin .*missing.* could not be opened/);
@@ -111,7 +124,7 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   });
 
   it('reopens a file without a name through /proc for stdout, and leaves it to its holder', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     // O_TMPFILE (Linux's __O_TMPFILE with O_DIRECTORY): a file in `dir` that has no name.
     const fd = openSync(dir, 0o20000000 | constants.O_DIRECTORY | constants.O_RDWR, 0o600);
     try {
@@ -128,7 +141,7 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   });
 
   it('kills a tool on request, and keeps concurrent tools apart', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     const sleeper = await launcher.launch(sh('exec sleep 30'));
     const files = Array.from({ length: 12 }, (_, index) => join(dir, `many-${index}`));
     const fds = files.map((file) => openSync(file, 'w+'));
@@ -148,23 +161,27 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
     expect(alive(sleeper.pid)).toBe(false);
   });
 
-  it('when the launcher dies, kills what it ran, reports it lost, and starts anew on the next launch', async () => {
-    launcher = new NativeLauncher({ shells });
+  /** What started `tool`: its shell (own shells), or the launcher process. */
+  const starter = (tool: LaunchedTool): number => (route === 'own-shells' ? parentOf(tool.pid) : launcher.pid!);
+
+  it('when what started a tool dies, kills the tool, reports it lost, and starts anew on the next launch', async () => {
+    launcher = new NativeLauncher({ route });
+    expect(launcher.startsThrough).toBe(route);
     const sleeper = await launcher.launch(sh('exec sleep 30'));
-    const first = launcher.pid;
-    expect(first).toBeGreaterThan(0);
-    process.kill(first!, 'SIGKILL');
-    await expect(sleeper.exited).rejects.toThrow(/launcher exited with signal SIGKILL/);
+    const first = starter(sleeper);
+    expect(first).not.toBe(process.pid);
+    process.kill(first, 'SIGKILL');
+    await expect(sleeper.exited).rejects.toThrow(route === 'own-shells' ? /the shell that started it exited/ : /launcher exited with signal SIGKILL/);
     await until(() => !alive(sleeper.pid), `the orphaned tool ${sleeper.pid} is gone`);
-    const next = await (await launcher.launch(sh('exit 7'))).exited;
-    expect(next.code).toBe(7);
-    expect(launcher.pid).not.toBe(first);
+    const next = await launcher.launch(sh('sleep 0.05; exit 7'));
+    expect(starter(next)).not.toBe(first);
+    expect((await next.exited).code).toBe(7);
   });
 
   it('close() kills what runs and refuses later launches', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     const sleeper = await launcher.launch(sh('exec sleep 30'));
-    const pid = launcher.pid!;
+    const pid = starter(sleeper);
     await launcher.close();
     expect(alive(pid)).toBe(false);
     await until(() => !alive(sleeper.pid), `the tool ${sleeper.pid} is gone`);
@@ -172,12 +189,12 @@ describe.each([{ shells: true }, { shells: false }])('NativeLauncher (shells: $s
   });
 
   it('never keeps its process alive once nothing runs, and goes away with it', async () => {
-    launcher = new NativeLauncher({ shells });
+    launcher = new NativeLauncher({ route });
     const module = fileURLToPath(new URL('./launcher.ts', import.meta.url));
     const script = `import { NativeLauncher } from ${JSON.stringify(module)};
-const launcher = new NativeLauncher({ shells: ${String(shells)} });
+const launcher = new NativeLauncher({ route: ${JSON.stringify(route)} });
 const exit = await (await launcher.launch({ file: '/bin/sh', args: ['-c', 'exit 5'], env: {}, stdoutFile: null, stderrLimit: 64 })).exited;
-process.stdout.write(JSON.stringify({ code: exit.code, launcher: launcher.pid }));`;
+process.stdout.write(JSON.stringify({ code: exit.code, launcher: launcher.pid ?? null, shells: launcher.shellPids }));`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -186,13 +203,17 @@ process.stdout.write(JSON.stringify({ code: exit.code, launcher: launcher.pid })
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(err).toBe('');
     expect(code).toBe(0);
-    const reported = JSON.parse(out) as { code: number; launcher: number };
+    const reported = JSON.parse(out) as { code: number; launcher: number | null; shells: number[] };
     expect(reported.code).toBe(5);
-    await until(() => !alive(reported.launcher), `the launcher ${reported.launcher} is gone`);
+    // Own shells: the tool ran in one, and no launcher process was started.
+    const left = route === 'own-shells' ? reported.shells : [reported.launcher!];
+    expect(left).toHaveLength(1);
+    if (route === 'own-shells') expect(reported.launcher).toBeNull();
+    await until(() => !alive(left[0]!), `what started the tool (${left[0]!}) is gone`);
   });
 });
 
-describe('NativeLauncher through its shells', () => {
+describe.each([{ route: 'own-shells' as const }, { route: 'launcher-shells' as const }])('NativeLauncher through shells (route $route)', ({ route }) => {
   let dir: string;
   let launcher: NativeLauncher;
 
@@ -206,19 +227,11 @@ describe('NativeLauncher through its shells', () => {
     await launcher.close();
   });
 
-  /** The pids of the children of `pid` (Linux). */
-  function childrenOf(pid: number): number[] {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter((text) => text !== '').map(Number);
-  }
-
-  /** The parent of `pid`. */
-  function parentOf(pid: number): number {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  }
+  /** The shells that start tools: this process's own, or the launcher's. */
+  const shells = (): number[] => (route === 'own-shells' ? launcher.shellPids : childrenOf(launcher.pid!));
 
   it('gives the tool exactly the environment asked for, with nothing of the shell', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ route });
     const fd = openSync(join(dir, 'env'), 'w+');
     try {
       const exit = await (await launcher.launch({ file: '/usr/bin/env', args: [], env: { ONLY: 'this one', LC_ALL: 'C' }, stdoutFile: join(dir, 'env'), stderrLimit: 64 })).exited;
@@ -231,24 +244,25 @@ describe('NativeLauncher through its shells', () => {
   });
 
   it('runs the tool as a child of a shell it reuses, one per environment, and reports exit codes above 128 that are no signal as codes', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ route });
     const parents = new Set<number>();
     for (const code of [0, 4, 200]) {
       const tool = await launcher.launch({ file: SH, args: ['-c', `sleep 0.05; exit ${code}`], env: { LC_ALL: 'C' }, stdoutFile: null, stderrLimit: 64 });
       const parent = parentOf(tool.pid);
       expect(parent).not.toBe(launcher.pid);
+      expect(parentOf(parent)).toBe(route === 'own-shells' ? process.pid : launcher.pid);
       parents.add(parent);
       expect(await tool.exited).toMatchObject({ code, signal: null });
     }
     // One shell served the three runs; a second environment gets a shell of its own.
     expect(parents.size).toBe(1);
-    expect(childrenOf(launcher.pid!)).toEqual([...parents]);
+    expect(shells()).toEqual([...parents]);
     expect((await (await launcher.launch({ file: SH, args: ['-c', 'exit 0'], env: { OTHER: '1' }, stdoutFile: null, stderrLimit: 64 })).exited).code).toBe(0);
-    expect(childrenOf(launcher.pid!)).toHaveLength(2);
+    expect(shells()).toHaveLength(2);
   });
 
   it('spawns directly what a line cannot carry (an argument with a newline) and what cannot be run', async () => {
-    launcher = new NativeLauncher();
+    launcher = new NativeLauncher({ route });
     const fd = openSync(join(dir, 'argv'), 'w+');
     try {
       const tool = await launcher.launch({ file: SH, args: ['-c', 'printf "%s" "$0"; sleep 0.05', 'two\nlines'], env: {}, stdoutFile: join(dir, 'argv'), stderrLimit: 64 });
@@ -263,13 +277,68 @@ describe('NativeLauncher through its shells', () => {
     await expect(launcher.launch({ file: join(dir, 'not-executable'), args: [], env: {}, stdoutFile: null, stderrLimit: 64 })).rejects.toThrow(/EACCES/);
   });
 
-  it('reports a tool whose shell died as killed, and kills it', async () => {
-    launcher = new NativeLauncher();
+  it('kills a tool whose shell died, and reports it', async () => {
+    launcher = new NativeLauncher({ route });
     const sleeper = await launcher.launch({ file: '/bin/sleep', args: ['30'], env: {}, stdoutFile: null, stderrLimit: 64 });
     process.kill(parentOf(sleeper.pid), 'SIGKILL');
-    expect(await sleeper.exited).toMatchObject({ code: null, signal: 'SIGKILL', stderr: 'the shell that started it exited' });
+    // The launcher's protocol has no word for it: it reports a kill; this process's own shells report the tool lost.
+    if (route === 'own-shells') await expect(sleeper.exited).rejects.toThrow(/the shell that started it exited; the tool was killed/);
+    else expect(await sleeper.exited).toMatchObject({ code: null, signal: 'SIGKILL', stderr: 'the shell that started it exited' });
     await until(() => !alive(sleeper.pid), `the tool ${sleeper.pid} is gone`);
     // The next run gets a new shell.
     expect((await (await launcher.launch({ file: SH, args: ['-c', 'exit 3'], env: {}, stdoutFile: null, stderrLimit: 64 })).exited).code).toBe(3);
+  });
+});
+
+describe('NativeLauncher through its own shells', () => {
+  let launcher: NativeLauncher;
+
+  afterEach(async () => {
+    await launcher.close();
+  });
+
+  it('refuses a tool whose file its shell cannot open, and keeps the shell', async () => {
+    launcher = new NativeLauncher({ route: 'own-shells' });
+    // A /proc path is handed to the shell as it is; this descriptor is not open.
+    const missing = `/proc/${process.pid}/fd/999999`;
+    await expect(launcher.launch({ file: SH, args: ['-c', 'true'], env: {}, stdoutFile: missing, stderrLimit: 64 })).rejects.toThrow(/could not be opened by the shell/);
+    const shell = launcher.shellPids;
+    expect(shell).toHaveLength(1);
+    const tool = await launcher.launch({ file: SH, args: ['-c', 'sleep 0.05; exit 6'], env: {}, stdoutFile: null, stderrLimit: 64 });
+    expect(parentOf(tool.pid)).toBe(shell[0]);
+    expect((await tool.exited).code).toBe(6);
+  });
+
+  it('lets a Ctrl-C to the shell pass, and on SIGTERM or SIGHUP its shell kills the tool and exits', async () => {
+    launcher = new NativeLauncher({ route: 'own-shells' });
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      const sleeper = await launcher.launch({ file: '/bin/sleep', args: ['30'], env: {}, stdoutFile: null, stderrLimit: 64 });
+      const shell = parentOf(sleeper.pid);
+      for (const ignored of ['SIGINT', 'SIGQUIT'] as const) process.kill(shell, ignored);
+      process.kill(sleeper.pid, 'SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect([alive(shell), alive(sleeper.pid)]).toEqual([true, true]);
+      process.kill(shell, signal);
+      await expect(sleeper.exited).rejects.toThrow(/the shell that started it exited/);
+      await until(() => !alive(sleeper.pid) && !alive(shell), `the tool ${sleeper.pid} and its shell ${shell} are gone`);
+    }
+  });
+
+  it('when this process is killed, its shells kill the tools they run and exit', async () => {
+    launcher = new NativeLauncher({ route: 'own-shells' });
+    const module = fileURLToPath(new URL('./launcher.ts', import.meta.url));
+    const script = `import { NativeLauncher } from ${JSON.stringify(module)};
+const launcher = new NativeLauncher({ route: 'own-shells' });
+const tool = await launcher.launch({ file: '/bin/sleep', args: ['30'], env: {}, stdoutFile: null, stderrLimit: 64 });
+process.stdout.write(JSON.stringify({ tool: tool.pid, shells: launcher.shellPids }) + '\\n');
+await tool.exited;`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const reported = JSON.parse(line) as { tool: number; shells: number[] };
+    expect(reported.shells).toEqual([parentOf(reported.tool)]);
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    child.kill('SIGKILL');
+    await closed;
+    await until(() => !alive(reported.tool) && !alive(reported.shells[0]!), `the tool ${reported.tool} and its shell are gone`);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Starting native tools through a small launcher process (launcher-process.mjs) instead of
- * forking this one.
+ * Starting native tools without forking this process: through shells of its own (shells.ts)
+ * where it can, else through a small launcher process (launcher-process.mjs).
  *
  * A spawn forks the process that makes it, and Linux copies the page tables of every private
  * page on a fork, with the event loop blocked meanwhile. Measured on this project's test machine
@@ -19,65 +19,26 @@
  * run (its handles are unref'd otherwise), and it exits when this process does (its stdin
  * closes), killing the tools it runs. When it dies, every tool it was running is killed by pid
  * and reported lost; the next launch starts a new launcher.
+ *
+ * Still, each tool started by the launcher costs two hops more each way (this process to the
+ * launcher, the launcher to its shell, and back), so where the system allows it (Linux with
+ * /proc, /bin/sh and setpriv) tools start through shells of this process's own, which cost a
+ * fork of this process each, once, and are reused (see shells.ts). The launcher then only starts
+ * what those cannot (see {@link ToolShells.canRun}).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
+import { ToolShells } from './shells.js';
+
+export { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
 
 const LAUNCHER_SCRIPT = fileURLToPath(new URL('./launcher-process.mjs', import.meta.url));
 /** The launcher's own stderr kept for the report of its death. */
 const LAUNCHER_STDERR_LIMIT = 4096;
-
-/** What to start. */
-export interface LaunchRequest {
-  /** Absolute path of the executable (no shell, no PATH search). */
-  file: string;
-  args: readonly string[];
-  /** The whole environment of the tool. */
-  env: Record<string, string>;
-  /** A file that exists and becomes the tool's stdin (opened, then unlinked). Null: no input. */
-  stdinFile?: string | null;
-  /**
-   * A file that exists and becomes the tool's stdout (it is opened for writing, from its start,
-   * then unlinked: the caller keeps its own descriptor to read it). Null: stdout goes nowhere.
-   */
-  stdoutFile: string | null;
-  /** Most stderr bytes reported back. */
-  stderrLimit: number;
-}
-
-/** A launch refused because the launcher could not open the tool's stdin or stdout file. */
-export class LaunchFileError extends Error {
-  constructor(
-    message: string,
-    /** Which file could not be opened. */
-    readonly opening: 'stdin' | 'stdout',
-  ) {
-    super(message);
-    this.name = 'LaunchFileError';
-  }
-}
-
-/** How a launched tool ended. */
-export interface LaunchExit {
-  code: number | null;
-  signal: string | null;
-  /** At most `stderrLimit` bytes of what it wrote to stderr. */
-  stderr: string;
-  /** Wall time in the launcher, from just before the spawn (or the command to its shell) to the tool's exit (and its stderr closed). */
-  ms: number;
-}
-
-/** A tool that was started. */
-export interface LaunchedTool {
-  readonly pid: number;
-  /** SIGKILL, if it still runs. */
-  kill(): void;
-  /** Settles once it has exited; rejects when the launcher died first (the tool is then killed). */
-  readonly exited: Promise<LaunchExit>;
-}
 
 interface Pending {
   pid: number | null;
@@ -89,29 +50,45 @@ interface Pending {
 
 type LauncherChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
-/** Starts native tools through one launcher process (see the module comment). */
+/**
+ * How a {@link NativeLauncher} starts tools:
+ * - `own-shells`: through shells of this process (shells.ts), and what those cannot run through
+ *   the launcher process (which then spawns it); the default where the system allows it;
+ * - `launcher-shells`: through the launcher process, which starts tools through shells of its
+ *   own (launcher-process.mjs); the default elsewhere;
+ * - `launcher`: through the launcher process, which spawns each tool itself.
+ */
+export type LaunchRoute = 'own-shells' | 'launcher-shells' | 'launcher';
+
+/** Starts native tools (see the module comment). */
 export class NativeLauncher {
   private child: LauncherChild | null = null;
-  private readonly shells: boolean;
+  private readonly route: LaunchRoute;
+  private readonly ownShells: ToolShells | null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
 
-  /**
-   * `shells: false` makes the launcher spawn every tool itself, never through a shell of its own
-   * (see launcher-process.mjs; by default it uses shells where it can).
-   */
-  constructor(options: { shells?: boolean } = {}) {
-    this.shells = options.shells ?? true;
+  /** `route`: see {@link LaunchRoute} (`own-shells` where the system allows it falls back to `launcher-shells`). */
+  constructor(options: { route?: LaunchRoute } = {}) {
+    const wanted = options.route ?? 'own-shells';
+    this.route = wanted === 'own-shells' && !ToolShells.available() ? 'launcher-shells' : wanted;
+    this.ownShells = this.route === 'own-shells' ? new ToolShells() : null;
+  }
+
+  /** How this launcher starts tools: the route asked for, or the one it fell back to. */
+  get startsThrough(): LaunchRoute {
+    return this.route;
   }
 
   /**
    * Start a tool. Resolves once it runs; rejects when it could not be started (a missing
-   * executable, a launcher that died or could not start; a {@link LaunchFileError} for a stdin
-   * or stdout file that cannot be opened).
+   * executable, a launcher or shell that died or could not start; a {@link LaunchFileError} for
+   * a stdin or stdout file that cannot be opened).
    */
   launch(request: LaunchRequest): Promise<LaunchedTool> {
     if (this.closed) return Promise.reject(new Error('the native-tool launcher is closed'));
+    if (this.ownShells?.canRun(request) === true) return this.ownShells.launch(request);
     const child = this.running();
     const id = this.nextId++;
     return new Promise<LaunchedTool>((resolve, reject) => {
@@ -149,14 +126,20 @@ export class NativeLauncher {
     });
   }
 
-  /** The launcher's pid while it runs (for diagnostics and tests). */
+  /** The launcher process's pid while it runs (for diagnostics and tests). */
   get pid(): number | undefined {
     return this.child?.pid;
   }
 
-  /** Stop the launcher (killing what it runs); later launches are refused. */
+  /** The pids of this process's own shells (for diagnostics and tests; none unless the route is `own-shells`). */
+  get shellPids(): number[] {
+    return this.ownShells?.pids ?? [];
+  }
+
+  /** Stop the shells and the launcher (killing what they run); later launches are refused. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.ownShells?.close();
     const child = this.child;
     if (child === null) return;
     const gone = new Promise<void>((done) => child.once('close', () => done()));
@@ -170,7 +153,7 @@ export class NativeLauncher {
   private running(): LauncherChild {
     if (this.child !== null) return this.child;
     // Plain node, without this process's flags (e.g. a TypeScript loader): the point is to be small.
-    const child = spawn(process.execPath, [LAUNCHER_SCRIPT, ...(this.shells ? [] : ['--no-shells'])], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, windowsHide: true });
+    const child = spawn(process.execPath, [LAUNCHER_SCRIPT, ...(this.route === 'launcher' ? ['--no-shells'] : [])], { stdio: ['pipe', 'pipe', 'pipe'], env: {}, windowsHide: true });
     this.child = child;
     let stderr = '';
     child.stderr.setEncoding('utf8');

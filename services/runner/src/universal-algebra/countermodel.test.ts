@@ -46,9 +46,9 @@ const CENTRAL = '(y * x) * (x * z) = x';
 
 /** cadical processes started for this process: by its native-tool launcher (or by itself). */
 function cadicalChildren(): number[] {
-  // The runner, its launcher, or the launcher's shells (see native/launcher-process.mjs).
+  // The runner, its shells (see native/shells.ts), its launcher process, or the launcher's shells (see native/launcher-process.mjs).
   const launcher = sharedLauncher().pid;
-  const parents = new Set([process.pid, launcher]);
+  const parents = new Set([process.pid, launcher, ...sharedLauncher().shellPids]);
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

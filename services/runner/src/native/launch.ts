@@ -1,0 +1,52 @@
+/**
+ * What starting a native tool takes and gives (see launcher.ts, which starts them, and shells.ts).
+ */
+
+/** What to start. */
+export interface LaunchRequest {
+  /** Absolute path of the executable (no shell, no PATH search). */
+  file: string;
+  args: readonly string[];
+  /** The whole environment of the tool. */
+  env: Record<string, string>;
+  /** A file that exists and becomes the tool's stdin (opened, then unlinked). Null: no input. */
+  stdinFile?: string | null;
+  /**
+   * A file that exists and becomes the tool's stdout (it is opened for writing, from its start,
+   * then unlinked: the caller keeps its own descriptor to read it). Null: stdout goes nowhere.
+   */
+  stdoutFile: string | null;
+  /** Most stderr bytes reported back. */
+  stderrLimit: number;
+}
+
+/** A launch refused because the launcher could not open the tool's stdin or stdout file. */
+export class LaunchFileError extends Error {
+  constructor(
+    message: string,
+    /** Which file could not be opened. */
+    readonly opening: 'stdin' | 'stdout',
+  ) {
+    super(message);
+    this.name = 'LaunchFileError';
+  }
+}
+
+/** How a launched tool ended. */
+export interface LaunchExit {
+  code: number | null;
+  signal: string | null;
+  /** At most `stderrLimit` bytes of what it wrote to stderr. */
+  stderr: string;
+  /** Wall time in the launcher, from just before the spawn (or the command to its shell) to the tool's exit (and its stderr closed). */
+  ms: number;
+}
+
+/** A tool that was started. */
+export interface LaunchedTool {
+  readonly pid: number;
+  /** SIGKILL, if it still runs. */
+  kill(): void;
+  /** Settles once it has exited; rejects when the launcher died first (the tool is then killed). */
+  readonly exited: Promise<LaunchExit>;
+}
