@@ -48,6 +48,13 @@ export interface RawResponse {
 }
 
 /** A keep-alive HTTP/1.1 client for one endpoint. */
+/** A kept-alive socket that the server had closed (see {@link HttpClient.post}). */
+class StaleSocketError extends Error {
+  constructor(cause: Error) {
+    super(`the kept-alive socket was closed by the server: ${cause.message}`, { cause });
+  }
+}
+
 export class HttpClient {
   private readonly agent: Agent;
   private readonly host: string;
@@ -61,7 +68,22 @@ export class HttpClient {
     this.path = url.pathname + url.search;
   }
 
-  post(prepared: PreparedRequest): Promise<RawResponse> {
+  /**
+   * POST a prepared request. A request sent on a kept-alive socket that the server closed as
+   * idle meanwhile (ECONNRESET on a reused socket: the server's keep-alive timeout, 5 s, ran out
+   * just as the request went) is sent once more on a new socket, as Node's documentation
+   * advises; the server never read it.
+   */
+  async post(prepared: PreparedRequest): Promise<RawResponse> {
+    try {
+      return await this.postOnce(prepared);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      return this.postOnce(prepared);
+    }
+  }
+
+  private postOnce(prepared: PreparedRequest): Promise<RawResponse> {
     return new Promise<RawResponse>((resolve, reject) => {
       const req = request(
         { agent: this.agent, host: this.host, port: this.port, path: this.path, method: 'POST', headers: prepared.headers },
@@ -74,7 +96,7 @@ export class HttpClient {
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => reject(req.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocketError(error) : error));
       req.end(prepared.body);
     });
   }
