@@ -1,6 +1,9 @@
 /**
- * What starting a native tool takes and gives (see launcher.ts, which starts them, and shells.ts).
+ * What starting a native tool takes and gives (see launcher.ts, which starts them, and shells.ts),
+ * and what both ways of starting one share.
  */
+import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 
 /** What to start. */
 export interface LaunchRequest {
@@ -49,4 +52,31 @@ export interface LaunchedTool {
   kill(): void;
   /** Settles once it has exited; rejects when the launcher died first (the tool is then killed). */
   readonly exited: Promise<LaunchExit>;
+}
+
+/** A tool's `exited` promise, with the functions that settle it (see {@link LaunchedTool.exited}). */
+export function exitPromise(): { exited: Promise<LaunchExit>; settle: (exit: LaunchExit) => void; lose: (error: Error) => void } {
+  let settle!: (exit: LaunchExit) => void;
+  let lose!: (error: Error) => void;
+  const exited = new Promise<LaunchExit>((done, fail) => {
+    settle = done;
+    lose = fail;
+  });
+  // A caller that never awaits `exited` (it was stopped) must not see an unhandled rejection.
+  exited.catch(() => undefined);
+  return { exited, settle, lose };
+}
+
+/** SIGKILL to `pid`, if it is still there. */
+export function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+/** A child's stdio pipe is a socket, which can be ref'd and unref'd. */
+export function handle(stream: Readable | Writable): { ref(): void; unref(): void } {
+  return stream as unknown as Socket;
 }

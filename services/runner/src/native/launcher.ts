@@ -27,11 +27,10 @@
  * what those cannot (see {@link ToolShells.canRun}).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
+import { exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
 import { ToolShells } from './shells.js';
 
 export { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
@@ -92,14 +91,7 @@ export class NativeLauncher {
     const child = this.running();
     const id = this.nextId++;
     return new Promise<LaunchedTool>((resolve, reject) => {
-      let settleExit!: (exit: LaunchExit) => void;
-      let loseExit!: (error: Error) => void;
-      const exited = new Promise<LaunchExit>((done, lose) => {
-        settleExit = done;
-        loseExit = lose;
-      });
-      // A caller that never awaits `exited` (it was stopped) must not see an unhandled rejection.
-      exited.catch(() => undefined);
+      const { exited, settle: settleExit, lose: loseExit } = exitPromise();
       const entry: Pending = {
         pid: null,
         started: (pid) => {
@@ -228,19 +220,6 @@ export class NativeLauncher {
   private release(child: LauncherChild): void {
     child.unref();
     for (const stream of [child.stdin, child.stdout, child.stderr]) handle(stream).unref();
-  }
-}
-
-/** A child's stdio pipe is a socket, which can be ref'd and unref'd. */
-function handle(stream: Readable | Writable): { ref(): void; unref(): void } {
-  return stream as unknown as Socket;
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone already
   }
 }
 

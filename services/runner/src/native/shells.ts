@@ -38,12 +38,11 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, close, closeSync, constants, existsSync, openSync, readFileSync, readSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
+import { exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchRequest } from './launch.js';
 import { SpoolSupply, unlinkQuietly, type Spool } from './scratch.js';
 
 const SHELL = '/bin/sh';
@@ -114,14 +113,6 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-}
-
 /** SIGKILL to the children of `pid` (Linux's /proc/<pid>/task/<pid>/children): what a shell runs. */
 function killChildrenOf(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -148,11 +139,6 @@ function readHead(fd: number, limit: number): string {
 
 function environmentKey(env: Record<string, string>): string {
   return JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-/** A child's pipe is a socket, which can be ref'd and unref'd. */
-function handle(stream: Readable | Writable): { ref(): void; unref(): void } {
-  return stream as unknown as Socket;
 }
 
 /** Tools started through shells of this process (see the module comment). */
@@ -245,14 +231,7 @@ export class ToolShells {
     }
     return new Promise<LaunchedTool>((resolve, reject) => {
       let pid: number | null = null;
-      let settleExit!: (exit: LaunchExit) => void;
-      let loseExit!: (error: Error) => void;
-      const exited = new Promise<LaunchExit>((done, lose) => {
-        settleExit = done;
-        loseExit = lose;
-      });
-      // A caller that never awaits `exited` (it was stopped) must not see an unhandled rejection.
-      exited.catch(() => undefined);
+      const { exited, settle: settleExit, lose: loseExit } = exitPromise();
       const started = performance.now();
       shell.answer = (line) => {
         if (line === null) {
