@@ -324,6 +324,35 @@ describe('NativeLauncher through its own shells', () => {
     }
   });
 
+  it('starts tools through the launcher process for good when its shells cannot start, with the request as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jacobian-launcher-broken-'));
+    try {
+      const broken = join(dir, 'setpriv');
+      await writeFile(broken, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      launcher = new NativeLauncher({ route: 'own-shells', setpriv: broken });
+      expect(launcher.startsThrough).toBe('own-shells');
+      const out = join(dir, 'out');
+      const fd = openSync(out, 'w+');
+      try {
+        const tool = await launcher.launch({ file: SH, args: ['-c', 'echo through; sleep 0.05; exit 4'], env: {}, stdoutFile: out, stderrLimit: 64 });
+        // The launcher's shell started it, and the named stdout file was still there for it.
+        expect(parentOf(parentOf(tool.pid))).toBe(launcher.pid);
+        expect((await tool.exited).code).toBe(4);
+        const bytes = Buffer.alloc(64);
+        expect(bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0))).toBe('through\n');
+      } finally {
+        closeSync(fd);
+      }
+      expect(launcher.startsThrough).toBe('launcher-shells');
+      expect(launcher.shellPids).toEqual([]);
+      const next = await launcher.launch({ file: SH, args: ['-c', 'sleep 0.05; exit 5'], env: {}, stdoutFile: null, stderrLimit: 64 });
+      expect(parentOf(parentOf(next.pid))).toBe(launcher.pid);
+      expect((await next.exited).code).toBe(5);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('when this process is killed, its shells kill the tools they run and exit', async () => {
     launcher = new NativeLauncher({ route: 'own-shells' });
     const module = fileURLToPath(new URL('./launcher.ts', import.meta.url));

@@ -31,7 +31,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
-import { ToolShells } from './shells.js';
+import { ShellStartError, ToolShells } from './shells.js';
 
 export { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
 
@@ -62,17 +62,21 @@ export type LaunchRoute = 'own-shells' | 'launcher-shells' | 'launcher';
 /** Starts native tools (see the module comment). */
 export class NativeLauncher {
   private child: LauncherChild | null = null;
-  private readonly route: LaunchRoute;
-  private readonly ownShells: ToolShells | null;
+  private route: LaunchRoute;
+  private ownShells: ToolShells | null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
 
-  /** `route`: see {@link LaunchRoute} (`own-shells` where the system allows it falls back to `launcher-shells`). */
-  constructor(options: { route?: LaunchRoute } = {}) {
+  /**
+   * `route`: see {@link LaunchRoute} (`own-shells` where the system does not allow it falls back
+   * to `launcher-shells`, as it does for good when its first shell cannot start); `setpriv`: the
+   * setpriv the own shells are started with (for tests; default util-linux's).
+   */
+  constructor(options: { route?: LaunchRoute; setpriv?: string } = {}) {
     const wanted = options.route ?? 'own-shells';
     this.route = wanted === 'own-shells' && !ToolShells.available() ? 'launcher-shells' : wanted;
-    this.ownShells = this.route === 'own-shells' ? new ToolShells() : null;
+    this.ownShells = this.route === 'own-shells' ? new ToolShells(options.setpriv === undefined ? {} : { setpriv: options.setpriv }) : null;
   }
 
   /** How this launcher starts tools: the route asked for, or the one it fell back to. */
@@ -87,7 +91,24 @@ export class NativeLauncher {
    */
   launch(request: LaunchRequest): Promise<LaunchedTool> {
     if (this.closed) return Promise.reject(new Error('the native-tool launcher is closed'));
-    if (this.ownShells?.canRun(request) === true) return this.ownShells.launch(request);
+    const shells = this.ownShells;
+    if (shells?.canRun(request) === true) {
+      return shells.launch(request).catch((error: unknown) => {
+        if (!(error instanceof ShellStartError) || this.closed) throw error;
+        // Shells cannot be started here: the launcher process starts tools from now on.
+        if (this.ownShells === shells) {
+          this.ownShells = null;
+          this.route = 'launcher-shells';
+          void shells.close();
+        }
+        return this.launch(request);
+      });
+    }
+    return this.throughLauncher(request);
+  }
+
+  /** Start a tool through the launcher process. */
+  private throughLauncher(request: LaunchRequest): Promise<LaunchedTool> {
     const child = this.running();
     const id = this.nextId++;
     return new Promise<LaunchedTool>((resolve, reject) => {

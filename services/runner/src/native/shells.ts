@@ -34,7 +34,10 @@
  *
  * Where this cannot be done (not Linux, no /proc, no /bin/sh or setpriv; a command a line cannot
  * carry, i.e. a newline or NUL byte; an executable that cannot be run) the caller starts the tool
- * through the launcher process instead ({@link ToolShells.canRun}).
+ * through the launcher process instead ({@link ToolShells.canRun}). A shell that exits before it
+ * answers anything (say, a setpriv this container does not let work) refuses its launch with a
+ * {@link ShellStartError}, leaving the request's files as they were, and the caller then starts
+ * tools through the launcher process for good (see launcher.ts).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, close, closeSync, constants, existsSync, openSync, readFileSync, readSync } from 'node:fs';
@@ -84,6 +87,8 @@ type ShellChild = ChildProcessByStdio<Writable, Readable, null>;
 interface Shell {
   child: ShellChild;
   key: string;
+  /** Whether it has printed anything yet: one that exits before its first answer could not start. */
+  answered: boolean;
   /** Takes the next line the shell prints (null: it exited) while it runs a command. */
   answer: ((line: string | null) => void) | null;
 }
@@ -141,12 +146,30 @@ function environmentKey(env: Record<string, string>): string {
   return JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/**
+ * A shell exited before it answered anything: shells cannot be started here (say, a setpriv that
+ * does not work in this container). Nothing of the request was used up: its named files are still
+ * there, so the caller can start the tool another way.
+ */
+export class ShellStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ShellStartError';
+  }
+}
+
 /** Tools started through shells of this process (see the module comment). */
 export class ToolShells {
   private readonly idle = new Map<string, Shell[]>();
   private readonly all = new Set<Shell>();
   private readonly stderrFiles = new SpoolSupply({ role: 'stderr' });
+  private readonly setpriv: string;
   private closed = false;
+
+  /** `setpriv`: the setpriv shells are started with (default: util-linux's, see {@link ToolShells.available}). */
+  constructor(options: { setpriv?: string } = {}) {
+    this.setpriv = options.setpriv ?? setpriv() ?? 'setpriv';
+  }
 
   /** Whether this system has what the shells need: Linux with /proc, /bin/sh and setpriv. */
   static available(): boolean {
@@ -169,8 +192,9 @@ export class ToolShells {
 
   /**
    * Start a tool. Resolves once it runs; rejects when it could not be started (a
-   * {@link LaunchFileError} for a stdin or stdout file that cannot be opened; an Error when the
-   * shell could not open a file, or exited first).
+   * {@link LaunchFileError} for a stdin or stdout file that cannot be opened; a
+   * {@link ShellStartError} when its shell exited before it answered anything; an Error when
+   * the shell could not open a file, or exited first).
    */
   launch(request: LaunchRequest): Promise<LaunchedTool> {
     if (this.closed) return Promise.reject(new Error('the native-tool launcher is closed'));
@@ -180,6 +204,8 @@ export class ToolShells {
       for (const fd of opened.splice(0)) closeSync(fd);
     };
     const paths: string[] = [];
+    // Unlinked once the tool holds them, so that they are still there for another way to start it.
+    const named: string[] = [];
     for (const [file, flags, role] of [
       [request.stdoutFile, constants.O_WRONLY, 'stdout'],
       [request.stdinFile ?? null, constants.O_RDONLY, 'stdin'],
@@ -200,7 +226,7 @@ export class ToolShells {
         return Promise.reject(new LaunchFileError(`its ${role} ${file} could not be opened: ${describe(error)}`, role));
       }
       opened.push(fd);
-      unlinkQuietly(file);
+      named.push(file);
       paths.push(`/proc/${process.pid}/fd/${fd}`);
     }
     const [stdoutPath, stdinPath] = paths as [string, string];
@@ -237,13 +263,14 @@ export class ToolShells {
         if (line === null) {
           // The shell is gone: so is the tool, or it is killed now.
           closeFiles();
-          if (pid === null) reject(new Error('the shell that was to start it exited'));
+          if (pid === null) reject(shell.answered ? new Error('the shell that was to start it exited') : new ShellStartError('its shell exited before it answered: shells cannot be started here'));
           else {
             killQuietly(pid);
             loseExit(new Error('the shell that started it exited; the tool was killed'));
           }
           return;
         }
+        shell.answered = true;
         if (pid === null) {
           const told = /^\d{1,10}$/.test(line) ? Number(line) : 0;
           if (told <= 0) {
@@ -261,6 +288,7 @@ export class ToolShells {
           pid = told;
           // The tool holds its stdin and stdout now.
           closeOpened();
+          for (const file of named) unlinkQuietly(file);
           const running = told;
           resolve({ pid: running, exited, kill: () => killQuietly(running) });
           return;
@@ -306,8 +334,8 @@ export class ToolShells {
     const key = environmentKey(env);
     const reused = this.idle.get(key)?.pop();
     if (reused !== undefined) return reused;
-    const child: ShellChild = spawn(setpriv() ?? 'setpriv', ['--pdeathsig', 'TERM', '--', SHELL, '-c', SHELL_LOOP], { stdio: ['pipe', 'pipe', 'ignore'], env });
-    const shell: Shell = { child, key, answer: null };
+    const child: ShellChild = spawn(this.setpriv, ['--pdeathsig', 'TERM', '--', SHELL, '-c', SHELL_LOOP], { stdio: ['pipe', 'pipe', 'ignore'], env });
+    const shell: Shell = { child, key, answered: false, answer: null };
     this.all.add(shell);
     // A shell that is gone makes writes fail; its close is what is reported.
     child.stdin.on('error', () => undefined);
