@@ -12,18 +12,23 @@ export interface LaunchRequest {
   args: readonly string[];
   /** The whole environment of the tool. */
   env: Record<string, string>;
-  /** A file that exists and becomes the tool's stdin (opened, then unlinked). Null: no input. */
+  /**
+   * A file that exists and becomes the tool's stdin (opened, then unlinked once the tool has it).
+   * Null: no input. A path under `/proc/` is a file without a name that the caller holds,
+   * reopened through its descriptor: nothing to unlink.
+   */
   stdinFile?: string | null;
   /**
    * A file that exists and becomes the tool's stdout (it is opened for writing, from its start,
-   * then unlinked: the caller keeps its own descriptor to read it). Null: stdout goes nowhere.
+   * then unlinked once the tool has it: the caller keeps its own descriptor to read it). Null:
+   * stdout goes nowhere. A `/proc/` path as for `stdinFile`.
    */
   stdoutFile: string | null;
   /** Most stderr bytes reported back. */
   stderrLimit: number;
 }
 
-/** A launch refused because the launcher could not open the tool's stdin or stdout file. */
+/** A launch refused because the tool's stdin or stdout file could not be opened. */
 export class LaunchFileError extends Error {
   constructor(
     message: string,
@@ -41,7 +46,7 @@ export interface LaunchExit {
   signal: string | null;
   /** At most `stderrLimit` bytes of what it wrote to stderr. */
   stderr: string;
-  /** Wall time in the launcher, from just before the spawn (or the command to its shell) to the tool's exit (and its stderr closed). */
+  /** Wall time where it was started (this process, or the launcher process), from the command to its shell (or just before the spawn) to its exit (and its stderr closed). */
   ms: number;
 }
 
@@ -50,7 +55,7 @@ export interface LaunchedTool {
   readonly pid: number;
   /** SIGKILL, if it still runs. */
   kill(): void;
-  /** Settles once it has exited; rejects when the launcher died first (the tool is then killed). */
+  /** Settles once it has exited; rejects when what started it (its shell, or the launcher process) died first (the tool is then killed). */
   readonly exited: Promise<LaunchExit>;
 }
 
