@@ -351,6 +351,47 @@ describe('bytes and digests', () => {
     expect(Buffer.from(canonicalBytes({ b: '\u00e9', a: 1 })).toString('utf8')).toBe('{"a":1,"b":"\u00e9"}');
   });
 
+  it('canonicalBytes equals the UTF-8 encoding of canonicalize for any value, or fails as it does', () => {
+    fc.assert(
+      fc.property(jsonArb, (value) => {
+        let text: string;
+        try {
+          text = canonicalize(value);
+        } catch (error) {
+          expect(thrown(() => canonicalBytes(value)).code).toBe((error as JacobianError).code);
+          return;
+        }
+        expect(canonicalBytes(value)).toEqual(new TextEncoder().encode(text));
+      }),
+    );
+  });
+
+  it('canonicalBytes writes ASCII-only documents (escapes included) and mixed ones byte for byte', () => {
+    // graph6-like text: backslashes and newlines escaped, every other printable character as is.
+    const listing = 'I?`@bC\\Wo\nI\\?`FB_w_\n"quoted"\t\u0001\n';
+    const cases: unknown[] = [
+      { graph6: listing, count: 3 },
+      { 'cl\u00e9': listing },
+      { a: listing, b: '\u{1F600} and \u00e9' },
+      [listing, '\u20ac', 'e\u0301'],
+      'plain',
+    ];
+    for (const value of cases) {
+      const bytes = canonicalBytes(value);
+      expect(bytes).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(bytes).toString('utf8')).toBe(canonicalize(value));
+    }
+  });
+
+  it('canonicalBytes keeps the maxBytes limit of canonicalize, for ASCII and other strings', () => {
+    const ascii = 'a\\b\nc';
+    const size = Buffer.byteLength(canonicalize(ascii));
+    expect(canonicalBytes(ascii, { maxBytes: size }).byteLength).toBe(size);
+    expect(thrown(() => canonicalBytes(ascii, { maxBytes: size - 1 })).code).toBe('SIZE_LIMIT_EXCEEDED');
+    expect(canonicalBytes('\u20ac', { maxBytes: 5 }).byteLength).toBe(5);
+    expect(thrown(() => canonicalBytes('\u20ac', { maxBytes: 4 })).code).toBe('SIZE_LIMIT_EXCEEDED');
+  });
+
   it('sha256Hex matches known vectors for strings and bytes', () => {
     const empty = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
     expect(sha256Hex('')).toBe(empty);

@@ -83,12 +83,17 @@ interface Walk {
   readonly maxBytes: number;
   readonly chunks: string[];
   bytes: number;
+  /** Whether every chunk so far is ASCII (as many UTF-8 bytes as code units). */
+  ascii: boolean;
   /** Containers currently being serialized, to report cycles instead of overflowing depth. */
   readonly ancestors: Set<object>;
 }
 
-function emit(walk: Walk, chunk: string, path: JsonPath): void {
-  walk.bytes += Buffer.byteLength(chunk, 'utf8');
+/** Append `chunk`; `ascii` says it is known to be ASCII (so its UTF-8 length need not be counted). */
+function emit(walk: Walk, chunk: string, path: JsonPath, ascii = false): void {
+  const bytes = ascii ? chunk.length : Buffer.byteLength(chunk, 'utf8');
+  if (bytes !== chunk.length) walk.ascii = false;
+  walk.bytes += bytes;
   walk.chunks.push(chunk);
   // Checked as we go so an oversized document fails without being fully serialized.
   if (walk.bytes > walk.maxBytes) {
@@ -100,11 +105,20 @@ function emit(walk: Walk, chunk: string, path: JsonPath): void {
   }
 }
 
+/** Whether `value` is ASCII only: as many UTF-8 bytes as code units (one scan, in native code). */
+function isAscii(value: string): boolean {
+  return Buffer.byteLength(value, 'utf8') === value.length;
+}
+
 /** NFC-normalize a string after rejecting lone surrogates (which have no UTF-8 encoding). */
 function normalizeString(value: string, path: JsonPath, role: 'string' | 'object key'): string {
-  // A string of ASCII only (as many UTF-8 bytes as code units) has no surrogate and is its own
-  // NFC: long texts such as graph6 listings skip both scans.
-  if (Buffer.byteLength(value, 'utf8') === value.length) return value;
+  // A string of ASCII only has no surrogate and is its own NFC: long texts such as graph6
+  // listings skip both scans.
+  if (isAscii(value)) return value;
+  return normalizeNonAscii(value, path, role);
+}
+
+function normalizeNonAscii(value: string, path: JsonPath, role: 'string' | 'object key'): string {
   const match = LONE_SURROGATE.exec(value);
   if (match !== null) {
     throw new JacobianError(
@@ -221,10 +235,13 @@ function serializeObject(walk: Walk, value: object, path: JsonPath, depth: numbe
 
 function serializeValue(walk: Walk, value: unknown, path: JsonPath, depth: number): void {
   switch (typeof value) {
-    case 'string':
-      // ECMAScript JSON.stringify string escaping is the one RFC 8785 §3.2.2.2 prescribes.
-      emit(walk, JSON.stringify(normalizeString(value, path, 'string')), path);
+    case 'string': {
+      // ECMAScript JSON.stringify string escaping is the one RFC 8785 §3.2.2.2 prescribes. It
+      // escapes only with ASCII, so an ASCII string stays ASCII.
+      const ascii = isAscii(value);
+      emit(walk, JSON.stringify(ascii ? value : normalizeNonAscii(value, path, 'string')), path, ascii);
       return;
+    }
     case 'number':
       emit(walk, serializeNumber(value, path), path);
       return;
@@ -288,20 +305,39 @@ function serializeValue(walk: Walk, value: unknown, path: JsonPath, depth: numbe
  *   `SIZE_LIMIT_EXCEEDED` when `maxDepth` or `maxBytes` is exceeded; `path` locates the value.
  */
 export function canonicalize(value: unknown, limits: CanonicalJsonOptions = {}): string {
+  return serialize(value, limits).chunks.join('');
+}
+
+/**
+ * The UTF-8 bytes of {@link canonicalize}'s output, written chunk by chunk into one array of the
+ * size the walk counted: no joined string is made and encoded again. Preparing a put of a page
+ * of 1 MiB of graph6 took 4.1–5.1 ms instead of 5.0–6.4 ms on this project's test machine
+ * (2026-12-01, three runs each way, alternating). An ASCII-only document is written as Latin-1,
+ * which copies its bytes.
+ */
+export function canonicalBytes(value: unknown, limits: CanonicalJsonOptions = {}): Uint8Array {
+  const walk = serialize(value, limits);
+  const bytes = new Uint8Array(walk.bytes);
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // An ASCII chunk's UTF-8 bytes are its Latin-1 bytes, which are written without encoding.
+  const encoding = walk.ascii ? 'latin1' : 'utf8';
+  let at = 0;
+  for (const chunk of walk.chunks) at += view.write(chunk, at, encoding);
+  if (at !== walk.bytes) throw new Error(`canonical JSON: ${at} bytes written where ${walk.bytes} were counted`);
+  return bytes;
+}
+
+function serialize(value: unknown, limits: CanonicalJsonOptions): Walk {
   const walk: Walk = {
     maxDepth: checkLimit('maxDepth', limits.maxDepth, DEFAULT_CANONICAL_MAX_DEPTH, MAX_ALLOWED_DEPTH),
     maxBytes: checkLimit('maxBytes', limits.maxBytes, DEFAULT_CANONICAL_MAX_BYTES, Number.MAX_SAFE_INTEGER),
     chunks: [],
     bytes: 0,
+    ascii: true,
     ancestors: new Set(),
   };
   serializeValue(walk, value, [...(limits.path ?? [])], 0);
-  return walk.chunks.join('');
-}
-
-/** The UTF-8 bytes of {@link canonicalize}'s output. */
-export function canonicalBytes(value: unknown, limits?: CanonicalJsonOptions): Uint8Array {
-  return new TextEncoder().encode(canonicalize(value, limits));
+  return walk;
 }
 
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */

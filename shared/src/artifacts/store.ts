@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-import { canonicalize, formatJsonPath, sha256Hex, type JsonValue } from '../canonical-json.js';
+import { canonicalBytes, canonicalize, formatJsonPath, sha256Hex, type JsonValue } from '../canonical-json.js';
 import { JacobianError, type ErrorCode, type JsonPath } from '../errors.js';
 import {
   ArtifactDraftSchema,
@@ -175,14 +175,12 @@ export function prepareArtifact(draft: ArtifactDraft, limits: ArtifactStoreLimit
   if (!parsed.success) throw issueToError(parsed.error.issues[0]!, []);
   const valid = parsed.data;
 
-  let payloadText: string;
+  let payloadBytes: Uint8Array;
   try {
-    payloadText = canonicalize(valid.payload, { maxBytes: limits.maxPayloadBytes, path: ['payload'] });
+    payloadBytes = canonicalBytes(valid.payload, { maxBytes: limits.maxPayloadBytes, path: ['payload'] });
   } catch (error) {
     rethrowSizeAs(error, 'maxPayloadBytes', limits.maxPayloadBytes, ['payload'], 'payload (canonical JSON)');
   }
-  const encoder = new TextEncoder();
-  const payloadBytes = encoder.encode(payloadText);
   const payloadDigest = sha256Hex(payloadBytes);
 
   const candidate = {
@@ -209,7 +207,7 @@ export function prepareArtifact(draft: ArtifactDraft, limits: ArtifactStoreLimit
   const checked = ArtifactManifestSchema.safeParse(JSON.parse(manifestText));
   if (!checked.success) throw issueToError(checked.error.issues[0]!, []);
 
-  const manifestBytes = encoder.encode(manifestText);
+  const manifestBytes = new TextEncoder().encode(manifestText);
   const manifestDigest = sha256Hex(manifestBytes);
   return {
     uri: `artifact://sha256/${manifestDigest}`,
