@@ -81,6 +81,8 @@ describe('universal_algebra.evaluate_laws', () => {
     ['a table entry out of range', { algebra: { order: 2, tables: { '+': [[0, 1], [2, 0]], '0': 0, '-': [0, 1] } } }, ['payload', 'algebra', 'tables', '+', 1, 0], /not an element/],
     ['a missing table', { algebra: { order: 2, tables: { '+': [[0, 1], [1, 0]], '-': [0, 1] } } }, ['payload', 'algebra', 'tables', '0'], /missing/],
     ['a numeral variable', { signature: { ...GROUP, variables: ['x', 'y', '0'] } }, ['payload', 'signature', 'variables', 2], /identifier/],
+    // An assignment is a JSON record, which cannot carry this key: the variable would be lost from it.
+    ['a variable named __proto__', { signature: { ...GROUP, variables: ['x', '__proto__'] }, laws: ['x + __proto__ = __proto__ + x'] }, ['payload', 'signature', 'variables', 1], /other than __proto__/],
     [
       'too many assignments',
       {

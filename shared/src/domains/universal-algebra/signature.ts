@@ -27,19 +27,24 @@ export function isOperationSymbol(name: string): boolean {
   return SYMBOL_SET.has(name);
 }
 
+/**
+ * `__proto__` names nothing: it cannot be a key of a JSON record (an operation's table, a
+ * variable's value in an assignment), because parsers drop or misread it.
+ */
+const RESERVED_NAME = '__proto__';
+
 /** Whether `name` may name an operation: an identifier, a numeral, or one operation symbol. */
 export function isOperationName(name: string): boolean {
-  // `__proto__` cannot be a key of a JSON table record (parsers drop or misread it).
-  if (name === '__proto__') return false;
+  if (name === RESERVED_NAME) return false;
   return (
     (name.length <= UNIVERSAL_ALGEBRA_LIMITS.maxNameLength && (IDENTIFIER_PATTERN.test(name) || NUMERAL_PATTERN.test(name))) ||
     isOperationSymbol(name)
   );
 }
 
-/** Whether `name` may name a variable: an identifier. */
+/** Whether `name` may name a variable: an identifier (not `__proto__`). */
 export function isVariableName(name: string): boolean {
-  return name.length <= UNIVERSAL_ALGEBRA_LIMITS.maxNameLength && IDENTIFIER_PATTERN.test(name);
+  return name !== RESERVED_NAME && name.length <= UNIVERSAL_ALGEBRA_LIMITS.maxNameLength && IDENTIFIER_PATTERN.test(name);
 }
 
 const Arity = z.union([z.literal(0), z.literal(1), z.literal(2)]);
@@ -49,7 +54,7 @@ export const OperationDeclarationSchema = z
   .object({
     name: z
       .string()
-      .refine(isOperationName, `must be an identifier, a numeral or one of the symbols ${OPERATION_SYMBOLS.join(' ')} (at most ${UNIVERSAL_ALGEBRA_LIMITS.maxNameLength} characters)`)
+      .refine(isOperationName, `must be an identifier, a numeral or one of the symbols ${OPERATION_SYMBOLS.join(' ')} (at most ${UNIVERSAL_ALGEBRA_LIMITS.maxNameLength} characters), other than __proto__ (a table, a JSON record, cannot carry that key)`)
       .describe('the operation name: an identifier (f, inv, e), a numeral (0, 1) or one symbol (*, +, \\, /, ∘ …)'),
     arity: Arity.describe('0 for a constant, 1 for a unary operation, 2 for a binary operation'),
     infix: z.boolean().default(false).describe('binary only: also written between its arguments (x * y); every operation can be written in prefix form f(x, y)'),
@@ -88,7 +93,7 @@ export const SignatureSchema = z
       .max(UNIVERSAL_ALGEBRA_LIMITS.maxOperations)
       .describe('the operations, in the order their tables and symmetry breaking use'),
     variables: z
-      .array(z.string().refine(isVariableName, `must be an identifier of at most ${UNIVERSAL_ALGEBRA_LIMITS.maxNameLength} characters`))
+      .array(z.string().refine(isVariableName, `must be an identifier of at most ${UNIVERSAL_ALGEBRA_LIMITS.maxNameLength} characters, other than __proto__ (an assignment, a JSON record, cannot carry that key)`))
       .max(UNIVERSAL_ALGEBRA_LIMITS.maxVariables)
       .describe('the names that laws may use as (universally quantified) variables'),
   })

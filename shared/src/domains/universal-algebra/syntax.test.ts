@@ -201,6 +201,7 @@ describe('signatures', () => {
     [{ operations: [{ name: '$', arity: 2 }], variables: [] }, ['operations', 0, 'name']],
     [{ operations: [{ name: '**', arity: 2 }], variables: [] }, ['operations', 0, 'name']],
     [{ operations: [{ name: '__proto__', arity: 0 }], variables: [] }, ['operations', 0, 'name']],
+    [{ operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', '__proto__'] }, ['variables', 1]],
     [{ operations: [{ name: '*', arity: 3 }], variables: [] }, ['operations', 0, 'arity']],
     [{ operations: [{ name: 'e', arity: 0 }], variables: ['0'] }, ['variables', 0]],
     [{ operations: [{ name: 'e', arity: 0 }], variables: ['*'] }, ['variables', 0]],
