@@ -31,7 +31,10 @@ const Label = z.union([
     // rather than strip. Spelled as ranges, not \p{Cc}, so the JSON Schema pattern means the
     // same to validators that compile it without the unicode flag.
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters'),
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters')
+    // Labels are stored in NFC, which can lengthen a string (U+0958 becomes two characters): the
+    // limit holds for what is stored, so a stored graph is always readable.
+    .refine((label) => label.normalize('NFC').length <= MAX_LABEL_LENGTH, `must be at most ${MAX_LABEL_LENGTH} characters after Unicode NFC normalization`),
   // An ID puts it once under $defs in JSON Schema: a graph names the label type three times.
 ]).meta({ id: 'vertex_label' });
 

@@ -51,6 +51,16 @@ describe('graph.construct.explicit', () => {
     expect((b.output as { graph_uri: string }).graph_uri).toBe((a.output as { graph_uri: string }).graph_uri);
   });
 
+  it('stores labels in NFC, up to 64 characters as stored, and the stored graph reads back', async () => {
+    // 'e' + U+0301 (64 characters as sent) is 'é' (32 in NFC); 64 ASCII characters stay 64.
+    const composed = 'e\u0301'.repeat(32);
+    const long = 'a'.repeat(64);
+    const result = await harness.run(capability, { capability_id: constructExplicit.id, payload: { vertices: [composed, long], edges: [[long, composed]] } });
+    expect(result.execution.status).toBe('COMPLETED');
+    const stored = await harness.artifacts.get((result.output as { graph_uri: string }).graph_uri);
+    expect(GraphPayloadSchema.parse(stored.payload).labels).toEqual([long, '\u00e9'.repeat(32)]);
+  });
+
   it('orders decimal labels numerically before other labels', () => {
     const graph = canonicalGraph(ConstructExplicitInput.parse({ vertices: ['b', 10, 2, 'a', '0'], edges: [['a', 10]] }));
     expect(graph.labels).toEqual(['0', '2', '10', 'a', 'b']);
@@ -96,6 +106,9 @@ describe('graph.construct.explicit', () => {
     ['both order and vertices', { order: 2, vertices: [0, 1], edges: [] }, ['payload'], /exactly one/],
     ['neither order nor vertices', { edges: [] }, ['payload'], /exactly one/],
     ['a label with a control character', { vertices: ['a\u0007'], edges: [] }, ['payload', 'vertices', 0], /control/],
+    // 64 characters as sent, 128 in NFC (each U+0958 becomes two), as it would be stored.
+    ['a label longer than 64 characters in NFC', { vertices: ['b', '\u0958'.repeat(64)], edges: [] }, ['payload', 'vertices', 1], /after Unicode NFC/],
+    ['an edge end longer than 64 characters in NFC', { vertices: ['b'], edges: [['b', '\u0958'.repeat(64)]] }, ['payload', 'edges', 0, 1], /after Unicode NFC/],
     ['a negative order', { order: -1, edges: [] }, ['payload', 'order'], />=/],
   ];
   for (const [name, payload, path, rule] of invalid) {
