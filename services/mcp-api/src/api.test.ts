@@ -172,6 +172,9 @@ describe('admission rejects before anything is queued', () => {
     ['a float in the payload', { capability_id: 'test.real', payload: { x: 1.5 } }, {}, { code: 'CANONICAL_JSON_INVALID', stage: 'VALIDATION' }],
     ['a request without payload', { capability_id: 'test.square' }, {}, { code: 'INVALID_REQUEST', path: ['payload'] }],
     ['a budget out of bounds', { capability_id: 'test.square', payload: { n: 1 }, budget: { wall_time_ms: 10 } }, {}, { code: 'INVALID_REQUEST', path: ['budget', 'wall_time_ms'] }],
+    // As JSON.parse gives it (an own key): a record would drop it without a word, and the run would be another request's.
+    ['a payload key named __proto__', JSON.parse('{"capability_id":"test.square","payload":{"n":3,"__proto__":{"n":4}}}') as Record<string, unknown>, {}, { code: 'INVALID_REQUEST', path: ['payload', '__proto__'] }],
+    ['a nested key named __proto__', JSON.parse('{"capability_id":"test.square","payload":{"n":3,"extra":[{"__proto__":1}]}}') as Record<string, unknown>, {}, { code: 'INVALID_REQUEST', path: ['payload', 'extra', 0, '__proto__'] }],
   ] as [string, Record<string, unknown>, OperatorPolicyInput, Record<string, unknown>][])('rejects %s', async (_name, request, policy, expected) => {
     const { queue, submits } = fakeQueue(computedResult);
     const result = await api(queue, policy).run(request);

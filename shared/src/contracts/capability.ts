@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderRuntimeSchema } from './provider.js';
+import { refusingReservedKeys } from './json-record.js';
 
 /** EXPLORE proposes or computes; VERIFY may return VERIFIED only through an authorized checker. */
 export const Mode = { EXPLORE: 'EXPLORE', VERIFY: 'VERIFY' } as const;
@@ -166,7 +167,7 @@ export function resolveBudget(budget: Budget | undefined): ResolvedBudget {
 export const CapabilityRequestSchema = z
   .object({
     capability_id: z.string().min(1).max(128).describe('exact capability ID from math.find'),
-    payload: z.record(z.string(), z.unknown()).describe("the capability's input, per its CONTRACT view"),
+    payload: refusingReservedKeys(z.record(z.string(), z.unknown()).describe("the capability's input, per its CONTRACT view")),
     mode: z.enum(Mode).default('EXPLORE').describe('EXPLORE computes; VERIFY asks an authorized checker'),
     budget: BudgetSchema.optional(),
   })

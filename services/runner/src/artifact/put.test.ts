@@ -67,6 +67,29 @@ describe('artifact.put', () => {
     expect(await harness.files()).toEqual(before);
   });
 
+  it('refuses a key named __proto__ in the summary or the payload at admission, naming its place, and writes nothing', async () => {
+    const before = await harness.files();
+    // As JSON.parse gives them: own keys, which a record would drop and canonical JSON would keep.
+    for (const [text, path] of [
+      ['{"text": "hello"}, "summary": {"__proto__": {"x": 1}}', ['payload', 'summary', '__proto__']],
+      ['{"text": {"__proto__": 1}}', ['payload', 'payload', 'text', '__proto__']],
+    ] as const) {
+      const payload = JSON.parse(`{"schema_uri": "urn:example:note/v1", "semantics_uri": "urn:example:note-meaning/v1", "payload": ${text}}`) as Record<string, unknown>;
+      // The harness parses the request as the API does (which answers INVALID_REQUEST at that path).
+      await expect(harness.run(put, { capability_id: 'artifact.put', payload })).rejects.toMatchObject({ issues: [{ code: 'custom', path }] });
+    }
+    expect(await harness.files()).toEqual(before);
+  });
+
+  it('refuses a summary key named __proto__ when the request reaches the capability itself', async () => {
+    const before = await harness.files();
+    const summary = JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+    const parsed = put.definition.input.safeParse({ ...note, summary });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['summary', '__proto__']);
+    expect(await harness.files()).toEqual(before);
+  });
+
   it('a graph stored generically is not a graph artifact for graph capabilities', async () => {
     const generic = await harness.run(put, {
       capability_id: 'artifact.put',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ArtifactUriSchema, canonicalize, type CapabilityDefinition } from '@jacobian/shared';
+import { ArtifactUriSchema, canonicalize, refusingReservedKeys, type CapabilityDefinition } from '@jacobian/shared';
 
 /**
  * Schema and semantics URIs in the `jacobian:` namespace name our own typed artifacts, whose
@@ -23,7 +23,7 @@ export const ArtifactPutInput = z
     semantics_uri: ClientUri.describe('URI naming what the payload means'),
     payload: z.unknown().describe('any canonical JSON value: no floats (send big or rational numbers as strings)'),
     parents: z.array(ArtifactUriSchema).max(64).default([]).describe('artifact URIs this one derives from; each must exist'),
-    summary: z.record(z.string(), z.unknown()).default({}).describe('small JSON object describing the payload (at most 4 KiB)'),
+    summary: refusingReservedKeys(z.record(z.string(), z.unknown()).default({}).describe('small JSON object describing the payload (at most 4 KiB)')),
   })
   .strict()
   .refine((input) => input.payload !== undefined, { path: ['payload'], message: 'payload is required' })
