@@ -309,6 +309,34 @@ describe('NativeLauncher through its own shells', () => {
     expect((await tool.exited).code).toBe(6);
   });
 
+  it('keeps a child forked ahead that becomes the next tool, and lets it go with its shell, however the shell ends', async () => {
+    launcher = new NativeLauncher({ route: 'own-shells' });
+    const first = await launcher.launch({ file: SH, args: ['-c', 'exit 0'], env: {}, stdoutFile: null, stderrLimit: 64 });
+    expect((await first.exited).code).toBe(0);
+    const [shell] = launcher.shellPids;
+    // The idle shell's one child waits for the next command, and runs it under its own pid.
+    await until(() => childrenOf(shell!).length === 1, 'the shell has forked its next child');
+    const [armed] = childrenOf(shell!);
+    const next = await launcher.launch({ file: '/bin/sleep', args: ['30'], env: {}, stdoutFile: null, stderrLimit: 64 });
+    expect(next.pid).toBe(armed);
+    next.kill();
+    expect(await next.exited).toMatchObject({ code: null, signal: 'SIGKILL' });
+    // Killed outright, an idle shell cannot kill its child: this process does, and the next launch gets a new shell.
+    await until(() => childrenOf(shell!).length === 1, 'the shell has forked its next child');
+    const [orphan] = childrenOf(shell!);
+    process.kill(shell!, 'SIGKILL');
+    await until(() => !alive(orphan!) && launcher.shellPids.length === 0, `the shell ${shell} and its child ${orphan} are gone`);
+    const after = await launcher.launch({ file: SH, args: ['-c', 'sleep 0.05; exit 7'], env: {}, stdoutFile: null, stderrLimit: 64 });
+    expect(parentOf(after.pid)).not.toBe(shell);
+    expect((await after.exited).code).toBe(7);
+    // Let go (close), a shell ends with its child.
+    const [last] = launcher.shellPids;
+    await until(() => childrenOf(last!).length === 1, 'the shell has forked its next child');
+    const [waiting] = childrenOf(last!);
+    await launcher.close();
+    await until(() => !alive(last!) && !alive(waiting!), `the shell ${last} and its child ${waiting} are gone`);
+  });
+
   it('lets a Ctrl-C to the shell pass, and on SIGTERM or SIGHUP its shell kills the tool and exits', async () => {
     launcher = new NativeLauncher({ route: 'own-shells' });
     for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
