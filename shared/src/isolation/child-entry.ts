@@ -124,4 +124,31 @@ process.on('message', (raw: unknown) => {
 // than linger as an orphan.
 process.on('disconnect', () => process.exit(0));
 
-send({ type: 'ready' });
+/**
+ * Import the kernel modules the parent names after `--warm` (file:// URLs) and run the `warmUp`
+ * each exports, if any, before saying ready: the one-time start-up a run would otherwise pay on
+ * first use (see ProcessPool's warm modules). A module that fails here is left to the run that
+ * needs it, which reports the failure; one that takes longer than {@link WARM_UP_MAX_MS} is left
+ * to finish in the background, so that a slow one cannot keep the child from starting.
+ */
+const WARM_UP_MAX_MS = 10_000;
+
+async function warmUp(urls: readonly string[]): Promise<void> {
+  const all = Promise.all(
+    urls.map(async (url) => {
+      try {
+        const module = await loadModule(url);
+        const warm = module['warmUp'];
+        if (typeof warm === 'function') await (warm as () => unknown)();
+      } catch {
+        // reported by the run that needs it
+      }
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, WARM_UP_MAX_MS)))]);
+  clearTimeout(timer);
+}
+
+const warm = process.argv.indexOf('--warm');
+void warmUp(warm < 0 ? [] : process.argv.slice(warm + 1)).then(() => send({ type: 'ready' }));

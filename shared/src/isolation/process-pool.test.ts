@@ -201,6 +201,79 @@ describe.runIf(onLinux)('createProcessPool: hard limits kill the child', () => {
   });
 });
 
+describe.runIf(onLinux)('createProcessPool: warm modules', () => {
+  const started = (wallTimeMs = 20_000): KernelTask => task('slow-start.ts', 'started', null, { wallTimeMs });
+  const outputOf = (outcome: KernelOutcome): { startedBefore: boolean; pid: number } => {
+    expect(outcome.status).toBe('COMPLETED');
+    return (outcome as { output: { startedBefore: boolean; pid: number } }).output;
+  };
+
+  it("starts later children with the module of a kernel killed at its wall time, so that its start-up is not a short budget's every time", async () => {
+    const executor = pool({ size: 1 });
+    // A child that is up (a task waiting for one to start is not killed when its time ends).
+    expect((await executor.run(echo())).status).toBe('COMPLETED');
+    const [up] = executor.stats().pids;
+    // Shorter than the module's start-up: killed, and the start-up with its child.
+    const first = await executor.run(started(100));
+    expect(first.status).toBe('TIMEOUT');
+    expect(isAlive(up as number)).toBe(false);
+    // The next child did the start-up before it took work.
+    const next = outputOf(await executor.run(started()));
+    expect(next.startedBefore).toBe(true);
+    // And so does the child after a cancel of a run of that module.
+    const controller = new AbortController();
+    const hanging = executor.run(task('slow-start.ts', 'hang'), { signal: controller.signal });
+    await waitUntilOneIsBurning([next.pid]);
+    controller.abort();
+    expect((await hanging).status).toBe('CANCELLED');
+    const after = outputOf(await executor.run(started()));
+    expect(after.pid).not.toBe(next.pid);
+    expect(after.startedBefore).toBe(true);
+  });
+
+  it('warms only modules whose run was killed at its wall time or by a cancel, not one that completed or was killed for its memory', async () => {
+    const executor = pool({ size: 1 });
+    // A run of the module that completes leaves nothing to warm...
+    const done = outputOf(await executor.run(started()));
+    expect(done.startedBefore).toBe(false);
+    // ...so a child started after another module's kernel was killed starts without it.
+    expect((await executor.run(task('busy-loop.ts', 'spin', null, { wallTimeMs: 200 }))).status).toBe('TIMEOUT');
+    const fresh = outputOf(await executor.run(started()));
+    expect(fresh.pid).not.toBe(done.pid);
+    expect(fresh.startedBefore).toBe(false);
+    // Nor does a kill for memory: the start-up would only add to the next child's.
+    const hog = await executor.run(task('slow-start.ts', 'hog', { chunkMb: 4, capMb: 1500 }, { memoryMb: 256 }));
+    expect(errorOf(hog).code).toBe('MEMORY_LIMIT_EXCEEDED');
+    const afterHog = outputOf(await executor.run(started()));
+    expect(afterHog.pid).not.toBe(fresh.pid);
+    expect(afterHog.startedBefore).toBe(false);
+  });
+
+  it('still starts a child whose warm-up fails, and lets the run that needs it report the failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jacobian-warm-'));
+    try {
+      const module = join(dir, 'cannot-start.mjs');
+      writeFileSync(
+        module,
+        "export function warmUp() { throw new Error('this start-up always fails'); }\nexport function hang() { for (;;); }\nexport function needsStartUp() { warmUp(); }\n",
+      );
+      const kernel = (exportName: string, wallTimeMs: number): KernelTask => ({ kernel: { module, exportName }, input: null, budget: { ...budget, wallTimeMs } });
+      const executor = pool({ size: 1 });
+      expect((await executor.run(echo())).status).toBe('COMPLETED');
+      const [up] = executor.stats().pids;
+      expect((await executor.run(kernel('hang', 200))).status).toBe('TIMEOUT');
+      // The next child's warm-up of the module throws: it starts anyway, and serves.
+      expect((await executor.run(echo('still here'))).status).toBe('COMPLETED');
+      expect(executor.stats().pids).not.toContain(up);
+      const failed = await executor.run(kernel('needsStartUp', 20_000));
+      expect(failed.status).toBe('ERROR');
+      expect(errorOf(failed).message).toContain('this start-up always fails');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('createProcessPool: cancellation and queueing', () => {
   it('never starts a task that is aborted while queued', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jacobian-pool-'));

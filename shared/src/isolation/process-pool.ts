@@ -6,6 +6,16 @@
  * same thread, so the parent enforces every hard limit by SIGKILL-ing the child and then
  * replacing it. Children are reused between tasks so expensive kernel initialization (such as
  * Z3's WASM start-up) is paid once per child, not once per task.
+ *
+ * Warm modules: a kernel killed at its wall time or by a cancel took its child's start-up work
+ * with it (its module's import, and whatever the module sets up on first use). Left so, a task
+ * whose budget is shorter than that start-up would time out on every new child, for ever: with
+ * 150 ms, `graph.induced_tree.maximum.compute` on a 4-cycle never completed (Z3's start-up in a
+ * new child is about 0.5 s; a warm child answers in 5 ms). So the module of such a kernel is
+ * remembered, and every child started later imports it, and awaits its `warmUp` export if it has
+ * one, before it says ready (a task waiting for that child waits, counted in its budget, without
+ * killing it). Modules of kernels that end otherwise (done, failed, over their memory budget) are
+ * not: a module is warmed only where a run has shown it needs to be.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -122,6 +132,8 @@ interface Execution {
   peakRssBytes: number;
   /** Set when the parent decided to kill; reported once the child has actually exited. */
   killOutcome: { status: 'TIMEOUT' | 'CANCELLED' | 'ERROR'; error: SerializedError } | undefined;
+  /** The kernel's module (a file:// URL). */
+  readonly moduleUrl: string;
 }
 
 interface Worker {
@@ -235,6 +247,8 @@ class ProcessPool implements IsolatedExecutor {
   private closing: Promise<void> | undefined;
   /** Set when a child died before becoming ready; stops eager respawning from looping. */
   private startupBroken = false;
+  /** Modules of kernels killed at their wall time or by a cancel, which later children import first (see the module comment). */
+  private readonly warmModules = new Set<string>();
   // If the host process exits without close(), do not leave children behind. Killing is
   // synchronous, so it works inside an 'exit' handler.
   private readonly killAllOnExit = (): void => {
@@ -419,7 +433,7 @@ class ProcessPool implements IsolatedExecutor {
   // ---- child lifecycle --------------------------------------------------------------------
 
   private spawn(): Worker {
-    const child = fork(this.entry, [], {
+    const child = fork(this.entry, this.warmModules.size === 0 ? [] : ['--warm', ...this.warmModules], {
       execArgv: this.execArgv,
       env: this.env,
       serialization: 'json',
@@ -475,6 +489,8 @@ class ProcessPool implements IsolatedExecutor {
   private kill(worker: Worker, outcome: Execution['killOutcome']): void {
     if (worker.execution !== undefined && worker.execution.killOutcome === undefined) {
       worker.execution.killOutcome = outcome;
+      // Its child's start-up goes with it: the children started from now on do it first.
+      if (outcome !== undefined && outcome.status !== 'ERROR') this.warmModules.add(worker.execution.moduleUrl);
       for (const timer of worker.execution.timers) clearTimeout(timer);
     }
     if (worker.dying) return;
@@ -626,6 +642,7 @@ class ProcessPool implements IsolatedExecutor {
       hwmReset: pid !== undefined && process.platform === 'linux' && resetPeakRss(pid),
       peakRssBytes: 0,
       killOutcome: undefined,
+      moduleUrl,
     };
 
     try {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { JacobianError, ProviderRuntimeSchema } from '@jacobian/shared';
 import { probeZ3Provider } from '../providers/z3.js';
-import { maximumInducedTreeKernel, type InducedTreeSearchOutput } from './maximum-induced-tree.kernel.js';
+import { loadZ3, maximumInducedTreeKernel, warmUp, type InducedTreeSearchOutput } from './maximum-induced-tree.kernel.js';
+import { warmUp as countermodelWarmUp } from '../universal-algebra/countermodel-z3.kernel.js';
 import { mulberry32 as prng } from '@jacobian/shared/testing';
 
 type Graph = { order: number; edges: [number, number][] };
@@ -189,6 +190,18 @@ describe('maximumInducedTreeKernel budgets and sharing', () => {
       expect(out.termination).toBe('OPTIMAL');
       expect(out.lower_bound).toBe(bruteForceMaximum(graph));
     });
+  });
+});
+
+describe('warmUp (what a pool child runs first once a run of the module was killed)', () => {
+  it("starts Z3 in this process, the countermodel's Z3 kernel exporting the same, and a run uses it", async () => {
+    expect(countermodelWarmUp).toBe(warmUp);
+    await warmUp();
+    // Started: the API the runs use is the one warmUp awaited, and it works.
+    const api = await loadZ3();
+    expect(typeof api.Context).toBe('function');
+    const out = await maximumInducedTreeKernel(PETERSEN, generous());
+    expect(out.termination).toBe('OPTIMAL');
   });
 });
 

@@ -11,6 +11,9 @@ import { readFile } from 'node:fs/promises';
 import { JacobianError, type KernelContext } from '@jacobian/shared';
 import { withZ3Context } from '../graph/maximum-induced-tree.kernel.js';
 
+/** Z3's start-up, done by a pool child before it says ready once a run of this module was killed (see the process pool's warm modules). */
+export { warmUp } from '../graph/maximum-induced-tree.kernel.js';
+
 /** Input of {@link solveCnfWithZ3Kernel}. */
 export interface Z3CnfInput {
   /** The DIMACS file the encoding kernel wrote. */
