@@ -148,6 +148,19 @@ describe('modern tool lane: answers exactly as the SDK does', () => {
     expect(parsed.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'jacobian' });
   });
 
+  it('refuses a payload key named __proto__ as it arrives over HTTP, naming its place, on both paths', async () => {
+    // JSON.parse keeps the key as an own property, and JSON.stringify sends it back: the body holds "__proto__".
+    const args = JSON.parse('{"capability_id": "test.square", "mode": "EXPLORE", "payload": {"n": 3, "__proto__": {"n": 4}}}') as Record<string, unknown>;
+    const body = toolCall('math.run', args);
+    expect(body).toContain('"__proto__"');
+    const { lane, sdk, viaLane } = await both(body, modernHeaders('math.run'));
+    expect(viaLane).toBe(true);
+    expectSameAnswer(lane, sdk);
+    const result = (JSON.parse(lane.body) as { result: { structuredContent: { execution: { status: string }; diagnostics: { code: string; path: unknown }[] } } }).result.structuredContent;
+    expect(result.execution.status).toBe('ERROR');
+    expect(result.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', '__proto__'] });
+  });
+
   it('keeps a string request id', async () => {
     const { lane, sdk, viaLane } = await both(toolCall('math.find', {}, {}, 'abc-1'), modernHeaders('math.find'));
     expect(viaLane).toBe(true);
