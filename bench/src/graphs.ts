@@ -133,6 +133,8 @@ interface CaseReport {
   words: string;
   order: number;
   shards: number;
+  /** Measured rounds: --graphs-repeat, or at least {@link SHORT_CASE_MIN_ROUNDS} for a short case. */
+  rounds: number;
   geng_direct_shards: SystemSummary;
   /** geng in one process (only when sharded; else the same as geng_direct_shards). */
   geng_direct_whole: SystemSummary | null;
@@ -411,6 +413,15 @@ export function graphsComparisons(): GraphsComparison[] {
   ];
 }
 
+/**
+ * A case whose geng direct run (whole, first) takes less than this is short: a few rounds of it
+ * swing with the machine's noise by more than the distance to a target (triangle-free at n = 10
+ * was 1.08× on 3 rounds and 1.12–1.14× on 15, 2026-12-06), so it gets more.
+ */
+export const SHORT_CASE_MS = 250;
+/** Fewest measured rounds of a short case, whatever --graphs-repeat says. */
+export const SHORT_CASE_MIN_ROUNDS = 15;
+
 async function providersVsGeng(context: BenchContext, options: GraphsOptions, installed: Installed): Promise<CaseReport[]> {
   const dir = join(context.dir, 'graphs');
   mkdirSync(dir, { recursive: true });
@@ -433,7 +444,8 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
       const direct: SystemRun[] = [];
       const viaGeng: SystemRun[] = [];
       const viaTs: SystemRun[] = [];
-      for (let round_ = 0; round_ < options.repeat; round_++) {
+      const rounds = (whole[0]?.ms ?? Infinity) < SHORT_CASE_MS ? Math.max(options.repeat, SHORT_CASE_MIN_ROUNDS) : options.repeat;
+      for (let round_ = 0; round_ < rounds; round_++) {
         if (round_ > 0) whole.push(await gengDirect(context, c, n, 1, dir, leftovers));
         if (shards > 1) direct.push(await gengDirect(context, c, n, shards, dir, leftovers));
         viaGeng.push(await capabilityRun(installed, 'geng', c, n, shards, dir, leftovers));
@@ -464,6 +476,7 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
         words: c.words,
         order: n,
         shards,
+        rounds,
         geng_direct_shards: directSummary,
         geng_direct_whole: shards > 1 ? wholeSummary : null,
         capability_geng: gengSummary,
@@ -484,7 +497,7 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
       };
       reports.push(report);
       context.log(
-        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×; paired ${report.ratios.geng_provider_vs_geng_paired}×), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
+        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×; paired ${report.ratios.geng_provider_vs_geng_paired}×), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
       );
     }
   }
@@ -794,7 +807,7 @@ export async function runGraphsBench(context: BenchContext, options: GraphsOptio
     sharded,
     targets,
     notes: [
-      'times are medians over the rounds (--graphs-repeat); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)',
+      `times are medians over the rounds (--graphs-repeat; at least ${SHORT_CASE_MIN_ROUNDS} for a case whose geng direct run takes under ${SHORT_CASE_MS} ms, whose few rounds swing with the machine's noise); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)`,
       'paired × is the median over the rounds of each round\'s capability time over that round\'s geng direct time (they run one after the other): a drift of the machine between rounds cancels out of it, not out of the ratio of the medians, on which the targets are',
       'cpu × divides CPU time (this process and its children: geng, the kernel pool child) the same way; it ignores other load on the machine but also the overlap of the provider with geng on the second core',
       'n ≤ 9 runs take tens of milliseconds, so their ratios carry the fixed cost of a call (request admission, spawning geng, storing a page) and the noise of a shared machine',
@@ -832,6 +845,7 @@ export function printGraphsTables(report: GraphsReport): string {
     c.case,
     c.capability_geng.count,
     c.shards,
+    c.rounds,
     c.geng_direct_whole?.ms ?? c.geng_direct_shards.ms,
     c.geng_direct_shards.ms,
     c.capability_geng.ms,
@@ -844,7 +858,7 @@ export function printGraphsTables(report: GraphsReport): string {
     c.other_cores,
     c.disagreements.length === 0 ? 'ok' : 'MISMATCH',
   ]);
-  const main = table(['n', 'case', 'count', 'shards', 'geng whole ms', 'geng shards ms', 'cap/geng ms', 'cap/TS ms', 'geng-prov ×', 'TS ×', 'geng-prov paired ×', 'geng-prov cpu ×', 'TS cpu ×', 'other cores', 'counts'], rows);
+  const main = table(['n', 'case', 'count', 'shards', 'rounds', 'geng whole ms', 'geng shards ms', 'cap/geng ms', 'cap/TS ms', 'geng-prov ×', 'TS ×', 'geng-prov paired ×', 'geng-prov cpu ×', 'TS cpu ×', 'other cores', 'counts'], rows);
   const targets = table(
     ['target', 'wanted', 'measured', 'met'],
     report.targets.map((t) => [t.name, t.target, t.measured, t.met]),
