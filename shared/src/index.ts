@@ -32,7 +32,7 @@ export type {
   ProcessPoolOptions,
 } from './isolation/process-pool.js';
 
-export { RESERVED_JSON_KEY, refusingReservedKeys, reservedKeyPath } from './contracts/json-record.js';
+export { refusingReservedKeys } from './contracts/json-record.js';
 export { DigestKind, InstallTier, ProviderRuntimeSchema, Sha256Hex } from './contracts/provider.js';
 export type { ProviderRuntime } from './contracts/provider.js';
 export {

@@ -12,14 +12,10 @@ import { z } from 'zod';
 /** The key a JavaScript object cannot hold as plain data. */
 export const RESERVED_JSON_KEY = '__proto__';
 
-/** Most nested objects and arrays looked into (JSON of any depth is looked into without recursion). */
-const MAX_VISITS = 1_000_000;
-
 /**
  * The path of the first own `__proto__` key in `value` (depth first, keys in their order), or
- * null when it holds none. Objects and arrays are looked into; anything else is a leaf. Past
- * {@link MAX_VISITS} containers, what is left is not looked into (the caller's size limits
- * refuse such a value anyway).
+ * null when it holds none. Objects and arrays are looked into, at any depth, without recursion;
+ * anything else is a leaf.
  */
 export function reservedKeyPath(value: unknown): (string | number)[] | null {
   // Each entry knows its parent, so a path is only spelled out for the key found: linear in the size, whatever the depth.
@@ -28,14 +24,13 @@ export function reservedKeyPath(value: unknown): (string | number)[] | null {
     key: string | number;
     parent: Visit | null;
   }
-  const pathOf = (visit: Visit | null, last: string): (string | number)[] => {
+  const pathOf = (visit: Visit, last: string): (string | number)[] => {
     const path: (string | number)[] = [last];
-    for (let at = visit; at !== null && at.parent !== null; at = at.parent) path.push(at.key);
+    for (let at: Visit | null = visit; at !== null && at.parent !== null; at = at.parent) path.push(at.key);
     return path.reverse();
   };
   const stack: Visit[] = [{ value, key: '', parent: null }];
-  for (let visits = 0; stack.length > 0 && visits < MAX_VISITS; visits++) {
-    const visit = stack.pop()!;
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const current = visit.value;
     if (typeof current !== 'object' || current === null) continue;
     if (Array.isArray(current)) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { JacobianError, type JsonPath } from '../../errors.js';
+import { RESERVED_JSON_KEY } from '../../contracts/json-record.js';
 import { UNIVERSAL_ALGEBRA_LIMITS } from './limits.js';
 
 /**
@@ -29,9 +30,9 @@ export function isOperationSymbol(name: string): boolean {
 
 /**
  * `__proto__` names nothing: it cannot be a key of a JSON record (an operation's table, a
- * variable's value in an assignment), because parsers drop or misread it.
+ * variable's value in an assignment), because parsers drop or misread it (see json-record.ts).
  */
-const RESERVED_NAME = '__proto__';
+const RESERVED_NAME = RESERVED_JSON_KEY;
 
 /** Whether `name` may name an operation: an identifier, a numeral, or one operation symbol. */
 export function isOperationName(name: string): boolean {
