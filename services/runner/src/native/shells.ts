@@ -19,10 +19,10 @@
  * median (paired) 0.07–0.14 ms on `/bin/true` (1.1–1.3 ms from bash), 0.12–0.15 ms on
  * `geng -qt 8` (2.2 ms), 0.03 ms on `geng -qt 9` (4.8 ms); `geng -qt 10` (18 ms) took 0.6–0.8 ms
  * more than from bash either way: what follows a tool's exit (this process woken, its code run)
- * is slower after it waited that long. One shell runs
- * one tool at a time; shells are kept per environment (at most {@link MAX_IDLE_SHELLS} idle ones
- * each) and reused. A shell is started with exactly the requested environment (and unsets the
- * PWD it would add), so the tool gets exactly that.
+ * is slower after it waited that long. One shell runs one tool at a time; shells are kept per
+ * environment (at most {@link MAX_IDLE_SHELLS} idle ones each) and reused. A shell is started
+ * with exactly the requested environment (and unsets the PWD it would add), so the tool gets
+ * exactly that.
  *
  * Files: this process opens a named stdin or stdout file itself (so a file that cannot be opened
  * is refused here, as the launcher refuses it: {@link LaunchFileError}), unlinks it, and hands
@@ -31,10 +31,9 @@
  *
  * Lifetime: a shell is started through `setpriv --pdeathsig TERM`, so it gets SIGTERM when this
  * process ends, however it ends; it then kills the tool it runs (or the child it forked ahead)
- * and exits. Its trap does the
- * same on SIGHUP. It ignores SIGINT and SIGQUIT (a Ctrl-C to the terminal's process group is
- * this process's to handle), as do the tools, which run as background jobs of a non-interactive
- * shell (POSIX); tools are only ever stopped with SIGKILL. When a shell dies under its tool, the
+ * and exits. Its trap does the same on SIGHUP. It ignores SIGINT and SIGQUIT (a Ctrl-C to the
+ * terminal's process group is this process's to handle), as do the tools, which run as
+ * background jobs of a non-interactive shell (POSIX); tools are only ever stopped with SIGKILL. When a shell dies under its tool, the
  * tool is killed and reported lost.
  *
  * A tool killed by signal n has status 128 + n, which is mapped back to the signal; so a tool
