@@ -1,4 +1,5 @@
 /** Latency statistics and the plain-text tables the benchmarks print. */
+import { mulberry32 } from '@jacobian/shared/testing';
 
 export interface LatencySummary {
   count: number;
@@ -23,6 +24,43 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * A bootstrap interval of median(numerators) / median(denominators), for samples taken in pairs
+ * (pair i is numerators[i] and denominators[i], measured one after the other, and resampled
+ * together): the central `level` share of the ratios of `resamples` resampled sets, drawn with a
+ * fixed seed so that a report's interval follows from its samples. It shows how far the ratio of
+ * the medians of so few rounds moves with the rounds drawn; it assumes the rounds independent,
+ * which a machine whose speed drifts makes them only roughly. Null for fewer than 2 pairs.
+ */
+export function bootstrapRatioOfMedians(
+  numerators: readonly number[],
+  denominators: readonly number[],
+  options: { level?: number; resamples?: number; seed?: number } = {},
+): [number, number] | null {
+  const pairs = Math.min(numerators.length, denominators.length);
+  if (pairs < 2) return null;
+  const level = options.level ?? 0.9;
+  const resamples = options.resamples ?? 2000;
+  const next = mulberry32(options.seed ?? 1);
+  const ratios: number[] = [];
+  const a: number[] = new Array<number>(pairs);
+  const b: number[] = new Array<number>(pairs);
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < pairs; i++) {
+      const pick = Math.floor(next() * pairs);
+      a[i] = numerators[pick] as number;
+      b[i] = denominators[pick] as number;
+    }
+    const denominator = median(b);
+    if (denominator > 0) ratios.push(median(a) / denominator);
+  }
+  if (ratios.length === 0) return null;
+  ratios.sort((x, y) => x - y);
+  const tail = (1 - level) / 2;
+  const at = (q: number): number => ratios[Math.min(ratios.length - 1, Math.max(0, Math.floor(q * ratios.length)))] as number;
+  return [round(at(tail), 3), round(at(1 - tail), 3)];
 }
 
 export function round(value: number, digits = 3): number {
