@@ -566,6 +566,8 @@ export interface ShardedReport {
   two_runners: ShardedPhase;
   /** one_runner.ms / two_runners.ms: the target's measure. */
   speedup: number;
+  /** A 90 % bootstrap interval of the speed-up, each cluster's calls drawn on their own (see bootstrapRatioOfMedians in stats.ts). */
+  speedup_interval: [number, number] | null;
   /** one_runner.busiest_runner_cpu_ms / two_runners.busiest_runner_cpu_ms: how evenly the shard jobs split the work (blind to other load). */
   cpu_speedup: number;
   disagreements: string[];
@@ -758,9 +760,14 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
 
   const [one, two] = phases as [ShardedPhase, ShardedPhase];
   const speedup = ratio(one.ms, two.ms);
+  const speedupInterval = bootstrapRatioOfMedians(
+    one.calls.map((c) => c.ms),
+    two.calls.map((c) => c.ms),
+    { paired: false },
+  );
   const cpuSpeedup = ratio(one.busiest_runner_cpu_ms, two.busiest_runner_cpu_ms);
   context.log(
-    `graphs sharded: n=${n} in ${k} shard jobs: 1 runner ${one.ms} ms, 2 runners ${two.ms} ms (${speedup}×; busiest runner's CPU ${cpuSpeedup}×); geng direct ${round(median(direct), 0)} ms`,
+    `graphs sharded: n=${n} in ${k} shard jobs: 1 runner ${one.ms} ms, 2 runners ${two.ms} ms (${speedup}×${intervalText(speedupInterval)}; busiest runner's CPU ${cpuSpeedup}×); geng direct ${round(median(direct), 0)} ms`,
   );
   return {
     order: n,
@@ -772,6 +779,7 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
     one_runner: one,
     two_runners: two,
     speedup,
+    speedup_interval: speedupInterval,
     cpu_speedup: cpuSpeedup,
     disagreements,
   };
@@ -813,7 +821,7 @@ export async function runGraphsBench(context: BenchContext, options: GraphsOptio
     targets.push({
       name: `sharded enumeration (n = ${report.order}, ${report.shards} shard jobs), 2 runners vs 1 on ${report.cores} cores`,
       target: '≥ 1.8×',
-      measured: `${report.speedup}×`,
+      measured: `${report.speedup}×${intervalText(report.speedup_interval)}`,
       met: report.disagreements.length === 0 && report.speedup >= 1.8,
     });
   }
@@ -896,7 +904,7 @@ export function printGraphsTables(report: GraphsReport): string {
         p.other_cores,
       ]),
     ) +
-    `\n(geng -u ${s.order} in one process: ${s.geng_direct_ms} ms; 2 runners vs 1: ${s.speedup}× wall, ${s.cpu_speedup}× busiest runner's CPU${s.pinned ? '; runners pinned one core each' : ''})`,
+    `\n(geng -u ${s.order} in one process: ${s.geng_direct_ms} ms; 2 runners vs 1: ${s.speedup}× wall${intervalText(s.speedup_interval)}, ${s.cpu_speedup}× busiest runner's CPU${s.pinned ? '; runners pinned one core each' : ''})`,
   );
   const problems = [
     ...report.cases.flatMap((c) => c.disagreements.map((d) => `n=${c.order} ${c.case}: ${d}`)),

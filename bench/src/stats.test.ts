@@ -51,6 +51,17 @@ describe('bootstrapRatioOfMedians', () => {
     expect(bootstrapRatioOfMedians(numerators, denominators)).toEqual([1.1, 1.1]);
   });
 
+  it('draws the two sides on their own when unpaired, which a drift between rounds then widens', () => {
+    const denominators = [10, 30, 12, 28, 15, 25, 11, 29];
+    const numerators = denominators.map((ms) => ms * 1.1);
+    const [low, high] = bootstrapRatioOfMedians(numerators, denominators, { paired: false })!;
+    expect(low).toBeLessThan(1.1);
+    expect(high).toBeGreaterThan(1.1);
+    // Sides of different lengths are fine unpaired.
+    expect(bootstrapRatioOfMedians([20, 21, 22], [10, 11], { paired: false })).not.toBeNull();
+    expect(bootstrapRatioOfMedians([20, 21, 22], [10], { paired: false })).toBeNull();
+  });
+
   it('has no interval for fewer than two rounds', () => {
     expect(bootstrapRatioOfMedians([22], [20])).toBeNull();
     expect(bootstrapRatioOfMedians([], [])).toBeNull();

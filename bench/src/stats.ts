@@ -27,32 +27,36 @@ export function median(values: readonly number[]): number {
 }
 
 /**
- * A bootstrap interval of median(numerators) / median(denominators), for samples taken in pairs
- * (pair i is numerators[i] and denominators[i], measured one after the other, and resampled
- * together): the central `level` share of the ratios of `resamples` resampled sets, drawn with a
- * fixed seed so that a report's interval follows from its samples. It shows how far the ratio of
- * the medians of so few rounds moves with the rounds drawn; it assumes the rounds independent,
- * which a machine whose speed drifts makes them only roughly. Null for fewer than 2 pairs.
+ * A bootstrap interval of median(numerators) / median(denominators): the central `level` share of
+ * the ratios of `resamples` resampled sets, drawn with a fixed seed so that a report's interval
+ * follows from its samples. Paired (the default), sample i of each is one round's two runs,
+ * measured one after the other and drawn together; unpaired, each side is drawn on its own. It
+ * shows how far the ratio of the medians of so few rounds moves with the rounds drawn; it assumes
+ * the rounds independent, which a machine whose speed drifts makes them only roughly. Null for
+ * fewer than 2 samples on a side (2 pairs, paired).
  */
 export function bootstrapRatioOfMedians(
   numerators: readonly number[],
   denominators: readonly number[],
-  options: { level?: number; resamples?: number; seed?: number } = {},
+  options: { level?: number; resamples?: number; seed?: number; paired?: boolean } = {},
 ): [number, number] | null {
-  const pairs = Math.min(numerators.length, denominators.length);
-  if (pairs < 2) return null;
+  const paired = options.paired ?? true;
+  const sizes = paired ? [Math.min(numerators.length, denominators.length), Math.min(numerators.length, denominators.length)] : [numerators.length, denominators.length];
+  const [m, n] = sizes as [number, number];
+  if (m < 2 || n < 2) return null;
   const level = options.level ?? 0.9;
   const resamples = options.resamples ?? 2000;
   const next = mulberry32(options.seed ?? 1);
   const ratios: number[] = [];
-  const a: number[] = new Array<number>(pairs);
-  const b: number[] = new Array<number>(pairs);
+  const a: number[] = new Array<number>(m);
+  const b: number[] = new Array<number>(n);
   for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < pairs; i++) {
-      const pick = Math.floor(next() * pairs);
+    for (let i = 0; i < m; i++) {
+      const pick = Math.floor(next() * m);
       a[i] = numerators[pick] as number;
-      b[i] = denominators[pick] as number;
+      if (paired) b[i] = denominators[pick] as number;
     }
+    if (!paired) for (let i = 0; i < n; i++) b[i] = denominators[Math.floor(next() * n)] as number;
     const denominator = median(b);
     if (denominator > 0) ratios.push(median(a) / denominator);
   }
