@@ -41,8 +41,8 @@ export function bootstrapRatioOfMedians(
   options: { level?: number; resamples?: number; seed?: number; paired?: boolean } = {},
 ): [number, number] | null {
   const paired = options.paired ?? true;
-  const sizes = paired ? [Math.min(numerators.length, denominators.length), Math.min(numerators.length, denominators.length)] : [numerators.length, denominators.length];
-  const [m, n] = sizes as [number, number];
+  const m = paired ? Math.min(numerators.length, denominators.length) : numerators.length;
+  const n = paired ? m : denominators.length;
   if (m < 2 || n < 2) return null;
   const level = options.level ?? 0.9;
   const resamples = options.resamples ?? 2000;
