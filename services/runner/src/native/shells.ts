@@ -33,8 +33,8 @@
  * process ends, however it ends; it then kills the tool it runs (or the child it forked ahead)
  * and exits. Its trap does the same on SIGHUP. It ignores SIGINT and SIGQUIT (a Ctrl-C to the
  * terminal's process group is this process's to handle), as do the tools, which run as
- * background jobs of a non-interactive shell (POSIX); tools are only ever stopped with SIGKILL. When a shell dies under its tool, the
- * tool is killed and reported lost.
+ * background jobs of a non-interactive shell (POSIX); tools are only ever stopped with SIGKILL.
+ * When a shell dies under its tool, the tool is killed and reported lost.
  *
  * A tool killed by signal n has status 128 + n, which is mapped back to the signal; so a tool
  * that itself exits with 128 + n, for a signal n, is reported as killed by it (no tool Jacobian
