@@ -133,7 +133,7 @@ interface CaseReport {
   words: string;
   order: number;
   shards: number;
-  /** Measured rounds: --graphs-repeat, or at least {@link SHORT_CASE_MIN_ROUNDS} for a short case. */
+  /** Measured rounds: --graphs-repeat, or more for a short case (see {@link roundsFor}). */
   rounds: number;
   geng_direct_shards: SystemSummary;
   /** geng in one process (only when sharded; else the same as geng_direct_shards). */
@@ -152,6 +152,14 @@ interface CaseReport {
      * between rounds cancels out, which it does not in the ratio of the medians (the targets).
      */
     geng_provider_vs_geng_paired: number;
+    /**
+     * For a case of one shard, geng_provider_vs_geng_paired over the rounds in which the
+     * capability ran first, and over those in which geng direct did (null when sharded: there
+     * each round mixes both orders). Each run can leave work behind for the next: the
+     * capability's spool file closed in the background, geng direct's listing still unwritten in
+     * the page cache. How far the two differ shows how much that weighs.
+     */
+    geng_provider_vs_geng_paired_by_order: { capability_first: number; geng_first: number } | null;
     typescript_vs_geng_paired: number;
     /**
      * A 90 % bootstrap interval of geng_provider_vs_geng over the rounds (see
@@ -198,6 +206,11 @@ function intervalText(interval: [number, number] | null): string {
   return interval === null ? '' : ` [90 %: ${interval[0]}–${interval[1]}]`;
 }
 
+/** ` (capability first x, geng first y)` for a one-shard case's paired ratios by order, '' for none. */
+function byOrderText(byOrder: { capability_first: number; geng_first: number } | null): string {
+  return byOrder === null ? '' : ` (capability first ${byOrder.capability_first}×, geng first ${byOrder.geng_first}×)`;
+}
+
 /** The median over rounds of `runs[i].ms / direct[i].ms` (round i's two runs). */
 function paired(runs: readonly SystemRun[], direct: readonly SystemRun[]): number {
   const ratios = runs.flatMap((run, index) => {
@@ -205,6 +218,16 @@ function paired(runs: readonly SystemRun[], direct: readonly SystemRun[]): numbe
     return reference === undefined || reference.ms <= 0 ? [] : [run.ms / reference.ms];
   });
   return round(median(ratios), 3);
+}
+
+/**
+ * {@link paired} over the rounds of a one-shard case in which the capability went first (odd
+ * rounds, see pairedRun) and over those in which geng direct did (even rounds, round 0 included).
+ */
+function pairedByOrder(runs: readonly SystemRun[], direct: readonly SystemRun[]): { capability_first: number; geng_first: number } {
+  const odd = (_: unknown, index: number): boolean => index % 2 === 1;
+  const even = (_: unknown, index: number): boolean => index % 2 === 0;
+  return { capability_first: paired(runs.filter(odd), direct.filter(odd)), geng_first: paired(runs.filter(even), direct.filter(even)) };
 }
 
 function summary(runs: SystemRun[]): SystemSummary {
@@ -277,20 +300,34 @@ async function removeLeftovers(leftovers: Leftovers): Promise<void> {
 
 /** geng direct on the k shards (or the whole class when k = 1), one after another. */
 async function gengDirect(context: BenchContext, c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
+  const total = newSystemRun();
+  for (let index = 0; index < shards; index++) addRun(total, await gengShard(context, c, n, shards, index, dir, leftovers));
+  return total;
+}
+
+/** geng direct on shard `index` of k (the whole class when k = 1). */
+async function gengShard(context: BenchContext, c: EnumerationCase, n: number, shards: number, index: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
   const cpu = benchCpuMs();
-  let ms = 0;
-  let count = 0;
-  let bytes = 0;
-  for (let index = 0; index < shards; index++) {
-    const args = c.countOnly ? ['-u', ...c.gengFlags, String(n)] : ['-q', ...c.gengFlags, String(n)];
-    if (shards > 1) args.push(`${index}/${shards}`);
-    const file = c.countOnly ? null : join(dir, `geng-${c.id}-${n}-${index}.g6`);
-    const run = await runGengOnce(context, args, file, leftovers);
-    ms += run.ms;
-    count += run.count;
-    bytes += run.bytes;
-  }
-  return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, bytes };
+  const args = c.countOnly ? ['-u', ...c.gengFlags, String(n)] : ['-q', ...c.gengFlags, String(n)];
+  if (shards > 1) args.push(`${index}/${shards}`);
+  const file = c.countOnly ? null : join(dir, `geng-${c.id}-${n}-${index}.g6`);
+  const run = await runGengOnce(context, args, file, leftovers);
+  return { ms: run.ms, cpu_ms: benchCpuMs() - cpu, count: run.count, bytes: run.bytes };
+}
+
+/** A run of no shards yet, to which {@link addRun} adds each shard's. */
+function newSystemRun(): SystemRun {
+  return { ms: 0, cpu_ms: 0, count: 0 };
+}
+
+/** Add one shard's run to `total` (a failure is kept, with the shard it came from). */
+function addRun(total: SystemRun, shard: SystemRun): void {
+  total.ms = round(total.ms + shard.ms, 1);
+  total.cpu_ms = round(total.cpu_ms + shard.cpu_ms, 0);
+  total.count += shard.count;
+  if (shard.bytes !== undefined) total.bytes = (total.bytes ?? 0) + shard.bytes;
+  if (shard.pages !== undefined) total.pages = (total.pages ?? 0) + shard.pages;
+  if (shard.failure !== undefined) total.failure ??= shard.failure;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,28 +389,68 @@ async function forgetPages(store: { artifacts: LocalFolderArtifactStore; root: s
 /** The capability on the k shards, one call after another, with the case's store. */
 async function capabilityRun(installed: Installed, which: 'geng' | 'typescript', c: EnumerationCase, n: number, shards: number, dir: string, leftovers: Leftovers): Promise<SystemRun> {
   const store = await caseStore(which, c, n, dir, leftovers);
-  const cpu = benchCpuMs();
-  let ms = 0;
-  let count = 0;
-  let pages = 0;
+  const total = newSystemRun();
   const uris: string[] = [];
   try {
-    for (let index = 0; index < shards; index++) {
-      const payload = { order: n, ...c.payload, ...(c.countOnly ? { count_only: true } : {}), ...(shards > 1 ? { shard: { index, count: shards } } : {}) };
-      const request = CapabilityRequestSchema.parse({ capability_id: CAPABILITY_ID, payload, budget: { wall_time_ms: WALL_TIME_MS, max_output_bytes: MAX_OUTPUT_BYTES } });
-      const started = performance.now();
-      const result = await executeCapability(installed[which], admitRequest(request), { artifacts: store.artifacts, executor: installed.executor }, new AbortController().signal);
-      ms += performance.now() - started;
-      const checked = checkResult(result, c.countOnly);
-      if (typeof checked === 'string') return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, failure: `shard ${index}/${shards}: ${checked}` };
-      count += checked.count;
-      pages += checked.uris.length;
-      uris.push(...checked.uris);
+    for (let index = 0; index < shards && total.failure === undefined; index++) addRun(total, await capabilityShard(installed, which, c, n, shards, index, store, uris));
+  } finally {
+    await forgetPages(store, uris);
+  }
+  return total;
+}
+
+/**
+ * The capability on shard `index` of k (the whole class when k = 1), with the case's store; its
+ * pages' URIs are added to `uris`, for {@link forgetPages} once the round's runs are done.
+ */
+async function capabilityShard(
+  installed: Installed,
+  which: 'geng' | 'typescript',
+  c: EnumerationCase,
+  n: number,
+  shards: number,
+  index: number,
+  store: { artifacts: LocalFolderArtifactStore },
+  uris: string[],
+): Promise<SystemRun> {
+  const cpu = benchCpuMs();
+  const payload = { order: n, ...c.payload, ...(c.countOnly ? { count_only: true } : {}), ...(shards > 1 ? { shard: { index, count: shards } } : {}) };
+  const request = CapabilityRequestSchema.parse({ capability_id: CAPABILITY_ID, payload, budget: { wall_time_ms: WALL_TIME_MS, max_output_bytes: MAX_OUTPUT_BYTES } });
+  const started = performance.now();
+  const result = await executeCapability(installed[which], admitRequest(request), { artifacts: store.artifacts, executor: installed.executor }, new AbortController().signal);
+  const ms = performance.now() - started;
+  const checked = checkResult(result, c.countOnly);
+  if (typeof checked === 'string') return { ms, cpu_ms: benchCpuMs() - cpu, count: 0, failure: `shard ${index}/${shards}: ${checked}` };
+  uris.push(...checked.uris);
+  return { ms, cpu_ms: benchCpuMs() - cpu, count: checked.count, pages: checked.uris.length };
+}
+
+/**
+ * geng direct and the capability with the geng provider on the same k shards, interleaved: shard
+ * by shard, each shard run by both back to back, and which of the two goes first alternating
+ * with the shard and the round. So both meet the same phases of the machine's speed, which on
+ * some hosts drifts by tens of per cent within seconds (see bench/README.md, seventeenth
+ * session): run as two blocks of k shards each, one system met a slow spell the other missed.
+ */
+async function pairedRun(context: BenchContext, installed: Installed, c: EnumerationCase, n: number, shards: number, round_: number, dir: string, leftovers: Leftovers): Promise<{ direct: SystemRun; viaGeng: SystemRun }> {
+  const store = await caseStore('geng', c, n, dir, leftovers);
+  const direct = newSystemRun();
+  const viaGeng = newSystemRun();
+  const uris: string[] = [];
+  try {
+    for (let index = 0; index < shards && viaGeng.failure === undefined; index++) {
+      if ((index + round_) % 2 === 0) {
+        addRun(direct, await gengShard(context, c, n, shards, index, dir, leftovers));
+        addRun(viaGeng, await capabilityShard(installed, 'geng', c, n, shards, index, store, uris));
+      } else {
+        addRun(viaGeng, await capabilityShard(installed, 'geng', c, n, shards, index, store, uris));
+        addRun(direct, await gengShard(context, c, n, shards, index, dir, leftovers));
+      }
     }
   } finally {
     await forgetPages(store, uris);
   }
-  return { ms: round(ms, 1), cpu_ms: round(benchCpuMs() - cpu, 0), count, pages };
+  return { direct, viaGeng };
 }
 
 /** The count and page URIs of a result, or what is wrong with it. */
@@ -432,6 +509,18 @@ export function graphsComparisons(): GraphsComparison[] {
 export const SHORT_CASE_MS = 250;
 /** Fewest measured rounds of a short case, whatever --graphs-repeat says. */
 export const SHORT_CASE_MIN_ROUNDS = 15;
+/**
+ * A short case also gets as many rounds as its geng direct run fits in this many milliseconds:
+ * on the seventeenth session's host, triangle-free at n = 10 (geng about 31 ms) measured 1.149×
+ * [90 %: 0.997–1.367] on 15 rounds and 1.056× [1.014–1.129] on 40, minutes apart.
+ */
+export const SHORT_CASE_GENG_MS = 2000;
+
+/** Measured rounds of a case whose first geng direct run took `gengMs`. */
+export function roundsFor(gengMs: number, repeat: number): number {
+  if (!(gengMs < SHORT_CASE_MS)) return repeat;
+  return Math.max(repeat, SHORT_CASE_MIN_ROUNDS, Math.ceil(SHORT_CASE_GENG_MS / Math.max(gengMs, 1)));
+}
 
 async function providersVsGeng(context: BenchContext, options: GraphsOptions, installed: Installed): Promise<CaseReport[]> {
   const dir = join(context.dir, 'graphs');
@@ -455,11 +544,23 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
       const direct: SystemRun[] = [];
       const viaGeng: SystemRun[] = [];
       const viaTs: SystemRun[] = [];
-      const rounds = (whole[0]?.ms ?? Infinity) < SHORT_CASE_MS ? Math.max(options.repeat, SHORT_CASE_MIN_ROUNDS) : options.repeat;
+      const rounds = roundsFor(whole[0]?.ms ?? Infinity, options.repeat);
       for (let round_ = 0; round_ < rounds; round_++) {
-        if (round_ > 0) whole.push(await gengDirect(context, c, n, 1, dir, leftovers));
-        if (shards > 1) direct.push(await gengDirect(context, c, n, shards, dir, leftovers));
-        viaGeng.push(await capabilityRun(installed, 'geng', c, n, shards, dir, leftovers));
+        if (shards > 1) {
+          // geng whole is for reference; the ratios compare the same shards, run interleaved.
+          if (round_ > 0) whole.push(await gengDirect(context, c, n, 1, dir, leftovers));
+          const pair = await pairedRun(context, installed, c, n, shards, round_, dir, leftovers);
+          direct.push(pair.direct);
+          viaGeng.push(pair.viaGeng);
+        } else if (round_ === 0) {
+          // The first geng direct run was the one that decided the split; the capability follows it.
+          viaGeng.push(await capabilityRun(installed, 'geng', c, n, 1, dir, leftovers));
+        } else {
+          // From then on the two alternate which goes first (pairedRun), as the shards of a split case do.
+          const pair = await pairedRun(context, installed, c, n, 1, round_, dir, leftovers);
+          whole.push(pair.direct);
+          viaGeng.push(pair.viaGeng);
+        }
         viaTs.push(await capabilityRun(installed, 'typescript', c, n, shards, dir, leftovers));
       }
       const load = cpu.lap();
@@ -497,6 +598,7 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
           typescript_vs_geng: ratio(tsSummary.ms, directSummary.ms),
           geng_provider_vs_geng_cpu: ratio(gengSummary.cpu_ms, directSummary.cpu_ms),
           geng_provider_vs_geng_paired: paired(viaGeng, shards > 1 ? direct : whole),
+          geng_provider_vs_geng_paired_by_order: shards > 1 || rounds < 2 ? null : pairedByOrder(viaGeng, whole),
           typescript_vs_geng_paired: paired(viaTs, shards > 1 ? direct : whole),
           geng_provider_vs_geng_interval: bootstrapRatioOfMedians(
             viaGeng.map((run) => run.ms),
@@ -512,7 +614,7 @@ async function providersVsGeng(context: BenchContext, options: GraphsOptions, in
       };
       reports.push(report);
       context.log(
-        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×${intervalText(report.ratios.geng_provider_vs_geng_interval)}; paired ${report.ratios.geng_provider_vs_geng_paired}×), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
+        `graphs: n=${n} ${c.id} (${shards} shard${shards === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}): geng ${round(directSummary.ms, 0)} ms, capability/geng ${round(gengSummary.ms, 0)} ms (${report.ratios.geng_provider_vs_geng}×${intervalText(report.ratios.geng_provider_vs_geng_interval)}; paired ${report.ratios.geng_provider_vs_geng_paired}×${byOrderText(report.ratios.geng_provider_vs_geng_paired_by_order)}), capability/TS ${round(tsSummary.ms, 0)} ms (${report.ratios.typescript_vs_geng}×), count ${wholeSummary.count}${disagreements.length > 0 ? `; DISAGREEMENTS: ${disagreements.join('; ')}` : ''}`,
       );
     }
   }
@@ -833,7 +935,8 @@ export async function runGraphsBench(context: BenchContext, options: GraphsOptio
     sharded,
     targets,
     notes: [
-      `times are medians over the rounds (--graphs-repeat; at least ${SHORT_CASE_MIN_ROUNDS} for a case whose geng direct run takes under ${SHORT_CASE_MS} ms, whose few rounds swing with the machine's noise); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)`,
+      `times are medians over the rounds (--graphs-repeat; for a case whose geng direct run takes under ${SHORT_CASE_MS} ms, whose few rounds swing with the machine's noise, at least ${SHORT_CASE_MIN_ROUNDS} and as many as fit ${SHORT_CASE_GENG_MS} ms of geng direct); ratios divide the capability by geng direct on the same shards (wall time; the targets are on wall time)`,
+      'geng direct and the capability with the geng provider run interleaved: shard by shard (one shard: round by round), back to back, the one that goes first alternating; the TypeScript provider runs after them in each round',
       'geng-prov × 90 % is a bootstrap interval of the ratio of the medians (2000 resamples of the rounds, each round\'s two runs kept together, a fixed seed): how far that ratio moves with the rounds drawn; a target whose wanted value lies inside it is met or missed by the draw',
       'paired × is the median over the rounds of each round\'s capability time over that round\'s geng direct time (they run one after the other): a drift of the machine between rounds cancels out of it, not out of the ratio of the medians, on which the targets are',
       'cpu × divides CPU time (this process and its children: geng, the kernel pool child) the same way; it ignores other load on the machine but also the overlap of the provider with geng on the second core',
