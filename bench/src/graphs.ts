@@ -63,7 +63,7 @@ import { generateCheckerKeys, jacobianEnvironment, startChild, startJacobian, ty
 import { JsonLineReader } from './lines.js';
 import { HttpClient, parseToolCall, toolCall } from './mcp-http.js';
 import { runPeer } from './peer.js';
-import { cpuMs, CpuWindow, readJsonLines } from './proc.js';
+import { cpuMs, CpuWindow, hasTaskset, readJsonLines } from './proc.js';
 import { bootstrapRatioOfMedians, median, ratio, round, table } from './stats.js';
 
 /** Where the benchmark expects Debian's geng. */
@@ -630,8 +630,11 @@ export const SHARDED_CASE = 'sharded-2-runners';
 const SHARDED_ORDER = 10;
 const SHARDED_SHARDS = 8;
 const SHARDED_BUDGET_MS = 300_000;
-/** Fewest measured rounds (one call per cluster each), whatever --graphs-repeat says. */
-const SHARDED_MIN_ROUNDS = 4;
+/**
+ * Fewest measured rounds (one call per cluster each), whatever --graphs-repeat says. Eight since
+ * the seventeenth session: on its host four rounds gave 1.588× [90 %: 1.343–2.126].
+ */
+const SHARDED_MIN_ROUNDS = 8;
 const SHARDED_BUCKET = 'jacobian-bench-graphs';
 
 /** One split call to the cluster. */
@@ -672,7 +675,47 @@ export interface ShardedReport {
   speedup_interval: [number, number] | null;
   /** one_runner.busiest_runner_cpu_ms / two_runners.busiest_runner_cpu_ms: how evenly the shard jobs split the work (blind to other load). */
   cpu_speedup: number;
+  /** The peer on the same split: what two cores give this machine's geng, without a queue (see {@link gengOnCores}). */
+  geng_direct_cores: {
+    /** Median wall time of the k shards one after another on one core. */
+    one_core_ms: number;
+    /** Median wall time of the k shards on two cores, half each. */
+    two_cores_ms: number;
+    speedup: number;
+    speedup_interval: [number, number] | null;
+    pinned: boolean;
+  };
   disagreements: string[];
+}
+
+/**
+ * The shell command of geng direct counting shards `indices` of k at order n, one after another,
+ * each pinned to `core` (when taskset exists); it stops at the first failure.
+ */
+function gengShardLoop(n: number, k: number, indices: readonly number[], core: number | null): string {
+  const pin = core === null ? '' : `/usr/bin/env taskset -c ${core} `;
+  return `for i in ${indices.join(' ')}; do ${pin}${GENG_BINARY} -u ${n} $i/${k} || exit 1; done`;
+}
+
+/**
+ * geng direct on the comparison's k shards, as a user with two cores would split it by hand: one
+ * shell loop over all k shards on one core, against two loops at once (even shards on core 0,
+ * odd on core 1), each timed by the shell that runs it (see peer.ts). Its speed-up is what the
+ * machine's two cores give geng itself: on a host whose cores slow each other down (a shared
+ * physical core, a shared clock), two runners cannot reach 2× either. Returns the wall time and
+ * the count (the sum of the ">Z" lines), or what went wrong.
+ */
+async function gengOnCores(context: BenchContext, n: number, k: number, cores: 1 | 2, pinned: boolean): Promise<{ ms: number; count: number } | string> {
+  const all = Array.from({ length: k }, (_, i) => i);
+  const script =
+    cores === 1
+      ? gengShardLoop(n, k, all, pinned ? 0 : null)
+      : `(${gengShardLoop(n, k, all.filter((i) => i % 2 === 0), pinned ? 0 : null)}) & a=$!; (${gengShardLoop(n, k, all.filter((i) => i % 2 === 1), pinned ? 1 : null)}) & b=$!; wait $a && wait $b`;
+  const run = await runPeer(context, { file: '/bin/sh', args: ['-c', script], env: { LC_ALL: 'C', PATH: '/usr/bin:/bin' }, stdoutFile: null, stderrLimit: 16_384 });
+  if (run.code !== 0) return `geng on ${cores} core${cores === 1 ? '' : 's'} exited with ${run.code ?? run.signal ?? '?'}: ${run.stderr.slice(0, 300)}`;
+  const counts = [...run.stderr.matchAll(/>Z (\d+) graphs generated/g)].map((m) => Number(m[1]));
+  if (counts.length !== k) return `geng on ${cores} core${cores === 1 ? '' : 's'} printed ${counts.length} counts for ${k} shards`;
+  return { ms: round(run.ms, 1), count: counts.reduce((a, b) => a + b, 0) };
 }
 
 /** Wait until the API's catalog offers the capability (runners advertise through Redis). */
@@ -720,8 +763,10 @@ interface ShardedCluster {
  * pair to core 0, the second of the pair to core 1. Idle clusters use no CPU, so the rounds
  * alternate between them (1, 2, then 2, 1, …): both see the same drift in the load of the
  * shared machine. Each cluster first answers one unmeasured split call at n = 9 (its runners'
- * first jobs); then each of max(4, --graphs-repeat) rounds makes one measured split call at
- * n = 10 on each, and the medians are compared. Every call
+ * first jobs); then each of max(8, --graphs-repeat) rounds makes one measured split call at
+ * n = 10 on each, and the medians are compared; after the two calls of a round, geng direct runs
+ * the same k shards on one core and on two ({@link gengOnCores}), for what the machine's two
+ * cores give the peer. Every call
  * has its own budget (wall_time_ms differs by a millisecond), so its job ID is new and nothing
  * is served from the queue's cache. Checked: each call COMPLETED and COMPLETE, its count equals
  * OEIS A000088(10), it names all k shard jobs, and the runners' logs account for every one.
@@ -732,7 +777,7 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
   const expected = A000088.counts[n] as number;
   const payload = { order: n, count_only: true, split: { shards: k } };
   const disagreements: string[] = [];
-  // Its calls last a second or two on a shared machine: never fewer than 4 rounds (1, 2, 2, 1).
+  // Its calls last a second or two on a shared machine: never fewer than SHARDED_MIN_ROUNDS rounds (1, 2, 2, 1, …).
   const rounds = Math.max(SHARDED_MIN_ROUNDS, options.repeat);
 
   await context.waitQuiet('graphs sharded: geng direct');
@@ -831,6 +876,9 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
   };
 
   for (const cluster of clusters) await call(cluster, n - 1);
+  const tasksetPinned = hasTaskset();
+  const peerOneCore: number[] = [];
+  const peerTwoCores: number[] = [];
   await context.waitQuiet('graphs sharded: clusters');
   for (let round_ = 0; round_ < rounds; round_++) {
     for (const cluster of round_ % 2 === 0 ? clusters : [...clusters].reverse()) {
@@ -839,6 +887,14 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
       cluster.other_cores.push(window.lap().other_cores);
       cluster.calls.push(measured);
       context.log(`graphs sharded: ${cluster.label}: ${measured.ms} ms, shard jobs by runner ${JSON.stringify(measured.jobs_by_runner)}, runner CPU ms ${JSON.stringify(measured.cpu_ms_by_runner)}`);
+    }
+    // The peer on the same split, in the same round (the clusters are idle meanwhile).
+    for (const cores of round_ % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
+      const peer = await gengOnCores(context, n, k, cores, tasksetPinned);
+      if (typeof peer === 'string') disagreements.push(peer);
+      else if (peer.count !== expected) disagreements.push(`geng on ${cores} core${cores === 1 ? '' : 's'} counted ${peer.count}, OEIS A000088 says ${expected}`);
+      else (cores === 1 ? peerOneCore : peerTwoCores).push(peer.ms);
+      if (typeof peer !== 'string') context.log(`graphs sharded: geng direct, ${k} shards on ${cores} core${cores === 1 ? '' : 's'}: ${peer.ms} ms`);
     }
   }
   if (clusters[1].calls.some((c) => Object.values(c.jobs_by_runner).some((jobs) => jobs === 0))) {
@@ -868,8 +924,17 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
     { paired: false },
   );
   const cpuSpeedup = ratio(one.busiest_runner_cpu_ms, two.busiest_runner_cpu_ms);
+  const peerOne = peerOneCore.length === 0 ? 0 : round(median(peerOneCore), 1);
+  const peerTwo = peerTwoCores.length === 0 ? 0 : round(median(peerTwoCores), 1);
+  const gengDirectCores = {
+    one_core_ms: peerOne,
+    two_cores_ms: peerTwo,
+    speedup: peerTwo > 0 ? ratio(peerOne, peerTwo) : 0,
+    speedup_interval: peerOneCore.length === peerTwoCores.length ? bootstrapRatioOfMedians(peerOneCore, peerTwoCores) : null,
+    pinned: tasksetPinned,
+  };
   context.log(
-    `graphs sharded: n=${n} in ${k} shard jobs: 1 runner ${one.ms} ms, 2 runners ${two.ms} ms (${speedup}×${intervalText(speedupInterval)}; busiest runner's CPU ${cpuSpeedup}×); geng direct ${round(median(direct), 0)} ms`,
+    `graphs sharded: n=${n} in ${k} shard jobs: 1 runner ${one.ms} ms, 2 runners ${two.ms} ms (${speedup}×${intervalText(speedupInterval)}; busiest runner's CPU ${cpuSpeedup}×); geng direct ${round(median(direct), 0)} ms; geng direct on the same shards, 1 core ${peerOne} ms, 2 cores ${peerTwo} ms (${gengDirectCores.speedup}×${intervalText(gengDirectCores.speedup_interval)})`,
   );
   return {
     order: n,
@@ -883,6 +948,7 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
     speedup,
     speedup_interval: speedupInterval,
     cpu_speedup: cpuSpeedup,
+    geng_direct_cores: gengDirectCores,
     disagreements,
   };
 }
@@ -923,7 +989,7 @@ export async function runGraphsBench(context: BenchContext, options: GraphsOptio
     targets.push({
       name: `sharded enumeration (n = ${report.order}, ${report.shards} shard jobs), 2 runners vs 1 on ${report.cores} cores`,
       target: '≥ 1.8×',
-      measured: `${report.speedup}×${intervalText(report.speedup_interval)}`,
+      measured: `${report.speedup}×${intervalText(report.speedup_interval)}; geng direct 1 vs 2 cores ${report.geng_direct_cores.speedup}×`,
       met: report.disagreements.length === 0 && report.speedup >= 1.8,
     });
   }
@@ -1007,7 +1073,7 @@ export function printGraphsTables(report: GraphsReport): string {
         p.other_cores,
       ]),
     ) +
-    `\n(geng -u ${s.order} in one process: ${s.geng_direct_ms} ms; 2 runners vs 1: ${s.speedup}× wall${intervalText(s.speedup_interval)}, ${s.cpu_speedup}× busiest runner's CPU${s.pinned ? '; runners pinned one core each' : ''})`,
+    `\n(geng -u ${s.order} in one process: ${s.geng_direct_ms} ms; 2 runners vs 1: ${s.speedup}× wall${intervalText(s.speedup_interval)}, ${s.cpu_speedup}× busiest runner's CPU${s.pinned ? '; runners pinned one core each' : ''}; geng direct on the same ${s.shards} shards: 1 core ${s.geng_direct_cores.one_core_ms} ms, 2 cores ${s.geng_direct_cores.two_cores_ms} ms, ${s.geng_direct_cores.speedup}×${intervalText(s.geng_direct_cores.speedup_interval)})`,
   );
   const problems = [
     ...report.cases.flatMap((c) => c.disagreements.map((d) => `n=${c.order} ${c.case}: ${d}`)),
