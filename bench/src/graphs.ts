@@ -697,6 +697,11 @@ function gengShardLoop(n: number, k: number, indices: readonly number[], core: n
   return `for i in ${indices.join(' ')}; do ${pin}${GENG_BINARY} -u ${n} $i/${k} || exit 1; done`;
 }
 
+/** `1 core` or `2 cores`. */
+function coresText(cores: 1 | 2): string {
+  return cores === 1 ? '1 core' : '2 cores';
+}
+
 /**
  * geng direct on the comparison's k shards, as a user with two cores would split it by hand: one
  * shell loop over all k shards on one core, against two loops at once (even shards on core 0,
@@ -712,9 +717,9 @@ async function gengOnCores(context: BenchContext, n: number, k: number, cores: 1
       ? gengShardLoop(n, k, all, pinned ? 0 : null)
       : `(${gengShardLoop(n, k, all.filter((i) => i % 2 === 0), pinned ? 0 : null)}) & a=$!; (${gengShardLoop(n, k, all.filter((i) => i % 2 === 1), pinned ? 1 : null)}) & b=$!; wait $a && wait $b`;
   const run = await runPeer(context, { file: '/bin/sh', args: ['-c', script], env: { LC_ALL: 'C', PATH: '/usr/bin:/bin' }, stdoutFile: null, stderrLimit: 16_384 });
-  if (run.code !== 0) return `geng on ${cores} core${cores === 1 ? '' : 's'} exited with ${run.code ?? run.signal ?? '?'}: ${run.stderr.slice(0, 300)}`;
+  if (run.code !== 0) return `geng on ${coresText(cores)} exited with ${run.code ?? run.signal ?? '?'}: ${run.stderr.slice(0, 300)}`;
   const counts = [...run.stderr.matchAll(/>Z (\d+) graphs generated/g)].map((m) => Number(m[1]));
-  if (counts.length !== k) return `geng on ${cores} core${cores === 1 ? '' : 's'} printed ${counts.length} counts for ${k} shards`;
+  if (counts.length !== k) return `geng on ${coresText(cores)} printed ${counts.length} counts for ${k} shards`;
   return { ms: round(run.ms, 1), count: counts.reduce((a, b) => a + b, 0) };
 }
 
@@ -891,10 +896,13 @@ async function shardedRunners(context: BenchContext, options: GraphsOptions): Pr
     // The peer on the same split, in the same round (the clusters are idle meanwhile).
     for (const cores of round_ % 2 === 0 ? ([1, 2] as const) : ([2, 1] as const)) {
       const peer = await gengOnCores(context, n, k, cores, tasksetPinned);
-      if (typeof peer === 'string') disagreements.push(peer);
-      else if (peer.count !== expected) disagreements.push(`geng on ${cores} core${cores === 1 ? '' : 's'} counted ${peer.count}, OEIS A000088 says ${expected}`);
+      if (typeof peer === 'string') {
+        disagreements.push(peer);
+        continue;
+      }
+      context.log(`graphs sharded: geng direct, ${k} shards on ${coresText(cores)}: ${peer.ms} ms`);
+      if (peer.count !== expected) disagreements.push(`geng on ${coresText(cores)} counted ${peer.count}, OEIS A000088 says ${expected}`);
       else (cores === 1 ? peerOneCore : peerTwoCores).push(peer.ms);
-      if (typeof peer !== 'string') context.log(`graphs sharded: geng direct, ${k} shards on ${cores} core${cores === 1 ? '' : 's'}: ${peer.ms} ms`);
     }
   }
   if (clusters[1].calls.some((c) => Object.values(c.jobs_by_runner).some((jobs) => jobs === 0))) {
