@@ -23,7 +23,7 @@ import {
   type StoredArtifact,
 } from './store.js';
 import { compareExisting, readVerifiedManifest, readVerifiedPayload, verifyParents, type BoundedRead } from './verify.js';
-import { DEFAULT_JOURNAL_BYTES, isJournalSize, JOURNAL_BLOCK, MIN_JOURNAL_BYTES, openArtifactJournal, recoverJournals, type ArtifactJournal, type JournalEntry } from './local-journal.js';
+import { DEFAULT_JOURNAL_BYTES, isJournalSize, JOURNAL_BLOCK, journalRecordRoom, MIN_JOURNAL_BYTES, openArtifactJournal, recoverJournals, type ArtifactJournal, type JournalEntry } from './local-journal.js';
 
 /** Options for {@link createLocalFolderArtifactStore}. */
 export interface LocalFolderArtifactStoreOptions {
@@ -49,7 +49,8 @@ export interface LocalFolderArtifactStoreOptions {
    * (default 4 MiB) in `root/journal/` while the store is open, made when it opens (its first
    * puts wait for them). For long-lived stores (what `jacobian serve` keeps); default false.
    * Whatever the setting, a store restores the records of journals whose owner is gone before
-   * it reads or writes anything.
+   * it reads or writes anything. An artifact larger than a record holds (1 MiB less a header,
+   * or less in smaller files; the store's `quickPutBytes`) is stored synced, as without a journal.
    */
   journal?: boolean | { bytes?: number };
 }
@@ -689,6 +690,7 @@ export function createLocalFolderArtifactStore(options: LocalFolderArtifactStore
 
   return {
     limits,
+    ...(journalBytes === null ? {} : { quickPutBytes: journalRecordRoom(journalBytes) }),
 
     put(draft: ArtifactDraft, options?: PutOptions): Promise<StoredArtifact> {
       return observePut('local', (span) => putDraft(draft, options?.signal, options?.deferSync === true, span));

@@ -367,6 +367,37 @@ describe('local folder store with a journal', () => {
     expect((await store.get(stored.uri)).payload).toEqual(big.payload);
   });
 
+  it('says how large an artifact its quick put takes: one record, payload and manifest; one byte more is stored synced', async () => {
+    expect(open(await tempRoot(), false).quickPutBytes).toBeUndefined();
+    // A record is at most 1 MiB and fits a file after its header block; its own header takes 116 bytes.
+    expect(open(await tempRoot()).quickPutBytes).toBe(1024 * 1024 - 116);
+    expect(open(await tempRoot(), { bytes: 8 * 1024 * 1024 }).quickPutBytes).toBe(1024 * 1024 - 116);
+    for (const bytes of [MIN_JOURNAL_BYTES, 1024 * 1024]) {
+      const root = await tempRoot();
+      const store = open(root, { bytes });
+      await journalReady(root);
+      const room = store.quickPutBytes!;
+      expect(room).toBe(Math.min(1024 * 1024, bytes - JOURNAL_BLOCK) - 116);
+      /** A draft whose payload and manifest hold exactly `size` bytes of canonical JSON. */
+      const sized = (label: string, size: number): ArtifactDraft => {
+        let text = '';
+        for (let tries = 0; tries < 5; tries++) {
+          const entry = entryOf(draft(label, { text }));
+          const have = entry.payloadBytes.byteLength + entry.manifestBytes.byteLength;
+          if (have === size) return draft(label, { text });
+          text = 'z'.repeat(text.length + size - have);
+        }
+        throw new Error(`no draft of ${size} bytes`);
+      };
+      const fits = await store.put(sized('fits', room));
+      const over = await store.put(sized('over', room + 1));
+      const records = await journaled(root);
+      expect(records.has(parseArtifactUri(fits.uri).digest)).toBe(true);
+      expect(records.has(parseArtifactUri(over.uri).digest)).toBe(false);
+      expect((await store.get(over.uri)).payload).toEqual(sized('over', room + 1).payload);
+    }
+  });
+
   it('stops journaling when its files are removed behind its back, and keeps storing', async () => {
     const root = await tempRoot();
     const store = open(root);

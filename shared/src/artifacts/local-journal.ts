@@ -59,6 +59,15 @@ export const DEFAULT_JOURNAL_BYTES = 4 * 1024 * 1024;
 /** Largest record (header, payload and manifest) a journal takes; larger artifacts are synced as without one. */
 export const MAX_JOURNAL_RECORD = 1024 * 1024;
 
+/**
+ * The most bytes of payload and manifest one record holds in a journal of files of `bytes`
+ * (each at most {@link MAX_JOURNAL_RECORD}, header included, and within a file after its header
+ * block); a larger artifact is stored synced, as without a journal.
+ */
+export function journalRecordRoom(bytes: number): number {
+  return Math.min(MAX_JOURNAL_RECORD, bytes - JOURNAL_BLOCK) - RECORD_HEADER;
+}
+
 /** Whether `bytes` can be the size of a journal file: whole blocks, at least {@link MIN_JOURNAL_BYTES}. */
 export function isJournalSize(bytes: number): boolean {
   return Number.isInteger(bytes) && bytes >= MIN_JOURNAL_BYTES && bytes % JOURNAL_BLOCK === 0;
@@ -493,7 +502,7 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
   return {
     async put(entry, writes, options = {}) {
       const size = recordSize(entry);
-      if (!usable || closing || size > Math.min(MAX_JOURNAL_RECORD, bytes - JOURNAL_BLOCK)) return false;
+      if (!usable || closing || entry.payloadBytes.byteLength + entry.manifestBytes.byteLength > journalRecordRoom(bytes)) return false;
       // The first puts wait for the files to be made (as the first puts of a store wait for its shard folders).
       if (files === null) await making;
       const file = place(size);

@@ -37,6 +37,15 @@ export interface ArtifactStoreLimits {
  */
 export interface ArtifactStore {
   readonly limits: ArtifactStoreLimits;
+  /**
+   * The most bytes of canonical JSON, payload and manifest together, that a put stores by the
+   * store's quick path; larger artifacts are stored by a slower one. Absent when every put goes
+   * the same way (or the store does not say). A writer that chooses how large its artifacts are
+   * (the pages of a listing) keeps under it. The local folder store with a journal: what one
+   * journal record holds (larger artifacts are stored synced, file by file, each waiting for
+   * commits of the file system's journal; see local-journal.ts).
+   */
+  readonly quickPutBytes?: number;
   /** Store a draft; idempotent. Every parent must already be in this store. */
   put(draft: ArtifactDraft, options?: PutOptions): Promise<StoredArtifact>;
   /** Read and verify manifest and payload. */

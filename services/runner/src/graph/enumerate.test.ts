@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeGraph6, encodeGraph6, type CapabilityContext, type CapabilityResult, type InstalledCapability, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { createLocalFolderArtifactStore, decodeGraph6, encodeGraph6, prepareArtifact, type CapabilityContext, type CapabilityResult, type InstalledCapability, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { firstHealthyOf } from '../providers/nauty.js';
 import {
@@ -792,6 +792,57 @@ describe('the listing sink and its pages (enumerate-pages.ts)', () => {
     expect(graphsOnPage(10, 0, 4096)).toBe(1);
     // Order 1: lines of 2 bytes.
     expect(graphsOnPage(1, 0, unlimited)).toBe(8192);
+    // A store whose quick put takes 1 MiB less a record header (the local folder store's journal):
+    // pages of at most (room − 8 kB) / 20 graphs of order 10, whatever the lines hold; smaller pages as before.
+    const room = 1024 * 1024 - 116;
+    expect(Array.from({ length: 9 }, (_, page) => graphsOnPage(10, page, unlimited, room))).toEqual([1638, 3276, 6553, 13_107, 26_214, 52_013, 52_013, 52_013, 52_013]);
+    expect(graphsOnPage(10, 8, 4096 + 2 * 10 * 1000, room)).toBe(1000);
+    expect(graphsOnPage(10, 0, unlimited, 8192)).toBe(1);
+  });
+
+  it("keeps every page within a journaled store's quick put, so none is stored synced file by file", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'jacobian-quick-pages-'));
+    // The smallest journal: records of at most 60 KiB, so a short listing spans many of them.
+    const artifacts = createLocalFolderArtifactStore({ root, journal: { bytes: 64 * 1024 } });
+    try {
+      const room = artifacts.quickPutBytes!;
+      const sizes: number[] = [];
+      const context = {
+        artifacts: {
+          limits: artifacts.limits,
+          quickPutBytes: room,
+          put: (draft: Parameters<typeof artifacts.put>[0], options?: Parameters<typeof artifacts.put>[1]) => {
+            const prepared = prepareArtifact(draft, artifacts.limits);
+            sizes.push(prepared.payloadBytes.byteLength + prepared.manifestBytes.byteLength);
+            return artifacts.put(draft, options);
+          },
+          sync: (uris: readonly string[]) => artifacts.sync(uris),
+        },
+        signal: new AbortController().signal,
+      } as unknown as CapabilityContext;
+      // Lines of 6 bytes: the connected graphs of order 7, and between them runs of a graph whose
+      // graph6 is mostly backslashes (0x5c, escaped in JSON: 10 bytes of canonical JSON for 6 of graph6).
+      const n = 7;
+      const backslashes = 'F\\\\\\?';
+      expect(decodeGraph6(backslashes).order).toBe(n);
+      const lines = gengList(['-c', '7']);
+      const text = Array.from({ length: 40 }, (_, copy) => `${lines.join('\n')}\n${copy % 2 === 0 ? `${backslashes}\n`.repeat(6000) : ''}`).join('');
+      const header: PageHeader = { order: n, filters: NO_FILTERS(n), shard: null, method: 'test' };
+      const sink = new ListingSink({ header, context, reference: () => undefined });
+      const wait = sink.write(Buffer.from(text, 'latin1'));
+      if (wait !== null) await wait;
+      const listing = await sink.end();
+      const perPage = Math.floor((room - 8192) / 12);
+      expect(listing.pages.map((page) => page.count).slice(0, 3)).toEqual([2730, perPage, perPage]);
+      expect(listing.pages.reduce((sum, page) => sum + page.count, 0)).toBe(text.length / 6);
+      expect(sizes).toHaveLength(listing.pages.length);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(room);
+      // A page of backslashes: 10 bytes of JSON a line, against 12 allowed for.
+      expect(Math.max(...sizes)).toBeGreaterThan(((room - 8192) * 10) / 12);
+    } finally {
+      await artifacts.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('pages the same lines whatever the chunk boundaries, and calls the reference only for graphs the fast recheck does not pass', async () => {

@@ -661,7 +661,7 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
     description:
       'Lists (or counts) every simple graph on exactly n vertices, one per isomorphism class, optionally only those that are connected, 2-connected, triangle-free, ' +
       'C4-free, bipartite, within degree bounds or within an edge-count range. The count is exact; the graphs come as graph6, inline up to ' +
-      `${INLINE_MAX_GRAPHS} and otherwise as page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}), each one graph6 text: ${FIRST_PAGE_BYTES} bytes on the first page, twice as many on each next, at most ${PAGE_MAX_BYTES}. ` +
+      `${INLINE_MAX_GRAPHS} and otherwise as page artifacts (${ENUMERATION_PAGE_SCHEMA_URI}), each one graph6 text: ${FIRST_PAGE_BYTES} bytes on the first page, twice as many on each next, at most ${PAGE_MAX_BYTES} (fewer where the artifact store's payload limit or its quick put takes less). ` +
       `A large enumeration can be split with shard {index, count} (the shards of one method are disjoint and together complete), or run as separate shard jobs on any runners with split {shards: k} (k ≤ ${MAX_SHARD_CHILDREN}), which answers for the whole class: counts summed, pages in shard order. ` +
       `Served here by ${geng ? `nauty's geng (${method}), orders up to ${GENG_MAX_ORDER}` : `the TypeScript fallback (${method}), orders up to ${ENUMERATE_TS_MAX_ORDER}`}. ` +
       'When the budget ends first the run concludes nothing (TIMEOUT), never a partial count.',
