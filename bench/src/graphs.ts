@@ -439,13 +439,9 @@ async function pairedRun(context: BenchContext, installed: Installed, c: Enumera
   const uris: string[] = [];
   try {
     for (let index = 0; index < shards && viaGeng.failure === undefined; index++) {
-      if ((index + round_) % 2 === 0) {
-        addRun(direct, await gengShard(context, c, n, shards, index, dir, leftovers));
-        addRun(viaGeng, await capabilityShard(installed, 'geng', c, n, shards, index, store, uris));
-      } else {
-        addRun(viaGeng, await capabilityShard(installed, 'geng', c, n, shards, index, store, uris));
-        addRun(direct, await gengShard(context, c, n, shards, index, dir, leftovers));
-      }
+      const byGeng = async (): Promise<void> => addRun(direct, await gengShard(context, c, n, shards, index, dir, leftovers));
+      const byCapability = async (): Promise<void> => addRun(viaGeng, await capabilityShard(installed, 'geng', c, n, shards, index, store, uris));
+      for (const run of (index + round_) % 2 === 0 ? [byGeng, byCapability] : [byCapability, byGeng]) await run();
     }
   } finally {
     await forgetPages(store, uris);
