@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -19,8 +19,10 @@ import {
   encodeRecord,
   ownerAlive,
   processIdentity,
+  recordParts,
   recordSize,
   scanRecords,
+  writePartsSync,
   type JournalEntry,
 } from './local-journal.js';
 import { rejection } from '../reasoning/test-fixtures.js';
@@ -123,6 +125,40 @@ describe('journal records', () => {
     const bytes = file(4, [encodeRecord(a, 4), encodeRecord(b, 3), encodeRecord(c, 4)]);
     expect(scanRecords(bytes, 4).map((entry) => entry.manifestDigest)).toEqual([a.manifestDigest, c.manifestDigest]);
     expect(scanRecords(bytes, 3).map((entry) => entry.manifestDigest)).toEqual([b.manifestDigest]);
+  });
+
+  it('are written from their pieces, the entry\'s bytes not copied, and whole after short writes', async () => {
+    const parts = recordParts(b, 3);
+    expect(parts[1]).toBe(b.payloadBytes);
+    expect(parts[2]).toBe(b.manifestBytes);
+    expect(Buffer.concat(parts).equals(encodeRecord(b, 3))).toBe(true);
+    expect(Buffer.concat(parts).byteLength).toBe(recordSize(b));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'jacobian-journal-parts-'));
+    try {
+      const file = path.join(dir, 'records');
+      const fd = openSync(file, 'w+');
+      try {
+        // A writer that writes at most 7 bytes a call, cutting pieces anywhere.
+        let calls = 0;
+        const short = (target: number, buffers: Uint8Array[], position: number): number => {
+          calls++;
+          const bytes = Buffer.concat(buffers).subarray(0, 7);
+          return writeSync(target, bytes, 0, bytes.byteLength, position);
+        };
+        writePartsSync(fd, recordParts(a, 3), JOURNAL_BLOCK, short);
+        writePartsSync(fd, parts, JOURNAL_BLOCK + recordSize(a));
+        expect(calls).toBe(Math.ceil(recordSize(a) / 7));
+      } finally {
+        closeSync(fd);
+      }
+      const bytes = readFileSync(file);
+      encodeHeader({ epoch: 3, pid: 1, identity: null }).copy(bytes, 0);
+      expect(scanRecords(bytes, 3).map((entry) => entry.manifestDigest)).toEqual([a.manifestDigest, b.manifestDigest]);
+      expect(bytes.subarray(JOURNAL_BLOCK).equals(Buffer.concat([encodeRecord(a, 3), encodeRecord(b, 3)]))).toBe(true);
+      expect(() => writePartsSync(0, parts, 0, () => 0)).toThrow(/wrote 0 of/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('are never mistaken for JSON text, which a record holds: a header has a zero byte', () => {

@@ -38,7 +38,7 @@
  * its journal file is still the one it made, and stops journaling if not.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fdatasync, fstatSync, open as openCallback, readFileSync, statSync, write, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, open as openCallback, readFileSync, statSync, write, writevSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -96,20 +96,49 @@ export function recordSize(entry: Pick<JournalEntry, 'payloadBytes' | 'manifestB
   return roundUp(RECORD_HEADER + entry.payloadBytes.byteLength + entry.manifestBytes.byteLength);
 }
 
-/** Encode a record (padded to whole blocks). */
-export function encodeRecord(entry: JournalEntry, epoch: number): Buffer {
-  const record = Buffer.alloc(recordSize(entry));
-  record.writeUInt32LE(RECORD_MAGIC, 0);
-  record.writeUInt32LE(epoch, 4);
-  record.writeUInt32LE(entry.payloadBytes.byteLength, 8);
-  record.writeUInt32LE(entry.manifestBytes.byteLength, 12);
+/** Zeros for the padding of records (less than a block each). */
+const PADDING = new Uint8Array(JOURNAL_BLOCK);
+
+/**
+ * A record as the pieces it is written from: its header, the entry's payload and manifest bytes
+ * themselves (not copied), and the padding to whole blocks. A page of a listing holds half a
+ * mebibyte, whose copy into one record buffer cost an allocation of its size per put.
+ */
+export function recordParts(entry: JournalEntry, epoch: number): Uint8Array[] {
+  const header = Buffer.alloc(RECORD_HEADER);
+  header.writeUInt32LE(RECORD_MAGIC, 0);
+  header.writeUInt32LE(epoch, 4);
+  header.writeUInt32LE(entry.payloadBytes.byteLength, 8);
+  header.writeUInt32LE(entry.manifestBytes.byteLength, 12);
   // bytes 16..19 stay zero: canonical JSON never holds a zero byte, so no record's data looks like a header
-  record.write(entry.payloadDigest, 20, 32, 'hex');
-  record.write(entry.manifestDigest, 52, 32, 'hex');
-  createHash('sha256').update(record.subarray(0, CHECKED)).digest().copy(record, CHECKED);
-  record.set(entry.payloadBytes, RECORD_HEADER);
-  record.set(entry.manifestBytes, RECORD_HEADER + entry.payloadBytes.byteLength);
-  return record;
+  header.write(entry.payloadDigest, 20, 32, 'hex');
+  header.write(entry.manifestDigest, 52, 32, 'hex');
+  createHash('sha256').update(header.subarray(0, CHECKED)).digest().copy(header, CHECKED);
+  const padding = recordSize(entry) - RECORD_HEADER - entry.payloadBytes.byteLength - entry.manifestBytes.byteLength;
+  return [header, entry.payloadBytes, entry.manifestBytes, PADDING.subarray(0, padding)];
+}
+
+/** Encode a record (padded to whole blocks) as one buffer. */
+export function encodeRecord(entry: JournalEntry, epoch: number): Buffer {
+  return Buffer.concat(recordParts(entry, epoch));
+}
+
+/**
+ * Write all of `parts`, one after another, at `position` of the file `fd`: writev, and again for
+ * what a short write left. (`writev` is fs.writevSync but in tests.)
+ */
+export function writePartsSync(fd: number, parts: readonly Uint8Array[], position: number, writev: (fd: number, buffers: Uint8Array[], position: number) => number = writevSync): void {
+  let rest = parts.filter((part) => part.byteLength > 0);
+  let at = position;
+  while (rest.length > 0) {
+    let written = writev(fd, rest, at);
+    if (!(written > 0)) throw new Error(`writev wrote ${written} of ${rest.reduce((sum, part) => sum + part.byteLength, 0)} bytes at ${at}`);
+    at += written;
+    let skip = 0;
+    while (skip < rest.length && written >= rest[skip]!.byteLength) written -= rest[skip++]!.byteLength;
+    rest = rest.slice(skip);
+    if (written > 0) rest[0] = rest[0]!.subarray(written);
+  }
 }
 
 /**
@@ -513,11 +542,10 @@ export function openArtifactJournal(options: ArtifactJournalOptions): ArtifactJo
       }
       const at = file.end;
       file.end += size;
-      const record = encodeRecord(entry, file.epoch);
       try {
         // Copying a record (at most 1 MiB) into the page cache takes microseconds: done here, so
         // that the append takes one trip through the thread pool (the sync), not two.
-        for (let done = 0; done < record.byteLength; ) done += writeSync(file.fd, record, done, record.byteLength - done, at + done);
+        writePartsSync(file.fd, recordParts(entry, file.epoch), at);
       } catch (error) {
         throw appendFailed(file, error);
       }
