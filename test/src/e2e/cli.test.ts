@@ -107,6 +107,31 @@ describe('how the command runs Node', () => {
     const jacobian = await runCommand([JACOBIAN_BIN, '--version'], env, 60_000, nodeArgs);
     expect(jacobian).toMatchObject({ code: 0, stdout: `${VERSION}\ntier true\n`, stderr: '' });
   });
+
+  it('marks the old generation on its JavaScript thread, not on helper threads beside it (V8 --no-concurrent-marking, set by the command itself)', { timeout: 120_000 }, async () => {
+    // Loaded before the command; at exit it keeps 200,000 objects alive and makes garbage
+    // until V8 has marked the old generation incrementally a few times.
+    const probe = join(parent, 'marking-probe.mjs');
+    writeFileSync(
+      probe,
+      "process.once('exit', () => {\n  const live = [];\n  for (let i = 0; i < 200000; i++) live.push({ i, s: 'x' + i });\n  let made = 0;\n  for (let i = 0; i < 300; i++) made += new Array(50000).fill(0).map((_, j) => ({ j })).length;\n  process.stdout.write(`made ${made} kept ${live.length}\\n`);\n});\n",
+    );
+    // V8 traces each incremental marking step; with concurrent marking on, each step also
+    // reports what the helper threads have marked.
+    const nodeArgs = ['--trace-incremental-marking', '--import', pathToFileURL(probe).href];
+    const count = (text: string, what: string): number => text.split('\n').filter((line) => line.includes(what)).length;
+    const plain = await runCommand(['--eval', ''], env, 60_000, nodeArgs);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('made 15000000 kept 200000');
+    expect(count(plain.stdout, '[IncrementalMarking] Start marking')).toBeGreaterThan(0);
+    expect(count(plain.stdout, 'on background threads')).toBeGreaterThan(0);
+    const jacobian = await runCommand([JACOBIAN_BIN, '--version'], env, 60_000, nodeArgs);
+    expect(jacobian).toMatchObject({ code: 0, stderr: '' });
+    expect(jacobian.stdout.startsWith(`${VERSION}\n`)).toBe(true);
+    expect(jacobian.stdout).toContain('made 15000000 kept 200000');
+    expect(count(jacobian.stdout, '[IncrementalMarking] Start marking')).toBeGreaterThan(0);
+    expect(count(jacobian.stdout, 'on background threads')).toBe(0);
+  });
 });
 
 describe('a signal during start-up', () => {
