@@ -5,10 +5,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateLaws, parseLaw, printTerm, resolveSignature, type FiniteAlgebra, type Signature, type Term } from '@jacobian/shared';
 import { findCadical, runCadical } from '../providers/cadical.js';
-import { decodeModel, encodeCountermodel, estimateClauses, symmetryCells, variableLayout, type CountermodelProblem, type SymmetryBreaking } from './cnf-encoding.js';
+import { decodeModel, encodeCountermodel, estimateClauses, symmetryCells, variableLayout, type CountermodelProblem, type LawFlattening, type SymmetryBreaking } from './cnf-encoding.js';
 import { checkRupRefutation } from './rup-check.testing.js';
 
 const MAGMA = resolveSignature({ operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z'] });
+const MAGMA4 = resolveSignature({ operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] });
 const GROUP = resolveSignature({
   operations: [
     { name: '*', arity: 2, infix: true },
@@ -18,8 +19,15 @@ const GROUP = resolveSignature({
   variables: ['x', 'y', 'z'],
 });
 
-function problem(signature: Signature, laws: string[], target: string, order: number, symmetryBreaking: SymmetryBreaking = 'LEAST_NUMBER'): CountermodelProblem {
-  return { signature, laws: laws.map((text) => parseLaw(text, signature)), target: parseLaw(target, signature), order, symmetryBreaking };
+function problem(
+  signature: Signature,
+  laws: string[],
+  target: string,
+  order: number,
+  symmetryBreaking: SymmetryBreaking = 'LEAST_NUMBER',
+  flattening: LawFlattening = 'AUTO',
+): CountermodelProblem {
+  return { signature, laws: laws.map((text) => parseLaw(text, signature)), target: parseLaw(target, signature), order, symmetryBreaking, flattening };
 }
 
 function dimacs(p: CountermodelProblem): { text: string; clauses: number[][] } {
@@ -50,6 +58,14 @@ function* allAlgebras(signature: Signature, n: number): Generator<FiniteAlgebra>
     if (position < 0) return;
     values[position] = (values[position] as number) + 1;
   }
+}
+
+/** The value of a term in an algebra under an assignment, by plain recursion. */
+function valueAt(algebra: FiniteAlgebra, term: Term, assignment: Record<string, number>): number {
+  if (term.kind === 'variable') return assignment[term.name] as number;
+  const { values } = algebra.operations.get(term.operation) as { values: readonly number[] };
+  const args = term.args.map((arg) => valueAt(algebra, arg, assignment));
+  return values[args.reduce((cell, arg) => cell * algebra.order + arg, 0)] as number;
 }
 
 /** Brute force: does some algebra of order n satisfy the laws and violate the target? */
@@ -112,26 +128,56 @@ describe('countermodel CNF encoding', () => {
     expect(layout.variables).toBe(22);
   });
 
-  it('orders symmetry breaking along the constants, then the first unary operation or the diagonal', () => {
-    expect(symmetryCells(problem(GROUP, [], 'x = x', 3)).map((c) => c.label)).toEqual(['e', 'i(0)', 'i(1)', 'i(2)']);
-    expect(symmetryCells(problem(MAGMA, [], 'x = x', 3)).map((c) => c.label)).toEqual(['0 * 0', '1 * 1', '2 * 2']);
+  it('orders symmetry breaking along the witnesses of the target, the constants, then the first unary operation or the diagonal', () => {
+    expect(symmetryCells(problem(GROUP, [], 'x = x', 3)).map((c) => c.label)).toEqual(['witness x', 'e', 'i(0)', 'i(1)', 'i(2)']);
+    expect(symmetryCells(problem(MAGMA, [], 'x * y = y * x', 3)).map((c) => c.label)).toEqual(['witness x', 'witness y', '0 * 0', '1 * 1', '2 * 2']);
     expect(symmetryCells(problem(MAGMA, [], 'x = x', 3, 'NONE'))).toEqual([]);
   });
 
   it('emits no more clauses than its estimate', () => {
-    for (const p of [
-      problem(GROUP, ['x * (y * z) = (x * y) * z', 'e * x = x', 'i(x) * x = e'], 'x * y = y * x', 4),
-      problem(MAGMA, ['x * x = x', '(x * y) * x = x * y', 'x = y'], '(x * y) * z = x', 3),
-    ]) {
-      expect(dimacs(p).clauses.length).toBeLessThanOrEqual(estimateClauses(p));
+    for (const flattening of ['AUTO', 'DIRECT', 'DEFINITIONAL'] as const) {
+      for (const p of [
+        problem(GROUP, ['x * (y * z) = (x * y) * z', 'e * x = x', 'i(x) * x = e'], 'x * y = y * x', 4, 'LEAST_NUMBER', flattening),
+        problem(MAGMA, ['x * x = x', '(x * y) * x = x * y', 'x = y'], '(x * y) * z = x', 3, 'LEAST_NUMBER', flattening),
+        problem(MAGMA4, ['(x * y) * (z * w) = (x * z) * (y * w)', 'x * (y * x) = x', '(x * y) * (y * x) = x * (z * x)'], 'x * y = y * x', 3, 'NONE', flattening),
+      ]) {
+        expect(dimacs(p).clauses.length).toBeLessThanOrEqual(estimateClauses(p));
+      }
     }
+  });
+
+  it('flattens a four-variable law through auxiliary functions, sharing the pattern both sides need', async () => {
+    const medial = (order: number, flattening: LawFlattening): CountermodelProblem =>
+      problem(MAGMA4, ['(x * y) * (z * w) = (x * z) * (y * w)'], 'x * (y * z) = (x * y) * (x * z)', order, 'LEAST_NUMBER', flattening);
+    // DIRECT: one family over 4 variables and 5 slots, n^9 clauses; at order 8 far beyond the clause limit of the capability.
+    expect(estimateClauses(medial(8, 'DIRECT'))).toBeGreaterThan(8 ** 9);
+    const layout = variableLayout(medial(8, 'AUTO'));
+    // The medial side as a function of its 4 variables, and #0 * (#1 * #2), which both sides reach by abstracting x * y or x * z.
+    expect(layout.auxiliaries.map((block) => [block.pattern, block.arity, block.cells])).toEqual([
+      ['*(*(#0,#1),*(#2,#3))', 4, 8 ** 4],
+      ['*(#0,*(#1,#2))', 3, 8 ** 3],
+    ]);
+    expect(estimateClauses(medial(8, 'AUTO'))).toBeLessThan(1_000_000);
+    // AUTO keeps the DIRECT flattening where it is not larger: x * x = x and commutativity have no auxiliaries.
+    expect(variableLayout(problem(MAGMA, ['x * x = x', 'x * y = y * x'], 'x * (y * z) = (x * y) * z', 8)).auxiliaries).toEqual([]);
+    // Both flattenings agree with brute force at orders 2 and 3 (with idempotence, no countermodel).
+    for (const order of [2, 3]) {
+      for (const flattening of ['DIRECT', 'DEFINITIONAL'] as const) {
+        const p = medial(order, flattening);
+        const withIdempotence = { ...p, laws: [...p.laws, parseLaw('x * x = x', MAGMA4)] };
+        expect((await solve(p)).sat).toBe(countermodelExists(p));
+        expect((await solve(withIdempotence)).sat).toBe(false);
+      }
+    }
+    expect(countermodelExists(medial(2, 'AUTO'))).toBe(true);
   });
 
   /**
    * The central property: for random laws, the CNF is satisfiable exactly when brute force over
-   * every algebra finds a countermodel, with and without symmetry breaking; every model decodes
-   * into tables that satisfy the laws and violate the target, and every refutation's DRAT proof
-   * passes the independent RUP checker.
+   * every algebra finds a countermodel, with and without symmetry breaking, whichever way the
+   * laws are flattened; every model decodes into tables that satisfy the laws and violate the
+   * target at the decoded witness, and every refutation's DRAT proof passes the independent RUP
+   * checker.
    */
   it('agrees with brute force over all algebras of orders 1 to 3', async () => {
     const term = (signature: Signature, depth: number): fc.Arbitrary<Term> =>
@@ -152,9 +198,11 @@ describe('countermodel CNF encoding', () => {
     );
     let sat = 0;
     let unsat = 0;
+    let auxiliary = 0;
     await fc.assert(
-      fc.asyncProperty(cases, fc.constantFrom<SymmetryBreaking>('LEAST_NUMBER', 'NONE'), async (c, symmetry) => {
-        const p = problem(c.signature, c.laws, c.target, c.order, symmetry);
+      fc.asyncProperty(cases, fc.constantFrom<SymmetryBreaking>('LEAST_NUMBER', 'NONE'), fc.constantFrom<LawFlattening>('AUTO', 'DIRECT', 'DEFINITIONAL'), async (c, symmetry, flattening) => {
+        const p = problem(c.signature, c.laws, c.target, c.order, symmetry, flattening);
+        if (variableLayout(p).auxiliaries.length > 0) auxiliary++;
         const expected = countermodelExists(p);
         const found = await solve(p);
         expect(found.sat).toBe(expected);
@@ -162,18 +210,20 @@ describe('countermodel CNF encoding', () => {
           const results = evaluateLaws(found.algebra, [...p.laws, p.target]);
           expect(results.slice(0, -1).every((r) => r.holds)).toBe(true);
           expect(results.at(-1)?.holds).toBe(false);
-          const witnessCheck = evaluateLaws(found.algebra, [p.target]);
-          expect(witnessCheck[0]?.holds).toBe(false);
+          // The decoded witness is a violating assignment: both sides of the target differ there.
+          const witness = found.witness as Record<string, number>;
+          expect(valueAt(found.algebra, p.target.left, witness)).not.toBe(valueAt(found.algebra, p.target.right, witness));
           sat++;
         } else {
           unsat++;
         }
       }),
-      { numRuns: 120, seed: 20_240_601 },
+      { numRuns: 180, seed: 20_240_601 },
     );
-    // The random cases exercise both answers.
+    // The random cases exercise both answers, and auxiliary functions.
     expect(sat).toBeGreaterThan(10);
     expect(unsat).toBeGreaterThan(10);
+    expect(auxiliary).toBeGreaterThan(10);
   }, 120_000);
 
   it('decodes only assignments that give every cell exactly one value', () => {
@@ -184,10 +234,10 @@ describe('countermodel CNF encoding', () => {
 });
 
 describe('least-number symmetry breaking', () => {
-  /** The constraint, restated independently: each cell ≤ 1 + max(earlier cells, floor). */
-  function satisfies(signature: Signature, algebra: FiniteAlgebra): boolean {
+  /** The constraint, restated independently: each cell ≤ 1 + max(earlier cells, floor), the witnesses first. */
+  function satisfies(signature: Signature, algebra: FiniteAlgebra, witness: readonly number[]): boolean {
     const n = algebra.order;
-    const sequence: { value: number; floor: number }[] = [];
+    const sequence: { value: number; floor: number }[] = witness.map((value) => ({ value, floor: -1 }));
     for (const operation of signature.operations) if (operation.arity === 0) sequence.push({ value: algebra.operations.get(operation.name)?.values[0] as number, floor: -1 });
     const unary = signature.operations.find((o) => o.arity === 1);
     const binary = signature.operations.find((o) => o.arity === 2);
@@ -234,7 +284,13 @@ describe('least-number symmetry breaking', () => {
     };
   }
 
-  it('keeps an isomorphic copy of every magma of order ≤ 3 and every algebra of the group signature of order ≤ 2', () => {
+  /** Every assignment of `count` variables in an algebra of order n. */
+  function assignments(n: number, count: number): number[][] {
+    if (count === 0) return [[]];
+    return assignments(n, count - 1).flatMap((rest) => Array.from({ length: n }, (_, value) => [...rest, value]));
+  }
+
+  it('keeps an isomorphic copy of every magma of order ≤ 3 and every algebra of the group signature of order ≤ 2, with any witness', () => {
     for (const [signature, n] of [
       [MAGMA, 1],
       [MAGMA, 2],
@@ -244,7 +300,9 @@ describe('least-number symmetry breaking', () => {
     ] as const) {
       const perms = permutations(n);
       for (const algebra of allAlgebras(signature, n)) {
-        expect(perms.some((pi) => satisfies(signature, relabel(algebra, pi)))).toBe(true);
+        for (const witness of assignments(n, 2)) {
+          expect(perms.some((pi) => satisfies(signature, relabel(algebra, pi), witness.map((w) => pi[w] as number)))).toBe(true);
+        }
       }
     }
   });
@@ -260,7 +318,8 @@ describe('least-number symmetry breaking', () => {
       for (let sample = 0; sample < 300; sample++) {
         for (const signature of [MAGMA, GROUP]) {
           const algebra = randomAlgebra(signature, n, random);
-          expect(perms.some((pi) => satisfies(signature, relabel(algebra, pi)))).toBe(true);
+          const witness = Array.from({ length: 3 }, () => Math.floor(random() * n));
+          expect(perms.some((pi) => satisfies(signature, relabel(algebra, pi), witness.map((w) => pi[w] as number)))).toBe(true);
         }
       }
     }
@@ -268,7 +327,11 @@ describe('least-number symmetry breaking', () => {
 
   it('does cut labellings: some magmas of order 3 violate it as labelled', () => {
     let violating = 0;
-    for (const algebra of allAlgebras(MAGMA, 3)) if (!satisfies(MAGMA, algebra)) violating++;
+    for (const algebra of allAlgebras(MAGMA, 3)) if (!satisfies(MAGMA, algebra, [])) violating++;
     expect(violating).toBeGreaterThan(0);
+    // The first witness is element 0.
+    const [first] = allAlgebras(MAGMA, 3);
+    expect(satisfies(MAGMA, first as FiniteAlgebra, [0])).toBe(true);
+    expect(satisfies(MAGMA, first as FiniteAlgebra, [1])).toBe(false);
   });
 });

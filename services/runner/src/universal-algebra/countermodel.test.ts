@@ -41,6 +41,12 @@ const GROUP = {
 const ASSOCIATIVITY = 'x * (y * z) = (x * y) * z';
 const GROUP_LAWS = [ASSOCIATIVITY, 'e * x = x', 'i(x) * x = e'];
 const COMMUTATIVITY = 'x * y = y * x';
+/** The group signature with five variables, and a five-variable law whose CNF at order 10 is beyond the clause limit. */
+const GROUP5 = { ...GROUP, variables: ['x', 'y', 'z', 'w', 'u'] };
+const FIVE_VARIABLES = '((x * y) * (z * w)) * u = x * ((y * z) * (w * u))';
+const MAGMA4 = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] };
+const MEDIAL = '(x * y) * (z * w) = (x * z) * (y * w)';
+const LEFT_DISTRIBUTIVITY = 'x * (y * z) = (x * y) * (x * z)';
 /** The central groupoid law: its models have square orders, so the first non-commutative one has order 4. */
 const CENTRAL = '(y * x) * (x * z) = x';
 
@@ -108,7 +114,7 @@ describe('universal_algebra.search.countermodel with a plain cadical runtime (Ca
     const output = result.output as CountermodelOutput;
     expect(output).toMatchObject({ order: 2, scope: { kind: 'ONE_FIXED_ORDER', order: 2 }, solver: { name: 'cadical', result: 'SATISFIABLE' }, evidence: null });
     expect(output.orders).toEqual([expect.objectContaining({ order: 2, outcome: 'WITNESS_FOUND', engine: 'CADICAL', search: null, evidence_kept: true })]);
-    expect(output.symmetry_breaking).toMatchObject({ method: 'LEAST_NUMBER', cells: ['0 * 0', '1 * 1'] });
+    expect(output.symmetry_breaking).toMatchObject({ method: 'LEAST_NUMBER', cells: ['witness x', 'witness y', '0 * 0', '1 * 1'] });
     recheck(SEMIGROUP, [ASSOCIATIVITY], COMMUTATIVITY, output);
 
     expect(result.artifact_uris).toEqual([output.result_uri]);
@@ -150,7 +156,7 @@ describe('universal_algebra.search.countermodel with a plain cadical runtime (Ca
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
     const output = result.output as CountermodelOutput;
     expect(output).toMatchObject({ status: 'NO_WITNESS_FOUND', model: null, violating_assignment: null, result_uri: null, solver: { result: 'UNSATISFIABLE' } });
-    expect(output.symmetry_breaking.cells).toEqual(['e', 'i(0)', 'i(1)', 'i(2)', 'i(3)']);
+    expect(output.symmetry_breaking.cells).toEqual(['witness x', 'witness y', 'e', 'i(0)', 'i(1)', 'i(2)', 'i(3)']);
     expect(result.completeness.status).toBe('COMPLETE');
     expect(result.obligations.map((o) => [o.id, o.status])).toEqual([
       ['encoding-soundness', 'OPEN'],
@@ -174,6 +180,33 @@ describe('universal_algebra.search.countermodel with a plain cadical runtime (Ca
     // drat-trim is not installed here; the proof is replayed by our own RUP checker, which shares no code with cadical or the encoder.
     expect(checkRupRefutation(dimacs, proof)).toMatchObject({ ok: true });
   });
+
+  it('refutes medial ∧ idempotent ⇒ left-distributive at order 6 through auxiliary functions, with a DRAT proof the RUP checker accepts', async () => {
+    const result = await search({ signature: MAGMA4, laws: [MEDIAL, 'x * x = x'], target: LEFT_DISTRIBUTIVITY, order: 6 });
+    const output = result.output as CountermodelOutput;
+    expect(output).toMatchObject({ status: 'NO_WITNESS_FOUND', solver: { result: 'UNSATISFIABLE' } });
+    expect(output.symmetry_breaking.cells.slice(0, 3)).toEqual(['witness x', 'witness y', 'witness z']);
+    const evidence = output.evidence as NonNullable<CountermodelOutput['evidence']>;
+    const cnf = await harness.artifacts.get(evidence.cnf_uri as string);
+    const drat = await harness.artifacts.get(evidence.drat_uri as string);
+    const payload = cnf.payload as { dimacs: string; encoding: { auxiliary_variables: { pattern: string; arity: number; cells: number }[]; sections: { auxiliary: number } } };
+    // The medial law's sides as functions of their variables, through the pattern #0 * (#1 * #2): no clause spans more than 6 elements.
+    expect(payload.encoding.auxiliary_variables.map((block) => [block.pattern, block.arity, block.cells])).toEqual([
+      ['*(*(#0,#1),*(#2,#3))', 4, 6 ** 4],
+      ['*(#0,*(#1,#2))', 3, 6 ** 3],
+    ]);
+    expect(payload.encoding.sections.auxiliary).toBeGreaterThan(0);
+    expect(output.encoding?.clauses).toBeLessThan(6 ** 7);
+    expect(checkRupRefutation(payload.dimacs, (drat.payload as { proof: string }).proof)).toMatchObject({ ok: true });
+  });
+
+  it('refutes medial ∧ idempotent ⇒ left-distributive at every order from 1 to 8', async () => {
+    const result = await search({ signature: MAGMA4, laws: [MEDIAL, 'x * x = x'], target: LEFT_DISTRIBUTIVITY, orders: { min: 1, max: 8 } }, 120_000);
+    const output = result.output as CountermodelOutput;
+    expect(output.status).toBe('NO_WITNESS_FOUND');
+    expect(output.orders.map((record) => [record.order, record.outcome, record.engine])).toEqual(Array.from({ length: 8 }, (_, i) => [i + 1, 'NO_WITNESS_FOUND', 'CADICAL']));
+    expect(result.completeness.status).toBe('COMPLETE');
+  }, 150_000);
 
   it('still concludes when the evidence is too large for the store, and says it was not retained', async () => {
     const small = createLocalFolderArtifactStore({ root: path.join(harness.root, 'small-store'), limits: { maxPayloadBytes: 10_000 } });
@@ -256,7 +289,7 @@ describe('universal_algebra.search.countermodel with a plain cadical runtime (Ca
     ['a target that does not parse', { target: 'x * y = y * ' }, ['payload', 'target'], /column 13/],
     ['an undeclared operation', { laws: [ASSOCIATIVITY, 'x * y + z = x'] }, ['payload', 'laws', 1], /"\+" is not a declared operation/],
     ['an order beyond the limit', { order: 11 }, ['payload', 'order'], /./],
-    ['an encoding beyond the clause limit', { order: 10, laws: [...GROUP_LAWS, '((x * y) * x) * z = x * (y * (x * z))'] }, ['payload', 'order'], /more than the limit of 2000000/],
+    ['an encoding beyond the clause limit', { signature: GROUP5, order: 10, laws: [...GROUP_LAWS, FIVE_VARIABLES] }, ['payload', 'order'], /more than the limit of 2000000/],
   ])('rejects %s before solving', async (_label, change, path, message) => {
     const result = await search({ signature: GROUP, laws: GROUP_LAWS, target: COMMUTATIVITY, order: 4, ...change });
     expect(result.execution.status).toBe('ERROR');
@@ -356,7 +389,7 @@ describe('universal_algebra.search.countermodel with our search and CaDiCaL (cou
   it('answers the fixed-order form as before (ONE_FIXED_ORDER), now found by our search', async () => {
     const result = await search({ signature: SEMIGROUP, laws: [ASSOCIATIVITY], target: COMMUTATIVITY, order: 2 });
     const output = result.output as CountermodelOutput;
-    expect(output).toMatchObject({ status: 'WITNESS_FOUND', order: 2, scope: { kind: 'ONE_FIXED_ORDER', order: 2 }, symmetry_breaking: { cells: ['0 * 0', '1 * 1'] } });
+    expect(output).toMatchObject({ status: 'WITNESS_FOUND', order: 2, scope: { kind: 'ONE_FIXED_ORDER', order: 2 }, symmetry_breaking: { cells: ['witness x', 'witness y', '0 * 0', '1 * 1'] } });
     expect(summary(output)).toEqual([[2, 'WITNESS_FOUND', 'TS_SEARCH', true]]);
   });
 
@@ -424,11 +457,12 @@ describe('universal_algebra.search.countermodel with our search and CaDiCaL (cou
   });
 
   it('stops with INDETERMINATE at an order whose CNF is too large when our search does not settle it', async () => {
-    // 4 variables and 13 nested subterms: about 2^17 clauses at order 2, 3^17 at order 3. The target x = x never fails.
-    const signature = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] };
-    const laws = ['((x * y) * (z * w)) * ((y * x) * (w * z)) = ((x * z) * (y * w)) * ((z * x) * (w * y))'];
+    // 11 variables: each side's value is a function of all 11, so at order 3 its auxiliary alone has 3^11 cells (about
+    // 4 million clauses in all), at order 2 about 22 thousand clauses. The target a = a never fails.
+    const signature = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['a', 'b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm'] };
+    const laws = ['(((a * b) * (c * d)) * ((f * g) * (h * j))) * ((k * l) * m) = (((a * c) * (b * d)) * ((f * h) * (g * j))) * ((k * m) * l)'];
     const solverOnly = harness.install(countermodelSearch(runtime, { providers: [probe], searchBudget: { totalMs: 0 } }), runtime);
-    const result = await harness.run(solverOnly, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload: { signature, laws, target: 'x = x', orders: { min: 2, max: 3 } } });
+    const result = await harness.run(solverOnly, { capability_id: COUNTERMODEL_CAPABILITY_ID, payload: { signature, laws, target: 'a = a', orders: { min: 2, max: 3 } } });
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
     const output = result.output as CountermodelOutput;
     expect(output).toMatchObject({ status: 'INDETERMINATE', order: 3 });
@@ -442,10 +476,11 @@ describe('universal_algebra.search.countermodel with our search and CaDiCaL (cou
   }, 60_000);
 
   it('answers INDETERMINATE when the budget ends mid-range, naming the orders settled, and leaves no cadical behind', async () => {
-    // Medial and idempotent implies left-distributive: no countermodel at any order, and order 5 takes CaDiCaL far longer than this budget.
+    // Medial and idempotent implies left-distributive: no countermodel at any order. Without symmetry breaking, order 5 takes
+    // CaDiCaL longer than this budget (9 s on a fast host), and order 6 far longer.
     const laws = ['(x * y) * (z * w) = (x * z) * (y * w)', 'x * x = x'];
     const signature = { operations: [{ name: '*', arity: 2, infix: true }], variables: ['x', 'y', 'z', 'w'] };
-    const result = await search({ signature, laws, target: 'x * (y * z) = (x * y) * (x * z)', orders: { min: 1, max: 5 } }, 5000);
+    const result = await search({ signature, laws, target: 'x * (y * z) = (x * y) * (x * z)', orders: { min: 1, max: 6 }, symmetry_breaking: 'NONE' }, 5000);
     expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
     const output = result.output as CountermodelOutput;
     expect(output.status).toBe('INDETERMINATE');
@@ -483,7 +518,7 @@ describe('universal_algebra.search.countermodel with our search and CaDiCaL (cou
     ['an unknown evidence policy', { evidence: 'SOME' }, ['payload', 'evidence'], /./],
     [
       'a range whose first order is beyond the clause limit',
-      { order: undefined, orders: { min: 10, max: 10 }, laws: [...GROUP_LAWS, '((x * y) * x) * z = x * (y * (x * z))'] },
+      { signature: GROUP5, order: undefined, orders: { min: 10, max: 10 }, laws: [...GROUP_LAWS, FIVE_VARIABLES] },
       ['payload', 'orders', 'min'],
       /order 10 would have up to \d+ clauses/,
     ],

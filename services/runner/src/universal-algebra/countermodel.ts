@@ -273,7 +273,7 @@ const EncodeOutput = z
     variables: Int.min(0),
     clauses: Int.min(0),
     bytes: Int.min(0),
-    sections: z.object({ tables: Int, witness: Int, symmetry: Int, laws: Int, target: Int }).strict(),
+    sections: z.object({ tables: Int, witness: Int, symmetry: Int, auxiliary: Int, laws: Int, target: Int }).strict(),
   })
   .strict();
 
@@ -818,7 +818,7 @@ class CountermodelRun {
         this.input.symmetry_breaking === 'NONE' ? '' : ` and that its symmetry breaking (${this.input.symmetry_breaking}) keeps at least one labelling of every isomorphism class of countermodels`;
       obligations.push({
         id: 'encoding-soundness',
-        statement: `The CNF of order ${orders} is satisfiable whenever an algebra of that order satisfies the source laws and violates the target: assumed of the encoding (one-hot table cells, flattened source laws, existential witness for the target)${symmetry}.`,
+        statement: `The CNF of order ${orders} is satisfiable whenever an algebra of that order satisfies the source laws and violates the target: assumed of the encoding (one-hot table cells, source laws flattened directly or through one-hot auxiliary functions, existential witness for the target)${symmetry}.`,
         status: 'OPEN',
         discharged_by: [],
       });
@@ -1087,6 +1087,8 @@ class CountermodelRun {
       table_variables: layout.tables.map((block) => ({ operation: block.operation, arity: block.arity, first: block.first, cells: block.cells })),
       table_variable_rule: 'T(f, cell, v) = first + cell·n + v, cells in lexicographic order of the arguments (row-major), v in 0 … n−1',
       witness_variables: layout.witness.map((block) => ({ variable: block.variable, first: block.first })),
+      auxiliary_variables: layout.auxiliaries.map((block) => ({ pattern: block.pattern, arity: block.arity, first: block.first, cells: block.cells })),
+      auxiliary_variable_rule: 'A(p, cell, v) = first + cell·n + v: the value v of the pattern p (variables #0, #1, … its arguments, the cell their values in lexicographic order); exactly one per cell, defined by clauses from the tables',
       symmetry_breaking: { method: problem.symmetryBreaking, cells: symmetryCells(problem).map((cell) => cell.label), statement: symmetryStatement(problem) },
       sections: encoded.sections,
     };
