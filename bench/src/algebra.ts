@@ -553,6 +553,8 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
     median_of_per_implication_ratios: round(median(both.map((r) => r.jacobian.ms / Math.max(r.cvc5.ms, 1e-3))), 3),
     jacobian_countermodels_over_cvc5_countermodels: ratio(jacobianSettled, cvc5Settled),
   };
+  const jacobianEveryOrder = jacobianSettled + count('jacobian', 'none_up_to_max');
+  const cvc5EveryOrder = cvc5Settled + count('cvc5', 'proved') + count('cvc5', 'none_up_to_max');
   const targets = [
     {
       name: `implications settled by a countermodel of order ≤ ${options.maxOrder}: Jacobian vs cvc5`,
@@ -563,8 +565,8 @@ export async function runAlgebraBench(context: BenchContext, options: AlgebraOpt
     {
       name: `implications settled at every order ≤ ${options.maxOrder} (a countermodel, none at any order up to ${options.maxOrder}, or cvc5's proof): Jacobian vs cvc5`,
       target: 'Jacobian ≥ cvc5',
-      measured: `${jacobianSettled + count('jacobian', 'none_up_to_max')} vs ${cvc5Settled + count('cvc5', 'proved') + count('cvc5', 'none_up_to_max')}`,
-      met: jacobianSettled + count('jacobian', 'none_up_to_max') >= cvc5Settled + count('cvc5', 'proved') + count('cvc5', 'none_up_to_max'),
+      measured: `${jacobianEveryOrder} vs ${cvc5EveryOrder}`,
+      met: jacobianEveryOrder >= cvc5EveryOrder,
     },
     {
       name: 'median time to a countermodel over the implications both settled: Jacobian / cvc5',

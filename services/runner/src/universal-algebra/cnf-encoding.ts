@@ -261,7 +261,7 @@ interface Auxiliary {
 type LawEncoding =
   | { readonly kind: 'TRIVIAL' }
   | { readonly kind: 'DISTINCT_VARIABLES' }
-  | { readonly kind: 'CLAUSES'; readonly flattening: 'DIRECT' | 'DEFINITIONAL'; readonly family: ClauseFamily };
+  | { readonly kind: 'CLAUSES'; readonly family: ClauseFamily };
 
 /** The source laws' encoding: the auxiliary functions they share and one clause family per law. */
 interface LawPlan {
@@ -475,10 +475,10 @@ function lawPlan(problem: CountermodelProblem): LawPlan {
     const flat = flattening(law);
     if (flat.kind !== 'CLAUSES') return flat;
     const direct = directFamily(law, flat.main, flat.other, flat.slotTerms);
-    if (mode === LawFlattening.DIRECT) return { kind: 'CLAUSES', flattening: 'DIRECT', family: direct };
+    if (mode === LawFlattening.DIRECT) return { kind: 'CLAUSES', family: direct };
     const { cost, anchor } = planner.lawCost(law);
-    if (mode === LawFlattening.AUTO && n ** direct.width <= cost) return { kind: 'CLAUSES', flattening: 'DIRECT', family: direct };
-    return { kind: 'CLAUSES', flattening: 'DEFINITIONAL', family: planner.family(law, anchor) };
+    if (mode === LawFlattening.AUTO && n ** direct.width <= cost) return { kind: 'CLAUSES', family: direct };
+    return { kind: 'CLAUSES', family: planner.family(law, anchor) };
   });
   return { auxiliaries: planner.auxiliaries, laws };
 }
@@ -545,7 +545,6 @@ export function encodeCountermodel(problem: CountermodelProblem, emit: ClauseSin
     for (let i = 0; i < args.length; i++) cell = cell * n + (args[i] as number);
     return first + cell * n + value;
   };
-  const tableVariable = (operation: string, args: ArrayLike<number>, value: number): number => cellVariable(operation, args, value);
   /** Every block of the layout is made of cells of n variables from 1: the cell of a variable. */
   const cellOf = (variable: number): number => Math.floor((variable - 1) / n);
 
@@ -662,7 +661,7 @@ export function encodeCountermodel(problem: CountermodelProblem, emit: ClauseSin
       for (let c = 0; c < n; c++) {
         const lits: number[] = [];
         argFirsts.forEach((first, i) => lits.push(-(first + (argValues[i] as number))));
-        lits.push(-tableVariable(term.operation, Array.from(argValues), c), own + c);
+        lits.push(-cellVariable(term.operation, argValues, c), own + c);
         put(lits);
       }
       let position = term.args.length - 1;
