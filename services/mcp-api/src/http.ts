@@ -16,6 +16,7 @@ import { tenantOf, type Authenticator } from './auth.js';
 import type { TaskService } from './tasks.js';
 import { createModernToolLane, type LaneMethod, type LaneTool } from './fast-lane.js';
 import { createMcpServer, SERVER_INFO } from './mcp-server.js';
+import { readRequest } from './request-target.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
 
 export interface HttpServerOptions {
@@ -54,6 +55,13 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 /** A request that passed authentication carries its AuthInfo here, for the SDK's handlers. */
 type AuthenticatedMessage = IncomingMessage & { jacobianAuth?: AuthInfo };
+
+/** A short JSON refusal; the request body is not read, so the connection closes after it. */
+function refuse(response: ServerResponse, status: 400 | 404, message: string): void {
+  const body = JSON.stringify({ error: status === 400 ? 'bad_request' : 'not_found', message });
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(body);
+}
 
 /** Write a web Response (an auth challenge) to a node response; the request body is not read. */
 async function sendResponse(answer: Response, response: ServerResponse): Promise<void> {
@@ -160,19 +168,33 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     void viaApp(request, response);
   }
 
+  /** Routes answered without a token when authentication is on; every other path needs one. */
+  const openPaths = new Set(['/healthz', '/readyz']);
+
   const server = createServer((request, response) => {
+    // Before any routing or tracing: one canonical reading of the target for every reader.
+    const reading = readRequest(request, metadataPaths);
+    if (!reading.ok) {
+      refuse(response, 400, reading.reason);
+      return;
+    }
+    const path = reading.path;
     const tracer = activeTracer();
     // A server span per MCP request; the operations routes (probes, scrapes) are not traced.
-    if (tracer !== undefined && (request.url ?? '/').split('?')[0] === '/mcp') serveTraced(tracer, '/mcp', request, response, () => accept(request, response));
-    else accept(request, response);
+    if (tracer !== undefined && path === '/mcp') serveTraced(tracer, '/mcp', request, response, () => accept(request, response, path));
+    else accept(request, response, path);
   });
 
-  function accept(request: IncomingMessage, response: ServerResponse): void {
+  /**
+   * Authenticate on the path the request reaches (the canonical one, which the lane and the
+   * app route on): with authentication on, every path but the open probes and the metadata
+   * needs a token, unknown paths included, so that no route can be reached around it.
+   */
+  function accept(request: IncomingMessage, response: ServerResponse, path: string): void {
     if (auth === undefined) {
       serve(request, response);
       return;
     }
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (metadataPaths.has(path)) {
       // RFC 9728: public, so that a client refused with 401 can find the authorization server.
       const allow = request.method === 'GET' || request.method === 'HEAD';
@@ -180,7 +202,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       response.end(allow && request.method === 'GET' ? metadataBody : undefined);
       return;
     }
-    if (path !== '/mcp') {
+    if (path === '/metrics') {
+      // Served on the operations port only when authentication is on (see the routes above).
+      refuse(response, 404, 'not served on this port');
+      return;
+    }
+    if (openPaths.has(path)) {
       serve(request, response);
       return;
     }

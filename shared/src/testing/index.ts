@@ -16,3 +16,5 @@ export { memoryTracing } from './memory-tracing.js';
 export type { MemoryTracing } from './memory-tracing.js';
 export { journalRecords } from './journal-records.js';
 export type { JournalRecord } from './journal-records.js';
+export { carriesJsonRpcResult, LEGACY_HEADERS, LEGACY_INITIALIZE, MODERN_FIND, MODERN_HEADERS, nonCanonicalMcpTargets, parseRawResponses, rawHttp, rawRequest } from './raw-http.js';
+export type { RawExchange, RawHttpOptions, RawRequest, RawResponse } from './raw-http.js';
