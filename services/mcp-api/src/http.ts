@@ -15,6 +15,7 @@ import type { Api } from './api.js';
 import { tenantOf, type Authenticator } from './auth.js';
 import type { TaskService } from './tasks.js';
 import { createModernToolLane, type LaneMethod, type LaneTool } from './fast-lane.js';
+import { malformedInitializeAnswer } from './initialize-guard.js';
 import { createMcpServer, SERVER_INFO } from './mcp-server.js';
 import { readRequest } from './request-target.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
@@ -94,7 +95,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const app = createMcpHonoApp({ host: options.host });
   app.all('/mcp', (c) => {
     const authInfo = (c.env as { incoming?: AuthenticatedMessage } | undefined)?.incoming?.jacobianAuth;
-    return mcp.fetch(c.req.raw, { parsedBody: (c.var as { parsedBody?: unknown }).parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
+    const parsedBody = (c.var as { parsedBody?: unknown }).parsedBody;
+    // A malformed 2025-era initialize: -32602 naming the field, not the SDK's -32603 (see initialize-guard.ts).
+    const refusal = c.req.method === 'POST' ? malformedInitializeAnswer(parsedBody) : undefined;
+    if (refusal !== undefined) return c.json(refusal, 200);
+    return mcp.fetch(c.req.raw, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   });
   const ops = options.ops ?? { readiness: createReadiness([]) };
   // Probes stay open; with bearer authentication on, the metrics (capability IDs, run counts)
