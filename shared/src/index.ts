@@ -101,7 +101,9 @@ export type {
   CheckerDeclaration,
   InstalledCapability,
 } from './capabilities/define.js';
-export { errorDiagnostic, zodIssuesToDiagnostics } from './capabilities/diagnostics.js';
+export { editDistance, errorDiagnostic, zodIssuesToDiagnostics, type IssueContext } from './capabilities/diagnostics.js';
+export { renderShape, schemaAt } from './capabilities/schema-shape.js';
+export { combinationProblem, refineCombinations, type FieldCombination } from './capabilities/combinations.js';
 export { admitRequest, executeCapability, nonConclusionResult, providerRef } from './capabilities/host.js';
 export type { AdmittedRun, ExecuteDependencies, NonConclusionOptions } from './capabilities/host.js';
 export { runKernel } from './capabilities/kernel.js';

@@ -42,6 +42,7 @@ import {
 } from '@jacobian/shared';
 import { z } from 'zod';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
+import { unknownCapability } from './suggest.js';
 
 export interface ApiDependencies {
   /** What live runners and checkers offer right now, with the schemas admission checks payloads against. */
@@ -277,7 +278,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
       return {
         rejected: nonConclusionResult(
           { capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED },
-          { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(parsed.error, []) },
+          { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(parsed.error, [], 'VALIDATION', { schema: CapabilityRequestSchema, input: args }) },
         ),
       };
     }
@@ -287,10 +288,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
       return {
         rejected: rejected(
           args,
-          new JacobianError('UNKNOWN_CAPABILITY', `capability_id: ${request.capability_id} is not an installed capability`, {
-            path: ['capability_id'],
-            hint: 'use math.find to discover installed capability IDs',
-          }),
+          unknownCapability(request.capability_id, current().catalog.capabilities.map((entry) => entry.id)),
         ),
       };
     }
@@ -322,7 +320,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
           { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
           {
             status: 'ERROR',
-            diagnostics: zodIssuesToDiagnostics(payload.error, ['payload']),
+            diagnostics: zodIssuesToDiagnostics(payload.error, ['payload'], 'VALIDATION', { schema: capability.input, input: request.payload }),
             capabilityVersion: capability.descriptor.version,
             provider: providerRef(capability),
           },

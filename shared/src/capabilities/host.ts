@@ -190,7 +190,7 @@ async function execute(
     ]);
   }
   const parsed = definition.input.safeParse(run.payload);
-  if (!parsed.success) return fail('ERROR', zodIssuesToDiagnostics(parsed.error, ['payload']));
+  if (!parsed.success) return fail('ERROR', zodIssuesToDiagnostics(parsed.error, ['payload'], 'VALIDATION', { schema: definition.input, input: run.payload }));
 
   // One controller for the caller's abort and the wall-time budget (cheaper per run than
   // AbortSignal.timeout plus AbortSignal.any), released as soon as the capability returns.

@@ -13,6 +13,7 @@ import {
   ArtifactUriSchema,
   isAuthorized,
   JacobianError,
+  refineCombinations,
   VERIFICATION_RECORD_SCHEMA_URI,
   type CapabilityDefinition,
   type CapabilityOutcome,
@@ -48,14 +49,14 @@ export const VerifyModelInput = z
     ...checkerCnfShape,
   })
   .strict()
-  .superRefine((input, ctx) => {
-    const cnfGiven = (input.dimacs !== undefined ? 1 : 0) + (input.cnf_uri !== undefined ? 1 : 0);
-    if (input.model_uri !== undefined) {
-      if (input.model !== undefined || cnfGiven > 0) ctx.addIssue({ code: 'custom', path: ['model_uri'], message: 'a stored model names its CNF: give model_uri alone' });
-    } else if (input.model === undefined || cnfGiven !== 1) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'give model_uri, or model with exactly one of dimacs or cnf_uri' });
-    }
-  });
+  // A stored model names its CNF; an inline one comes with exactly one CNF.
+  .superRefine(
+    refineCombinations([
+      { fields: ['model_uri'], note: 'a stored model names its CNF' },
+      { fields: ['model', 'dimacs'] },
+      { fields: ['model', 'cnf_uri'] },
+    ]),
+  );
 export type VerifyModelInput = z.infer<typeof VerifyModelInput>;
 
 export const VerifyModelOutput = z

@@ -16,6 +16,7 @@ import {
   ArtifactUriSchema,
   isAuthorized,
   JacobianError,
+  refineCombinations,
   runKernel,
   toAppError,
   VERIFICATION_RECORD_SCHEMA_URI,
@@ -66,13 +67,16 @@ export const VerifyUnsatProofInput = z
     emit_lrat: z.boolean().default(false).describe('for an accepted DRAT proof: also store its trimmed core as an LRAT proof (lrat_uri)'),
   })
   .strict()
-  .superRefine((input, ctx) => {
-    const proofs = [input.proof_uri, input.drat, input.lrat].filter((p) => p !== undefined).length;
-    const cnfs = [input.dimacs, input.cnf_uri].filter((c) => c !== undefined).length;
-    if (proofs !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of proof_uri, drat or lrat' });
-    else if (input.proof_uri !== undefined && cnfs > 0) ctx.addIssue({ code: 'custom', path: ['proof_uri'], message: 'a stored proof names its CNF: give proof_uri without dimacs or cnf_uri' });
-    else if (input.proof_uri === undefined && cnfs !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'an inline proof needs exactly one of dimacs or cnf_uri' });
-  });
+  // A stored proof names its CNF; an inline one comes with exactly one CNF.
+  .superRefine(
+    refineCombinations([
+      { fields: ['proof_uri'], note: 'a stored proof names its CNF' },
+      { fields: ['drat', 'dimacs'] },
+      { fields: ['drat', 'cnf_uri'] },
+      { fields: ['lrat', 'dimacs'] },
+      { fields: ['lrat', 'cnf_uri'] },
+    ]),
+  );
 export type VerifyUnsatProofInput = z.infer<typeof VerifyUnsatProofInput>;
 
 const Int = z.number().int();
