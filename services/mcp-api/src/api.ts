@@ -489,7 +489,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     find(args) {
       const parsed = FindArgumentsSchema.safeParse(args);
       const { catalog, descriptors } = current();
-      if (!parsed.success) return rejectedFindResponse(catalog, 'BROWSE', zodIssuesToDiagnostics(parsed.error, []));
+      if (!parsed.success) return rejectedFindResponse(catalog, 'BROWSE', zodIssuesToDiagnostics(parsed.error, [], 'VALIDATION', { schema: FindArgumentsSchema, input: args }));
       try {
         return find(parsed.data, { catalog, descriptors });
       } catch (error) {

@@ -50,6 +50,7 @@ import {
 } from '../support/cluster.js';
 import { HARD_GRAPH, PETERSEN_EDGES, PETERSEN_ORDER } from '../support/graphs.js';
 import { waitForBusy } from '../support/proc.js';
+import { requestTargetViolations } from '../support/request-targets.js';
 import { ARTIFACT_URI, artifactUrisIn, errorDiagnostic, mathFind, mathRun, readArtifact, type RunCall } from '../support/tools.js';
 
 const HOOK_TIMEOUT_MS = 180_000;
@@ -949,6 +950,8 @@ describe('a cluster of separate processes: api, two runners, checker', () => {
     });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`);
+    // No request target the routers would normalize onto /mcp gets past the token check.
+    expect(await requestTargetViolations(port, tokens.acme)).toEqual([]);
 
     const as = async (tenant: keyof typeof tokens): Promise<Client> => {
       const c = new Client({ name: 'jacobian-cluster-e2e', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { listStore } from '../support/fs-snapshot.js';
 import { E2E_TEST_TIMEOUT_MS, HOOK_TIMEOUT_MS, startJacobian, type JacobianFixture } from '../support/jacobian.js';
+import { requestTargetViolations } from '../support/request-targets.js';
 import { errorDiagnostic, mathRun, readArtifact } from '../support/tools.js';
 
 const ACME = 'acme-token-7c1f0e2a9b';
@@ -106,5 +107,11 @@ describe('two tenants on one authenticated server', () => {
     const runId = (plan.structuredContent as { reasoning_run_id: string }).reasoning_run_id;
     expect((await acme.readResource({ uri: `reasoning://run/${runId}` })).contents).toHaveLength(1);
     await expect(globex.readResource({ uri: `reasoning://run/${runId}` })).rejects.toBeInstanceOf(ResourceNotFoundError);
+  }, E2E_TEST_TIMEOUT_MS);
+
+  it('cannot be reached around its authentication: every request-target variant over a raw socket', async () => {
+    const port = Number(jacobian.http?.url.port);
+    expect(port).toBeGreaterThan(0);
+    expect(await requestTargetViolations(port, ACME)).toEqual([]);
   }, E2E_TEST_TIMEOUT_MS);
 });
