@@ -15,7 +15,7 @@ import type { Api } from './api.js';
 import { tenantOf, type Authenticator } from './auth.js';
 import type { TaskService } from './tasks.js';
 import { createModernToolLane, type LaneMethod, type LaneTool } from './fast-lane.js';
-import { malformedInitializeAnswer } from './initialize-guard.js';
+import { malformedRequestAnswer } from './request-guard.js';
 import { createMcpServer, SERVER_INFO } from './mcp-server.js';
 import { readRequest } from './request-target.js';
 import { findToolResult, runToolResult, TOOLS } from './tools.js';
@@ -96,8 +96,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.all('/mcp', (c) => {
     const authInfo = (c.env as { incoming?: AuthenticatedMessage } | undefined)?.incoming?.jacobianAuth;
     const parsedBody = (c.var as { parsedBody?: unknown }).parsedBody;
-    // A malformed 2025-era initialize: -32602 naming the field, not the SDK's -32603 (see initialize-guard.ts).
-    const refusal = c.req.method === 'POST' ? malformedInitializeAnswer(parsedBody) : undefined;
+    // A malformed 2025-era initialize: -32602 naming the field, not the SDK's -32603 (see request-guard.ts).
+    const refusal = c.req.method === 'POST' ? malformedRequestAnswer(parsedBody) : undefined;
     if (refusal !== undefined) return c.json(refusal, 200);
     return mcp.fetch(c.req.raw, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   });

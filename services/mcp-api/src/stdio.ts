@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Api } from './api.js';
-import { guardInitialize } from './initialize-guard.js';
+import { guardRequests } from './request-guard.js';
 import { createMcpServer } from './mcp-server.js';
 
 /**
@@ -9,7 +9,7 @@ import { createMcpServer } from './mcp-server.js';
  * `streams` replaces stdin and stdout (tests).
  */
 export function startStdioServer(api: Api, onError?: (error: Error) => void, streams?: { stdin: Readable; stdout: Writable }): { close(): Promise<void> } {
-  // A malformed initialize is answered -32602 before the SDK sees it (see initialize-guard.ts).
-  const transport = guardInitialize(streams === undefined ? new StdioServerTransport() : new StdioServerTransport(streams.stdin, streams.stdout), onError);
+  // A malformed initialize is answered -32602 before the SDK sees it (see request-guard.ts).
+  const transport = guardRequests(streams === undefined ? new StdioServerTransport() : new StdioServerTransport(streams.stdin, streams.stdout), onError);
   return serveStdio(() => createMcpServer(api), { transport, ...(onError ? { onerror: onError } : {}) });
 }

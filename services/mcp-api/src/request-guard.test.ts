@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createApi, type Api } from './api.js';
 import { startHttpServer, type RunningHttpServer } from './http.js';
-import { malformedInitializeAnswer } from './initialize-guard.js';
+import { malformedRequestAnswer } from './request-guard.js';
 import { SQUARE, squared } from './square.fixture.js';
 import { startStdioServer } from './stdio.js';
 
@@ -35,9 +35,9 @@ const MALFORMED: Array<[string, unknown, string, RegExp]> = [
   ['a number as client name', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 7, version: '1' } }, 'params.clientInfo.name', /must be a string/],
 ];
 
-describe('malformedInitializeAnswer', () => {
+describe('malformedRequestAnswer', () => {
   it.each(MALFORMED)('answers %s with -32602 naming %s', (_name, params, field, rule) => {
-    const answer = malformedInitializeAnswer(initialize(params));
+    const answer = malformedRequestAnswer(initialize(params));
     expect(answer?.error.code).toBe(-32602);
     expect(answer?.error.message).toContain(`initialize: ${field}`);
     expect(answer?.error.message).toMatch(rule);
@@ -48,15 +48,43 @@ describe('malformedInitializeAnswer', () => {
   });
 
   it('leaves well-formed initialize requests (any revision string: the SDK negotiates) and every other message alone', () => {
-    for (const version of ['2025-06-18', '2024-11-05', '2099-01-01', 'draft']) expect(malformedInitializeAnswer(initialize({ protocolVersion: version, capabilities: {}, clientInfo: CLIENT }))).toBeUndefined();
-    expect(malformedInitializeAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { protocolVersion: 5 } })).toBeUndefined();
-    expect(malformedInitializeAnswer({ jsonrpc: '2.0', method: 'initialize', params: {} })).toBeUndefined();
-    expect(malformedInitializeAnswer([initialize({})])).toBeUndefined();
-    expect(malformedInitializeAnswer('initialize')).toBeUndefined();
+    for (const version of ['2025-06-18', '2024-11-05', '2099-01-01', 'draft']) expect(malformedRequestAnswer(initialize({ protocolVersion: version, capabilities: {}, clientInfo: CLIENT }))).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { protocolVersion: 5 } })).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', method: 'initialize', params: {} })).toBeUndefined();
+    expect(malformedRequestAnswer([initialize({})])).toBeUndefined();
+    expect(malformedRequestAnswer('initialize')).toBeUndefined();
   });
 });
 
-describe('a malformed initialize over HTTP', () => {
+/** Other 2025-era requests with malformed params: method, params, the field named, a word of the rule. */
+const MALFORMED_OTHERS: Array<[string, Record<string, unknown>, string, RegExp]> = [
+  ['resources/read', { uri: 5 }, 'params.uri', /^resources\/read: params\.uri: expected string, received number$/],
+  ['prompts/get', { name: 3 }, 'params.name', /expected string/],
+  ['tools/list', { cursor: 5 }, 'params.cursor', /expected string/],
+  ['tools/call', { name: 5 }, 'params.name', /expected string/],
+  ['tools/call', { name: 'math.find', arguments: 5 }, 'params.arguments', /expected record/],
+];
+
+describe('other malformed 2025-era requests', () => {
+  it.each(MALFORMED_OTHERS)('answers %s %j with -32602 naming %s', (method, params, field, rule) => {
+    const answer = malformedRequestAnswer({ jsonrpc: '2.0', id: 4, method, params });
+    expect(answer?.error.code).toBe(-32602);
+    expect(answer?.error.message).toContain(`${method}: ${field}`);
+    expect(answer?.error.message).toMatch(rule);
+    expect(answer?.error.message).not.toMatch(/invalid_type|"code"|\[\s*\{/);
+  });
+
+  it('leaves well-formed requests, modern ones (the SDK checks their envelope) and non-object params (-32600 from the SDK) alone', () => {
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'math.find', arguments: {} } })).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'capability://catalog' } })).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'ping', params: 5 })).toBeUndefined();
+    expect(malformedRequestAnswer({ jsonrpc: '2.0', id: 1, method: 'math/unknown', params: { x: 1 } })).toBeUndefined();
+  });
+});
+
+describe('malformed requests over HTTP', () => {
   let server: RunningHttpServer;
   beforeAll(async () => {
     server = await startHttpServer({ api, host: '127.0.0.1', port: 0 });
@@ -83,13 +111,21 @@ describe('a malformed initialize over HTTP', () => {
     expect(json.result).toBeUndefined();
   });
 
+  it.each(MALFORMED_OTHERS)('answers %s %j with -32602 naming %s', async (method, params, field, rule) => {
+    const { status, json } = await post({ jsonrpc: '2.0', id: 4, method, params });
+    expect(status).toBe(200);
+    expect(json.error?.code).toBe(-32602);
+    expect(json.error?.message).toContain(`${method}: ${field}`);
+    expect(json.error?.message).toMatch(rule);
+  });
+
   it('still initializes a well-formed client, and negotiates an unknown revision', async () => {
     expect((await post(initialize({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: CLIENT }))).json.result?.protocolVersion).toBe('2025-06-18');
     expect((await post(initialize({ protocolVersion: '1999-01-01', capabilities: {}, clientInfo: CLIENT }))).json.result?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });
 
-describe('a malformed initialize over stdio', () => {
+describe('malformed requests over stdio', () => {
   it('is answered -32602 naming the field, and the connection then initializes', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
@@ -124,6 +160,16 @@ describe('a malformed initialize over stdio', () => {
       expect(answer.id).toBe(10);
       expect(answer.result?.protocolVersion).toBe('2025-06-18');
       expect(answer.result?.serverInfo.name).toBe('jacobian');
+      // After initialize, a malformed request on the connection is refused alike, and a good one served.
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'resources/read', params: { uri: 5 } })}\n`);
+      const refused = (await next()) as { id: number; error?: { code: number; message: string } };
+      expect(refused).toMatchObject({ id: 11, error: { code: -32602 } });
+      expect(refused.error?.message).toContain('resources/read: params.uri');
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'tools/list' })}\n`);
+      const listed = (await next()) as { id: number; result?: { tools: Array<{ name: string }> } };
+      expect(listed.id).toBe(12);
+      expect(listed.result?.tools.map((tool) => tool.name)).toContain('math.find');
     } finally {
       await handle.close();
     }
