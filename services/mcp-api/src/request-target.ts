@@ -24,7 +24,7 @@ const PATH = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 /** RFC 3986 query characters, with well-formed percent-escapes only. */
 const QUERY = /^(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*$/;
 /** RFC 3986 reg-name (no escapes) or IP literal, and an optional port: what a Host header may hold. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
 /** Headers that must appear at most once. */
 const SINGLE_HEADERS = ['host', 'authorization', 'content-type', 'content-length', 'origin', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id'] as const;
