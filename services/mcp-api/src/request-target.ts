@@ -27,7 +27,7 @@ const QUERY = /^(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*$/;
 const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
 /** Headers that must appear at most once. */
-const SINGLE_HEADERS = ['host', 'authorization', 'content-type', 'content-length', 'origin', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id'] as const;
+const SINGLE_HEADERS: ReadonlySet<string> = new Set(['host', 'authorization', 'content-type', 'content-length', 'origin', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id']);
 
 export type TargetReading = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -65,9 +65,14 @@ export function readRequest(request: IncomingMessage, exact: ReadonlySet<string>
 
 /** Why the request's headers are ambiguous, or undefined when they are not. */
 function ambiguousHeaders(request: IncomingMessage): string | undefined {
-  const distinct = request.headersDistinct;
-  for (const name of SINGLE_HEADERS) {
-    if ((distinct[name]?.length ?? 0) > 1) return `the ${name} header must appear once`;
+  // One pass over the raw name/value pairs (Node has already dropped repeats of some of them).
+  const raw = request.rawHeaders;
+  const seen = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (!SINGLE_HEADERS.has(name)) continue;
+    if (seen.has(name)) return `the ${name} header must appear once`;
+    seen.add(name);
   }
   const host = request.headers.host;
   if (host === undefined || host === '') return 'a Host header is required';
