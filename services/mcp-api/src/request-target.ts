@@ -65,10 +65,12 @@ export function readRequest(request: IncomingMessage, exact: ReadonlySet<string>
 
 /** Why the request's headers are ambiguous, or undefined when they are not. */
 function ambiguousHeaders(request: IncomingMessage): string | undefined {
-  // One pass over the raw name/value pairs (Node has already dropped repeats of some of them).
+  // Node has already dropped or joined repeats in `headers`; as many raw pairs as names means none.
   const raw = request.rawHeaders;
+  let names = 0;
+  for (const name in request.headers) if (Object.hasOwn(request.headers, name)) names++;
   const seen = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
+  for (let i = names * 2 === raw.length ? raw.length : 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     if (!SINGLE_HEADERS.has(name)) continue;
     if (seen.has(name)) return `the ${name} header must appear once`;
