@@ -73,8 +73,9 @@ export type Assurance = z.infer<typeof AssuranceSchema>;
 
 /**
  * An obligation of the claim the result's scope states: something that must hold for that claim
- * and was (DISCHARGED, by the capabilities named) or was not (OPEN) established. A statement
- * beyond the claim is not an obligation of it; it belongs in a diagnostic or a hint.
+ * and was (DISCHARGED) or was not (OPEN) established. `discharged_by` names the capabilities that
+ * discharged it, or for an OPEN one those that can. A statement beyond the claim is not an
+ * obligation of it; it belongs in a diagnostic or a hint.
  */
 export const ObligationSchema = z
   .object({
