@@ -225,10 +225,10 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
             id: 'tseitin-encoding-soundness',
             statement: `The stored CNF is satisfiable if ${ofWhat} is (the Tseitin encoding is sound): rests here on our encoder's construction and tests; ${proofUri !== null ? `${VERDICT_VERIFY_CAPABILITY_ID} with proof_uri checks it clause by clause against the stored formula` : 'no proof was kept, so no checker can close the chain'}.`,
             status: 'OPEN',
-            discharged_by: [],
+            discharged_by: proofUri !== null ? [VERDICT_VERIFY_CAPABILITY_ID] : [],
           },
           proofUri !== null
-            ? { id: 'drat-proof-check', statement: `The stored DRAT proof refutes the stored CNF: not yet checked by a checker independent of CaDiCaL (${VERDICT_VERIFY_CAPABILITY_ID} with proof_uri checks it with the encoding; ${REFUTATION_VERIFY_CAPABILITY_ID} checks it alone).`, status: 'OPEN', discharged_by: [] }
+            ? { id: 'drat-proof-check', statement: `The stored DRAT proof refutes the stored CNF: not yet checked by a checker independent of CaDiCaL (${VERDICT_VERIFY_CAPABILITY_ID} with proof_uri checks it with the encoding; ${REFUTATION_VERIFY_CAPABILITY_ID} checks it alone).`, status: 'OPEN', discharged_by: [VERDICT_VERIFY_CAPABILITY_ID, REFUTATION_VERIFY_CAPABILITY_ID] }
             : { id: 'unsat-certificate', statement: `No refutation proof was kept (${cadical ? 'it could not be stored' : 'CaDiCaL is not installed; our TypeScript solver kept none'}): the verdict rests on ${solverName} alone.`, status: 'OPEN', discharged_by: [] },
         ];
         const proof = shape === null ? null : { format: 'DRAT_TEXT' as const, bytes: solved.proof?.bytes ?? 0, lemmas: shape.lemmas, deletions: shape.deletions };
