@@ -38,6 +38,7 @@ import { ALGEBRA_CHECKER_SOURCES, FACTOR_VERIFY_CAPABILITY_ID, MEMBERSHIP_VERIFY
 import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebnerBasis } from './polynomial/groebner-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
+import { PROPOSITIONAL_CHECKER_SOURCES, PROPOSITIONAL_VERIFY_CAPABILITY_ID, verifyPropositional } from './propositional/propositional-verify.js';
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface CheckerOptions {
@@ -92,9 +93,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...UNSAT_PROOF_CHECKER_SOURCES,
             ...GROEBNER_CHECKER_SOURCES,
             ...ALGEBRA_CHECKER_SOURCES,
+            ...PROPOSITIONAL_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -119,6 +121,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyGroebnerBasis(authority(GROEBNER_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyFactorization(authority(FACTOR_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyIdealMembership(authority(MEMBERSHIP_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyPropositional(authority(PROPOSITIONAL_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

@@ -351,6 +351,11 @@ describe('a VERIFIED result stands only with a genuine, binding verification rec
     expectRejected(await runWith((digest) => storeRecord(digest), 'someone.else'), 'VERIFICATION_RECORD_INVALID', 'checker named in the result');
   });
 
+  it('rejects a record that signs a weaker claim than the result states', async () => {
+    const weaker = { claim: { kind: 'TEST_LOWER_BOUND', statement: 'the maximum is at least 6', value: { maximum: 6 } }, scope: { kind: 'EXACT_CLAIM' as const, statement: 'the maximum is at least 6' } };
+    expectRejected(await runWith((digest) => storeRecord(digest, { body: weaker })), 'VERIFICATION_RECORD_INVALID', 'claim');
+  });
+
   it('rejects a record for another capability', async () => {
     expectRejected(await runWith((digest) => storeRecord(digest, { body: { capability_id: 'test.dual' } })), 'VERIFICATION_RECORD_INVALID', 'capability');
   });

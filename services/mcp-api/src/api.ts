@@ -247,6 +247,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     if (body.checker_id !== result.assurance.checker_id) mismatches.push('checker named in the result');
     if (body.capability_id !== result.capability_id) mismatches.push('capability');
     if (body.request_digest !== result.execution.request_digest) mismatches.push('request digest');
+    // The record must sign exactly the claim the result states: a weaker claim is never passed off as it.
+    if (result.scope === null || body.claim.statement !== result.scope.statement || body.scope.statement !== result.scope.statement) mismatches.push('claim');
     if (!result.artifact_uris.includes(body.candidate_uri)) mismatches.push('candidate');
     if (!stored.manifest.parents.includes(body.candidate_uri)) mismatches.push('record lineage');
     if (mismatches.length > 0) {

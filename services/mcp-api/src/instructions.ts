@@ -145,8 +145,11 @@ a COMPLETED run, only when an independent checker that the operator authorized a
 evidence; it always comes with a verification record URI. The record is a signed artifact that
 binds the checker's identity (ID and code digest), the exact claim, the candidate and input
 artifacts, the scope, the evidence format and the request. A checker that is not authorized,
-does not support the input, or rejects the claim cannot produce VERIFIED. Operators authorize
-checkers outside MCP; nothing you send can change that.
+does not support the input, or rejects the claim cannot produce VERIFIED. VERIFIED covers the
+whole claim asked: when the evidence leaves an obligation of that claim unshown, the answer stays
+below VERIFIED (verdict UNDECIDED) and names the obligation and the evidence that would close it;
+a weaker statement is verified only when you ask for it by name (a checker's claim_kind), as a
+claim of its own. Operators authorize checkers outside MCP; nothing you send can change that.
 
 ## Composition and artifacts
 Capabilities compose through artifacts: \`artifact://sha256/<hex>\` names the digest of a

@@ -160,6 +160,25 @@ describe('CapabilityResultSchema: over-claiming and inconsistent results are rej
     expect(issues(value).map((i) => i.path)).toEqual([['assurance']]);
   });
 
+  it('rejects VERIFIED with an OPEN obligation of its own claim, at that obligation', () => {
+    const value = verified();
+    value.obligations = [
+      ...value.obligations,
+      { id: 'basis-in-ideal', statement: 'each basis element lies in the ideal of the generators', status: 'OPEN', discharged_by: [] },
+    ];
+    const found = issues(value);
+    expect(found.map((i) => i.path)).toEqual([['obligations', 1, 'status']]);
+    expect(found[0]?.message).toMatch(/obligation basis-in-ideal of that claim is still OPEN/);
+  });
+
+  it('accepts the same OPEN obligation below VERIFIED (COMPUTED, no record)', () => {
+    const value = verified();
+    value.assurance = { level: 'COMPUTED', basis: 'the checker could not discharge every obligation', verification_record_uri: null, checker_id: null };
+    value.completeness = { status: 'PARTIAL', basis: 'one inclusion shown' };
+    value.obligations = [{ id: 'basis-in-ideal', statement: 'each basis element lies in the ideal of the generators', status: 'OPEN', discharged_by: [] }];
+    expect(issues(value)).toEqual([]);
+  });
+
   it('rejects COMPLETE completeness without a scope', () => {
     expect(issues({ ...computed(), scope: null })).toEqual([
       { path: ['scope'], code: 'custom', message: 'COMPLETE requires an explicit scope' },

@@ -71,6 +71,12 @@ export const AssuranceSchema = z
   .strict();
 export type Assurance = z.infer<typeof AssuranceSchema>;
 
+/**
+ * An obligation of the claim the result's scope states: something that must hold for that claim
+ * and was (DISCHARGED) or was not (OPEN) established. `discharged_by` names the capabilities that
+ * discharged it, or for an OPEN one those that can. A statement beyond the claim is not an
+ * obligation of it; it belongs in a diagnostic or a hint.
+ */
 export const ObligationSchema = z
   .object({
     id: z.string().min(1).max(200),
@@ -153,6 +159,15 @@ export const CapabilityResultSchema = CapabilityResultObject.superRefine((result
       code: 'custom',
       path: ['assurance', 'verification_record_uri'],
       message: 'VERIFIED requires a verification record URI',
+    });
+  }
+  // VERIFIED covers the whole claim asked: an obligation of that claim still open means it is not.
+  const open = result.obligations.findIndex((o) => o.status === 'OPEN');
+  if (verified && open >= 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['obligations', open, 'status'],
+      message: `VERIFIED covers the whole claim; obligation ${result.obligations[open]?.id ?? ''} of that claim is still OPEN (verify a weaker claim in its own name, or leave the answer below VERIFIED)`,
     });
   }
   if (!verified && recordUri !== null) {

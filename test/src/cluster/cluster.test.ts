@@ -96,6 +96,7 @@ const CHECKER_CAPABILITIES = [
   'polynomial.groebner_basis.verify',
   'polynomial.factor.verify',
   'polynomial.ideal_membership.verify',
+  'claim.propositional.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -1,9 +1,10 @@
 /**
  * Propositional claims end to end, through MCP on `jacobian serve`: a formula validated into a
  * typed structure, split into conjuncts and into implication obligations (nested grouping and
- * order kept, parts stored with the source as parent), and decided; the refutation behind a
- * VALID or UNSATISFIABLE verdict is replayed by the SAT pack's independent DRAT checker
- * (sat.unsat_proof.verify), which rejects the same proof against the satisfiable side's CNF.
+ * order kept, parts stored with the source as parent), and decided; the verdict behind a VALID or
+ * UNSATISFIABLE answer is VERIFIED by claim.propositional.verify (the encoding checked against the
+ * formula, the proof replayed), while the SAT pack's DRAT checker (sat.unsat_proof.verify) verifies
+ * only that the CNF is unsatisfiable, and rejects the same proof against the satisfiable side's CNF.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_TEST_TIMEOUT_MS, HOOK_TIMEOUT_MS, startJacobian, type Connection, type JacobianFixture } from '../support/jacobian.js';
@@ -14,6 +15,7 @@ const SPLIT = 'claim.conjunction.split';
 const OBLIGATIONS = 'claim.implication.obligations';
 const DECIDE = 'claim.propositional.decide';
 const VERIFY = 'sat.unsat_proof.verify';
+const VERIFY_VERDICT = 'claim.propositional.verify';
 
 let jacobian: JacobianFixture;
 let connection: Connection;
@@ -35,6 +37,7 @@ interface Part {
 
 interface DecideOutput {
   verdict: string;
+  structure_uri: string;
   model: Record<string, boolean> | null;
   falsifying_assignment: Record<string, boolean> | null;
   refutation: { of: string; cnf_uri: string | null; proof_uri: string | null; verify_with: string | null } | null;
@@ -82,7 +85,7 @@ describe('propositional claims through MCP', () => {
     ['((p -> q) -> p) -> p', 'VALID', 'NEGATION'],
     ['(a <-> !b) & (a <-> b) & (c | d)', 'UNSATISFIABLE', 'FORMULA'],
   ] as const) {
-    it(`decides ${formula} ${verdict}; the stored refutation of the ${of.toLowerCase()} is verified by ${VERIFY}, and rejected against the other side's CNF`, { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    it(`decides ${formula} ${verdict}, VERIFIED by ${VERIFY_VERDICT}; ${VERIFY} verifies only the CNF, and rejects the proof against the other side's CNF`, { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
       const decided = await run(DECIDE, { formula });
       expect(decided.execution.status, JSON.stringify(decided.diagnostics)).toBe('COMPLETED');
       const output = decided.output as DecideOutput;
@@ -95,11 +98,16 @@ describe('propositional claims through MCP', () => {
         expect(output.refutation?.proof_uri).toBeNull();
         return;
       }
-      expect(output.refutation?.verify_with).toBe(VERIFY);
+      expect(output.refutation?.verify_with).toBe(VERIFY_VERDICT);
+      const claimed = await run(VERIFY_VERDICT, { proof_uri: output.refutation?.proof_uri, verdict }, 'VERIFY');
+      expect(claimed.execution.status, JSON.stringify(claimed.diagnostics)).toBe('COMPLETED');
+      expect(claimed.output).toMatchObject({ verdict: 'ACCEPTED', formula_verdict: verdict, structure_uri: output.structure_uri });
+      expect(claimed.assurance.level).toBe('VERIFIED');
       const verified = await run(VERIFY, { proof_uri: output.refutation?.proof_uri }, 'VERIFY');
       expect(verified.execution.status, JSON.stringify(verified.diagnostics)).toBe('COMPLETED');
       expect(verified.output).toMatchObject({ verdict: 'ACCEPTED' });
       expect(verified.assurance.level).toBe('VERIFIED');
+      expect(verified.scope?.statement).toMatch(/^the CNF .* is unsatisfiable/);
 
       // The same proof against the CNF with its root unit flipped (the encoding of the other,
       // satisfiable side) must be rejected: no refutation of a satisfiable CNF exists.

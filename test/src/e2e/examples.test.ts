@@ -61,6 +61,7 @@ describe('every capability runs its advertised examples through MCP', () => {
       'polynomial.gcd.compute',
       'polynomial.factor.verify',
       'polynomial.ideal_membership.verify',
+      'claim.propositional.verify',
     ]) {
       expect(ids).toContain(id);
     }

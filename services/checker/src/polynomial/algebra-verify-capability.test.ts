@@ -131,21 +131,47 @@ describe('polynomial.factor.verify and polynomial.ideal_membership.verify', () =
     await rm(root, { recursive: true, force: true });
   });
 
-  it('accepts correct factorizations with a signed record and keeps irreducibility open', async () => {
+  it('verifies factorizations into irreducibles with a signed record of that claim kind, every obligation discharged', async () => {
     const result = await run(factor, { claim: factorClaim(QX, '2*x^4 - 2', '2', [['x + 1', 1], ['x - 1', 1], ['x^2 + 1', 1]]) });
     const o = out(result);
-    expect(o).toMatchObject({ verdict: 'ACCEPTED', reason_code: null });
+    expect(o).toMatchObject({ verdict: 'ACCEPTED', claim_kind: 'FACTORIZATION_INTO_IRREDUCIBLES', reason_code: null });
     expect(result.assurance.level).toBe('VERIFIED');
-    expect(result.obligations.map((x) => x.id)).toEqual(['factors-irreducible']);
+    expect(result.obligations.map((x) => [x.id, x.status])).toEqual([
+      ['product-identity', 'DISCHARGED'],
+      ['factors-irreducible', 'DISCHARGED'],
+    ]);
+    expect(o.message).toMatch(/factor 2: irreducible modulo 3/);
     const body = verifyRecordSignature((await artifacts.get(o.verification_record_uri as string)).payload, trusted).body;
-    expect(body).toMatchObject({ claim_semantics_uri: FACTORIZATION_PRODUCT_SEMANTICS_URI, candidate_uri: o.result_uri, claim: { kind: 'FACTORIZATION_PRODUCT_IDENTITY' } });
+    expect(body).toMatchObject({ claim_semantics_uri: FACTORIZATION_SEMANTICS_URI, candidate_uri: o.result_uri, claim: { kind: 'FACTORIZATION_INTO_IRREDUCIBLES' } });
     expect(out(await run(factor, { claim: factorClaim(GF5, '3*x^2 + 3', '3', [['x + 2', 1], ['x + 3', 1]]) })).verdict).toBe('ACCEPTED');
+    expect(out(await run(factor, { claim: factorClaim(GF5, 'x^4 + 3*x^2 + 2', '1', [['x^2 + 2', 1], ['x^2 + 1', 1]]) }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'FACTOR_REDUCIBLE', failure: { path: ['factors', 1, 'factor'] } });
     expect(out(await run(factor, { claim: factorClaim(LEX, '(x - y)^3*(x + 2*y)', '1', [['x - y', 3], ['x + 2*y', 1]]) })).verdict).toBe('ACCEPTED');
-    // Not irreducible, still multiplies back: accepted, and the obligation says irreducibility is open.
-    expect(out(await run(factor, { claim: factorClaim(QX, 'x^2 - 1', '1', [['x^2 - 1', 1]]) })).verdict).toBe('ACCEPTED');
     const stored = (await artifacts.put({ schema_uri: FACTORIZATION_SCHEMA_URI, semantics_uri: FACTORIZATION_SEMANTICS_URI, payload: factorClaim(QX, 'x^2 - 1', '1', [['x + 1', 1], ['x - 1', 1]]) as never, parents: [], summary: {} })).uri;
     const viaUri = out(await run(factor, { result_uri: stored }));
     expect(viaUri).toMatchObject({ verdict: 'ACCEPTED', result_uri: stored });
+  });
+
+  it('does not VERIFY a factorization into irreducibles whose irreducibility it cannot show: UNDECIDED, obligation OPEN, nothing signed', async () => {
+    // x^4 + 1 is irreducible over Q but reducible modulo every prime; x^2 - 1 is reducible; x^2 + y^2 has two variables.
+    for (const claim of [factorClaim(QX, 'x^4 + 1', '1', [['x^4 + 1', 1]]), factorClaim(QX, 'x^2 - 1', '1', [['x^2 - 1', 1]]), factorClaim(LEX, 'x^2 + y^2', '1', [['x^2 + y^2', 1]])]) {
+      const result = await run(factor, { claim });
+      expect(out(result)).toMatchObject({ verdict: 'UNDECIDED', claim_kind: 'FACTORIZATION_INTO_IRREDUCIBLES', verification_record_uri: null, result_uri: null });
+      expect(result.assurance).toMatchObject({ level: 'COMPUTED', verification_record_uri: null });
+      expect(result.completeness.status).toBe('PARTIAL');
+      expect(result.obligations.filter((x) => x.status === 'OPEN').map((x) => x.id)).toEqual(['factors-irreducible']);
+      expect(result.obligations.find((x) => x.status === 'OPEN')?.statement).toMatch(/factor 0 .*FACTORIZATION_PRODUCT_IDENTITY/);
+      expect(result.artifact_uris).toEqual([]);
+      expect(result.diagnostics[0]).toMatchObject({ severity: 'WARNING', code: 'CLAIM_NOT_VERIFIED' });
+      // The weaker claim, asked by name, is verified in its own name.
+      const product = await run(factor, { claim, claim_kind: 'FACTORIZATION_PRODUCT_IDENTITY' });
+      const o = out(product);
+      expect(o).toMatchObject({ verdict: 'ACCEPTED', claim_kind: 'FACTORIZATION_PRODUCT_IDENTITY' });
+      expect(product.assurance.level).toBe('VERIFIED');
+      expect(product.obligations.map((x) => x.id)).toEqual(['product-identity']);
+      expect(product.scope?.statement).toMatch(/irreducibility is not part of it/);
+      const body = verifyRecordSignature((await artifacts.get(o.verification_record_uri as string)).payload, trusted).body;
+      expect(body).toMatchObject({ claim_semantics_uri: FACTORIZATION_PRODUCT_SEMANTICS_URI, claim: { kind: 'FACTORIZATION_PRODUCT_IDENTITY' } });
+    }
   });
 
   it('rejects mutated factorizations, naming the failing part', async () => {
@@ -172,11 +198,51 @@ describe('polynomial.factor.verify and polynomial.ideal_membership.verify', () =
     // x^3 - x*y = x·(x^2 - y) + 0·(x*y - 1); y^3 - 1 = -y^2·g1 + (x*y + 1)·g2.
     const ok = await run(membership, { claim: memberClaim('y^3 - 1', ['-y^2', 'x*y + 1']) });
     expect(out(ok)).toMatchObject({ verdict: 'ACCEPTED' });
-    expect(ok.obligations).toEqual([]);
+    expect(ok.obligations.map((x) => [x.id, x.status])).toEqual([['membership-certificate', 'DISCHARGED']]);
     expect(out(await run(membership, { claim: memberClaim('x^3 - x*y', ['x', '0']) })).verdict).toBe('ACCEPTED');
     const bad = out(await run(membership, { claim: memberClaim('y^3 - 1', ['-y^2', 'x*y + 2']) }));
     expect(bad).toMatchObject({ verdict: 'REJECTED', reason_code: 'COFACTOR_MISMATCH', failure: { path: ['cofactors'], witness: 'x*y - 1' } });
     expect(out(await run(membership, { claim: memberClaim('y^3 - 1', ['-y^2']) }))).toMatchObject({ reason_code: 'MALFORMED', failure: { path: ['cofactors'] } });
+  });
+
+  it('does not reject or VERIFY a membership claim without its certificate: UNDECIDED with the obligation and the evidence named', async () => {
+    const { cofactors: _none, ...bare } = memberClaim('y^3 - 1', ['-y^2', 'x*y + 1']);
+    const cases: [Record<string, unknown>, string][] = [
+      [bare, 'membership-certificate'],
+      [notMemberClaim('x + 1', { basis: undefined, basis_cofactors: undefined }), 'basis-certificate'],
+      [notMemberClaim('x + 1', { basis_cofactors: undefined }), 'basis-certificate'],
+    ];
+    for (const [claim, open] of cases) {
+      const result = await run(membership, { claim: JSON.parse(JSON.stringify(claim)) as Record<string, unknown> });
+      expect(out(result), open).toMatchObject({ verdict: 'UNDECIDED', reason_code: null, verification_record_uri: null });
+      expect(result.assurance.level).toBe('COMPUTED');
+      expect(result.obligations.filter((x) => x.status === 'OPEN').map((x) => x.id)).toEqual([open]);
+      expect(result.obligations[0]?.statement).toMatch(/evidence that closes it/);
+    }
+  });
+
+  it('gives text claims and their exponent-vector equivalents identical verdicts and the same stored candidate', async () => {
+    const pairs: [Record<string, unknown>, Record<string, unknown>, InstalledCapability][] = [
+      [{ ring: QX, polynomial: '2*x^4 - 2', unit: '2', factors: [{ factor: 'x + 1', multiplicity: 1 }, { factor: 'x - 1', multiplicity: 1 }, { factor: 'x^2 + 1', multiplicity: 1 }] }, factorClaim(QX, '2*x^4 - 2', '2', [['x + 1', 1], ['x - 1', 1], ['x^2 + 1', 1]]), factor],
+      [{ ring: QX, polynomial: '2*x^4 - 2', unit: '2', factors: [{ factor: 'x + 1', multiplicity: 1 }, { factor: 'x - 2', multiplicity: 1 }] }, factorClaim(QX, '2*x^4 - 2', '2', [['x + 1', 1], ['x - 2', 1]]), factor],
+      [{ ring: QX, polynomial: 'x^4 + 1', unit: '1', factors: [{ factor: 'x^4 + 1', multiplicity: 1 }] }, factorClaim(QX, 'x^4 + 1', '1', [['x^4 + 1', 1]]), factor],
+      [{ ring: LEX, generators: GENERATORS, polynomial: 'y^3 - 1', verdict: 'MEMBER', cofactors: ['-y^2', 'x*y + 1'] }, memberClaim('y^3 - 1', ['-y^2', 'x*y + 1']), membership],
+      [{ ring: LEX, generators: GENERATORS, polynomial: 'y^3 - 1', verdict: 'MEMBER', cofactors: ['-y^2', 'x*y + 2'] }, memberClaim('y^3 - 1', ['-y^2', 'x*y + 2']), membership],
+      [{ ring: LEX, generators: GENERATORS, polynomial: 'x', verdict: 'NOT_MEMBER', basis: BASIS, basis_cofactors: BASIS_COFACTORS }, notMemberClaim('x'), membership],
+    ];
+    for (const [text, json, which] of pairs) {
+      const [a, b] = [out(await run(which, { claim: text })), out(await run(which, { claim: json }))];
+      expect({ ...a, verification_record_uri: null }).toEqual({ ...b, verification_record_uri: null });
+    }
+  });
+
+  it('refuses a claim text that does not parse with a typed error naming the polynomial, column and rule', async () => {
+    const bad = await run(factor, { claim: { ring: QX, polynomial: 'x^2 - 1', unit: '1', factors: [{ factor: 'x + 1', multiplicity: 1 }, { factor: 'x - * 1', multiplicity: 1 }] } });
+    expect(bad.execution.status).toBe('ERROR');
+    expect(bad.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'factors', 1, 'factor'] });
+    expect(bad.diagnostics[0]?.message).toMatch(/payload\.claim\.factors\.1\.factor.*column 5/);
+    const badMember = await run(membership, { claim: { ring: LEX, generators: ['x^2 - y', 'x*y - 1'], polynomial: 'y^3 - 1', verdict: 'MEMBER', cofactors: ['-y^2', 'x*y + w'] } });
+    expect(badMember.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'cofactors', 1] });
   });
 
   it('accepts NOT_MEMBER only with a verified basis and a non-zero normal form', async () => {
@@ -185,8 +251,6 @@ describe('polynomial.factor.verify and polynomial.ideal_membership.verify', () =
     const stored = (await artifacts.put({ schema_uri: MEMBERSHIP_SCHEMA_URI, semantics_uri: MEMBERSHIP_SEMANTICS_URI, payload: notMemberClaim('x') as never, parents: [], summary: {} })).uri;
     expect(out(await run(membership, { result_uri: stored }))).toMatchObject({ verdict: 'ACCEPTED', result_uri: stored });
     const cases: [Record<string, unknown>, string, (string | number)[]][] = [
-      [notMemberClaim('x + 1', { basis: undefined, basis_cofactors: undefined }), 'NO_BASIS_CERTIFICATE', ['basis']],
-      [notMemberClaim('x + 1', { basis_cofactors: undefined }), 'NO_BASIS_CERTIFICATE', ['basis_cofactors']],
       [notMemberClaim('x + 1', { basis_cofactors: [['-y^2', 'x*y + 1'], ['y', 'x']].map((row) => row.map((c) => J(LEX, c))) }), 'BASIS_REJECTED', ['basis_cofactors', 1]],
       [notMemberClaim('x + 1', { basis: [J(LEX, 'y^3 - 1')], basis_cofactors: [['-y^2', 'x*y + 1'].map((c) => J(LEX, c))] }), 'BASIS_REJECTED', ['generators', 0]],
       [notMemberClaim('y^3 - 1 + x*(x*y - 1)'), 'NORMAL_FORM_ZERO', ['verdict']],
@@ -213,7 +277,11 @@ describe('polynomial.factor.verify and polynomial.ideal_membership.verify', () =
 
   it('verifies the descriptor examples', async () => {
     for (const which of [factor, membership]) {
-      for (const example of which.descriptor.examples) expect(out(await run(which, example.payload)).verdict, example.title).toBe('ACCEPTED');
+      for (const example of which.descriptor.examples) {
+        const result = await run(which, example.payload);
+        expect(out(result).verdict, example.title).toBe('ACCEPTED');
+        expect(result.assurance.level).toBe('VERIFIED');
+      }
     }
     expect([factor.descriptor.id, membership.descriptor.id]).toEqual([FACTOR_VERIFY_CAPABILITY_ID, MEMBERSHIP_VERIFY_CAPABILITY_ID]);
   });

@@ -4,7 +4,7 @@
  * deadline and stop with EXECUTION_TIMEOUT (no verdict).
  */
 import { JacobianError, type KernelContext } from '@jacobian/shared';
-import { checkFactorizationClaim, checkMembershipClaim, type AlgebraCheckResult } from './algebra-verify.js';
+import { checkFactorizationClaim, checkMembershipClaim, type AlgebraCheckResult, type FactorizationClaimKind } from './algebra-verify.js';
 
 function deadline(ctx: KernelContext): () => void {
   let calls = 0;
@@ -14,8 +14,8 @@ function deadline(ctx: KernelContext): () => void {
   };
 }
 
-export function verifyFactorizationKernel(input: { claim: unknown }, ctx: KernelContext): AlgebraCheckResult {
-  return checkFactorizationClaim(input.claim, { checkpoint: deadline(ctx) });
+export function verifyFactorizationKernel(input: { claim: unknown; kind: FactorizationClaimKind }, ctx: KernelContext): AlgebraCheckResult {
+  return checkFactorizationClaim(input.claim, { checkpoint: deadline(ctx), kind: input.kind });
 }
 
 export function verifyMembershipKernel(input: { claim: unknown }, ctx: KernelContext): AlgebraCheckResult {

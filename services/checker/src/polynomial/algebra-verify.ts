@@ -5,7 +5,10 @@
  * Factorization (`polynomial.factor.verify`): every polynomial decodes strictly; the unit is a
  * non-zero field element; every factor is non-constant with a positive multiplicity; each
  * factor^multiplicity divides the polynomial exactly (which names a wrong factor); and
- * unit·Π factor^multiplicity equals the polynomial exactly. Irreducibility is NOT checked.
+ * unit·Π factor^multiplicity equals the polynomial exactly. When the claim asked is the
+ * factorization into irreducibles (the producer's claim), each factor's irreducibility is then
+ * tested (irreducibility.ts): a factor shown reducible rejects the claim; one that cannot be shown
+ * either way leaves the `factors-irreducible` obligation open, so the claim is not accepted.
  *
  * Ideal membership (`polynomial.ideal_membership.verify`):
  * - MEMBER: Σ_j cofactors[j]·generators[j] = polynomial exactly;
@@ -14,10 +17,13 @@
  *   Groebner basis of exactly the generated ideal), and the normal form of the polynomial modulo
  *   that basis must be non-zero (and equal the claimed remainder, if given). A normal form modulo a
  *   Groebner basis is zero exactly for members of the ideal, so the verdict follows.
+ * A claim without the certificate its verdict needs is not rejected (it may well be true): the
+ * check passes what it could and names the open obligation and the evidence that would close it.
  */
 import type { z } from 'zod';
 import { FactorizationClaimSchema, JacobianError, MembershipClaimSchema, polynomialFromJson, printPolynomial, resolveRing, type JsonPath, type Polynomial, type PolynomialRing, type PolynomialTerm } from '@jacobian/shared';
 import { checkGroebnerBasisClaim } from './groebner-verify.js';
+import { irreducibility } from './irreducibility.js';
 
 
 export const AlgebraRejectionReason = {
@@ -31,20 +37,37 @@ export const AlgebraRejectionReason = {
   PRODUCT_MISMATCH: 'PRODUCT_MISMATCH',
   /** MEMBER: Σ cofactors[j]·generators[j] differs from the polynomial. */
   COFACTOR_MISMATCH: 'COFACTOR_MISMATCH',
-  /** NOT_MEMBER without a basis and its cofactors: the claim cannot be checked. */
-  NO_BASIS_CERTIFICATE: 'NO_BASIS_CERTIFICATE',
   /** NOT_MEMBER: the Groebner checker rejected the basis. */
   BASIS_REJECTED: 'BASIS_REJECTED',
   /** NOT_MEMBER: the polynomial reduces to zero modulo the basis, so it IS a member. */
   NORMAL_FORM_ZERO: 'NORMAL_FORM_ZERO',
   /** NOT_MEMBER: the claimed remainder is not the normal form. */
   REMAINDER_MISMATCH: 'REMAINDER_MISMATCH',
+  /** A factor of a factorization into irreducibles is reducible (Rabin's test over GF(p)). */
+  FACTOR_REDUCIBLE: 'FACTOR_REDUCIBLE',
 } as const;
 export type AlgebraRejectionReason = (typeof AlgebraRejectionReason)[keyof typeof AlgebraRejectionReason];
 
+/** One obligation of the claim asked, as the check left it. */
+export interface CheckedObligation {
+  id: string;
+  statement: string;
+}
+
+/**
+ * What the check found. `accepted: true` means no check failed; the claim asked holds only when
+ * `open` is empty as well (otherwise an obligation of it lacks evidence).
+ */
 export type AlgebraCheckResult =
-  | { accepted: true; message: string }
+  | { accepted: true; message: string; discharged: CheckedObligation[]; open: CheckedObligation[] }
   | { accepted: false; reason_code: AlgebraRejectionReason; message: string; path: JsonPath; witness: string | null };
+
+/** Which factorization claim is asked: the producer's (into irreducibles), or the product identity alone. */
+export const FactorizationClaimKind = {
+  FACTORIZATION_INTO_IRREDUCIBLES: 'FACTORIZATION_INTO_IRREDUCIBLES',
+  FACTORIZATION_PRODUCT_IDENTITY: 'FACTORIZATION_PRODUCT_IDENTITY',
+} as const;
+export type FactorizationClaimKind = (typeof FactorizationClaimKind)[keyof typeof FactorizationClaimKind];
 
 const WITNESS_LIMIT = 2000;
 function reject(reason_code: AlgebraRejectionReason, message: string, path: JsonPath, witness: string | null = null): AlgebraCheckResult {
@@ -97,8 +120,13 @@ export interface AlgebraCheckOptions {
   checkpoint?: () => void;
 }
 
+/** Options of a factorization check: also which claim is asked (default: into irreducibles). */
+export interface FactorizationCheckOptions extends AlgebraCheckOptions {
+  kind?: FactorizationClaimKind;
+}
+
 /** Check a factorization claim. A malformed shape throws INVALID_REQUEST; a false claim is a rejection naming the failing part. */
-export function checkFactorizationClaim(input: unknown, options: AlgebraCheckOptions = {}): AlgebraCheckResult {
+export function checkFactorizationClaim(input: unknown, options: FactorizationCheckOptions = {}): AlgebraCheckResult {
   const checkpoint = options.checkpoint ?? ((): void => {});
   const claim = parseOrThrow(FactorizationClaimSchema, input, 'factorization claim');
   const R = resolveRing(claim.ring, ['ring']);
@@ -137,7 +165,40 @@ export function checkFactorizationClaim(input: unknown, options: AlgebraCheckOpt
       : reject(AlgebraRejectionReason.PRODUCT_MISMATCH, 'unit · Π factor^multiplicity differs from the polynomial (a factor or multiplicity is missing or wrong)', ['factors'], difference);
   }
   const n = decoded.factors.length;
-  return { accepted: true, message: `the unit and the ${n} factor${n === 1 ? '' : 's'} with their multiplicities multiply back to the polynomial exactly; irreducibility was not checked` };
+  const productText = `the unit and the ${n} factor${n === 1 ? '' : 's'} with their multiplicities multiply back to the polynomial exactly`;
+  const discharged: CheckedObligation[] = [{ id: 'product-identity', statement: 'unit · Π factor^multiplicity equals the polynomial exactly' }];
+  if ((options.kind ?? FactorizationClaimKind.FACTORIZATION_INTO_IRREDUCIBLES) === FactorizationClaimKind.FACTORIZATION_PRODUCT_IDENTITY) {
+    return { accepted: true, message: `${productText} (irreducibility is not part of the claim asked)`, discharged, open: [] };
+  }
+  const proven: string[] = [];
+  const unproven: string[] = [];
+  for (const [i, p] of decoded.factors.entries()) {
+    const verdict = irreducibility(R, p, checkpoint);
+    if (verdict.status === 'REDUCIBLE') {
+      return reject(AlgebraRejectionReason.FACTOR_REDUCIBLE, `factor ${i} is reducible over ${F.name} (${verdict.method})`, ['factors', i, 'factor'], printPolynomial(R, p));
+    }
+    if (verdict.status === 'IRREDUCIBLE') proven.push(`factor ${i}: ${verdict.method}`);
+    else unproven.push(`factor ${i} (${printPolynomial(R, p).slice(0, 80)}): ${verdict.why}`);
+  }
+  if (unproven.length > 0) {
+    return {
+      accepted: true,
+      message: `${productText}; irreducibility was shown for ${proven.length} of the ${n} factors, not for ${unproven.join('; ')}`,
+      discharged,
+      open: [
+        {
+          id: 'factors-irreducible',
+          statement: `every factor is irreducible over ${F.name}: not shown for ${unproven.join('; ')}. No certificate of irreducibility is accepted for such a factor yet; ask claim_kind FACTORIZATION_PRODUCT_IDENTITY for the product identity alone`,
+        },
+      ],
+    };
+  }
+  return {
+    accepted: true,
+    message: `${productText}; every factor is irreducible over ${F.name} (${proven.join('; ')})`,
+    discharged: [...discharged, { id: 'factors-irreducible', statement: `every factor is irreducible over ${F.name} (${proven.join('; ')})` }],
+    open: [],
+  };
 }
 
 /** Check an ideal membership claim. A malformed shape throws INVALID_REQUEST; a false claim is a rejection naming the failing part and rule. */
@@ -149,7 +210,14 @@ export function checkMembershipClaim(input: unknown, options: AlgebraCheckOption
   if (isRejection(decoded)) return decoded;
   const { generators, f } = decoded;
   if (claim.verdict === 'MEMBER') {
-    if (claim.cofactors === undefined) return reject(AlgebraRejectionReason.MALFORMED, 'a MEMBER claim needs cofactors (one per generator)', ['cofactors']);
+    if (claim.cofactors === undefined) {
+      return {
+        accepted: true,
+        message: 'the claim has no cofactors, so membership was not shown',
+        discharged: [],
+        open: [{ id: 'membership-certificate', statement: 'the polynomial is a combination of the generators: not shown, the claim has no cofactors; evidence that closes it: cofactors, one per generator, whose combination is the polynomial (polynomial.ideal_membership.decide stores them)' }],
+      };
+    }
     if (claim.cofactors.length !== generators.length) return reject(AlgebraRejectionReason.MALFORMED, `there are ${claim.cofactors.length} cofactors for ${generators.length} generators`, ['cofactors']);
     const cofactors = decodeAll(() => (claim.cofactors ?? []).map((c, j) => polynomialFromJson(R, c, ['cofactors', j])));
     if (isRejection(cofactors)) return cofactors;
@@ -161,14 +229,26 @@ export function checkMembershipClaim(input: unknown, options: AlgebraCheckOption
     if (!R.equals(sum, f)) {
       return reject(AlgebraRejectionReason.COFACTOR_MISMATCH, 'Σ cofactors[j]·generators[j] differs from the polynomial (the witness is the difference)', ['cofactors'], printPolynomial(R, R.sub(sum, f)));
     }
-    return { accepted: true, message: `the ${generators.length} cofactors combine the generators into the polynomial exactly, so it lies in the ideal` };
+    return {
+      accepted: true,
+      message: `the ${generators.length} cofactors combine the generators into the polynomial exactly, so it lies in the ideal`,
+      discharged: [{ id: 'membership-certificate', statement: 'Σ cofactors[j]·generators[j] equals the polynomial exactly' }],
+      open: [],
+    };
   }
+  const noBasis = (what: string): AlgebraCheckResult => ({
+    accepted: true,
+    message: `non-membership was not shown: ${what}`,
+    discharged: [],
+    open: [
+      {
+        id: 'basis-certificate',
+        statement: `the polynomial is outside the ideal: not shown, ${what}; evidence that closes it: the reduced Groebner basis of the ideal (basis) with cofactors expressing each element in the generators (basis_cofactors), as polynomial.ideal_membership.decide stores them`,
+      },
+    ],
+  });
   if (claim.basis === undefined || claim.basis_cofactors === undefined) {
-    return reject(
-      AlgebraRejectionReason.NO_BASIS_CERTIFICATE,
-      'a NOT_MEMBER claim is checked only with the reduced Groebner basis of the ideal and its cofactors (basis, basis_cofactors); they are missing',
-      [claim.basis === undefined ? 'basis' : 'basis_cofactors'],
-    );
+    return noBasis(`the claim has no ${claim.basis === undefined ? 'basis' : 'basis_cofactors'}`);
   }
   const basisCheck = checkGroebnerBasisClaim({ ring: claim.ring, generators: claim.generators, basis: claim.basis, cofactors: claim.basis_cofactors }, { checkpoint });
   if (!basisCheck.accepted) {
@@ -176,7 +256,7 @@ export function checkMembershipClaim(input: unknown, options: AlgebraCheckOption
     const path: JsonPath = head === 'cofactors' ? ['basis_cofactors', ...rest] : basisCheck.path;
     return reject(AlgebraRejectionReason.BASIS_REJECTED, `the Groebner basis certificate was rejected: ${basisCheck.reason_code}: ${basisCheck.message}`, path, basisCheck.witness);
   }
-  if (basisCheck.ideal_inclusion !== 'EQUAL') return reject(AlgebraRejectionReason.NO_BASIS_CERTIFICATE, 'the basis was not shown to generate exactly the ideal', ['basis_cofactors']);
+  if (basisCheck.ideal_inclusion !== 'EQUAL') return noBasis('the basis was not shown to generate exactly the ideal');
   const basis = claim.basis.map((b, i) => polynomialFromJson(R, b, ['basis', i]));
   const normalForm = R.normalForm(f, basis, checkpoint);
   if (normalForm.length === 0) return reject(AlgebraRejectionReason.NORMAL_FORM_ZERO, 'the polynomial reduces to zero modulo the verified Groebner basis: it is a member of the ideal', ['verdict']);
@@ -188,5 +268,10 @@ export function checkMembershipClaim(input: unknown, options: AlgebraCheckOption
   return {
     accepted: true,
     message: `the basis is verified as the reduced Groebner basis of the ideal (with cofactors), and the polynomial's normal form modulo it is non-zero (${normalForm.length} term${normalForm.length === 1 ? '' : 's'}), so it is not in the ideal`,
+    discharged: [
+      { id: 'basis-certificate', statement: 'the basis is the reduced Groebner basis of exactly the ideal (both inclusions, with cofactors)' },
+      { id: 'normal-form-non-zero', statement: 'the normal form of the polynomial modulo the basis is not zero' },
+    ],
+    open: [],
   };
 }

@@ -2,21 +2,26 @@
  * `polynomial.groebner_basis.verify`: the independent checker of reduced Groebner basis claims.
  * A claim names a ring (field, variables, order), the generators of an ideal, a basis, and
  * optionally cofactors expressing each basis element in the generators. It comes either stored
- * (`result_uri`, e.g. from polynomial.groebner_basis.compute) or inline (`claim`).
+ * (`result_uri`, e.g. from polynomial.groebner_basis.compute) or inline (`claim`), its polynomials
+ * as text (the grammar and ring declaration of the producer) or as canonical JSON.
  *
  * The check (groebner-verify.ts, in an isolated kernel) is our own TypeScript on the shared
  * reference arithmetic, with no CAS and none of the producer's Buchberger engine: the polynomials
  * decode strictly, the basis is reduced, the cofactors combine the generators into each basis
  * element, every generator reduces to zero, and every S-polynomial reduces to zero (Buchberger's
- * criterion, with the product and chain criteria justified in groebner-verify.ts). A claim that
- * fails is REJECTED naming the failing element and rule; an accepted one is VERIFIED with a signed
- * verification record bound to the stored claim.
+ * criterion, with the product and chain criteria justified in groebner-verify.ts).
  *
- * What is verified depends on the certificate. With cofactors, both inclusions hold, so the basis
- * is the reduced Groebner basis of exactly the generated ideal. Without them only one inclusion
- * can be shown without computing a basis ourselves: the record then says, and binds, that the
- * basis is a reduced Groebner basis of an ideal containing the generators, and the result keeps
- * the other inclusion as an open obligation.
+ * The request says which claim it asks (`claim_kind`), and VERIFIED covers that whole claim:
+ * - REDUCED_GROEBNER_BASIS (the default, what the producer claims): the basis is the reduced
+ *   Groebner basis of exactly the generated ideal. Both inclusions are needed; without cofactors
+ *   the basis-in-ideal inclusion cannot be shown without computing a basis ourselves, so such a
+ *   claim is UNDECIDED (COMPUTED at most) with that obligation OPEN and the evidence that would
+ *   close it named, never VERIFIED.
+ * - REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS: the weaker statement, asked for by
+ *   name: the basis is a reduced Groebner basis (of the ideal it generates) and that ideal contains
+ *   the generators. No cofactors are needed; the record binds this kind and its own semantics.
+ * A claim that fails is REJECTED naming the failing element and rule; an accepted one is VERIFIED
+ * with a signed verification record bound to the stored claim and the claim kind asked.
  */
 import { getTypedArtifactAt } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
@@ -25,13 +30,13 @@ import {
   ArtifactUriSchema,
   GROEBNER_BASIS_SCHEMA_URI,
   GROEBNER_BASIS_SEMANTICS_URI,
+  canonicalGroebnerClaim,
+  GroebnerBasisClaimInputSchema,
   GroebnerBasisClaimSchema,
   isAuthorized,
   JacobianError,
-  parsePolynomial,
   POLYNOMIAL_LIMITS,
   POLYNOMIAL_SOURCES,
-  polynomialToJson,
   resolveRing,
   runKernel,
   VERIFICATION_RECORD_SCHEMA_URI,
@@ -43,7 +48,6 @@ import {
   type JsonPath,
   type Obligation,
   type PolynomialRing,
-  type RingSpec,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
 import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
@@ -56,9 +60,18 @@ export const GROEBNER_CHECKER_ID = 'jacobian.polynomial.groebner_basis.buchberge
 const VERSION = '1.0.0';
 const PRODUCER_ID = 'polynomial.groebner_basis.compute';
 const EVIDENCE_FORMAT = 'jacobian:evidence/polynomial.groebner_basis.claim/v1';
-/** Claim kinds of the record: the full claim (with cofactors), or the one inclusion shown without them. */
-const CLAIM_KIND = { EQUAL: 'REDUCED_GROEBNER_BASIS', GENERATORS_IN_BASIS_ONLY: 'REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS' } as const;
-/** Meaning of the weaker claim a record binds when the claim has no cofactors. */
+/**
+ * The claims a request may ask, each with its own scope and its own name in the record: the
+ * producer's claim (the default), or the weaker one that needs no cofactors.
+ */
+export const GroebnerClaimKind = {
+  /** The basis is the reduced Groebner basis of exactly the ideal the generators generate. */
+  REDUCED_GROEBNER_BASIS: 'REDUCED_GROEBNER_BASIS',
+  /** The basis is a reduced Groebner basis, and the ideal it generates contains the generators. */
+  REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS: 'REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS',
+} as const;
+export type GroebnerClaimKind = (typeof GroebnerClaimKind)[keyof typeof GroebnerClaimKind];
+/** Meaning of the weaker claim, which a record binds when the request asks for it. */
 export const GROEBNER_CONTAINING_SEMANTICS_URI = 'jacobian:semantics/polynomial.groebner_basis.reduced_of_ideal_containing_generators/v1';
 
 const KERNEL_FILE = fileURLToPath(new URL('./groebner-verify.kernel.ts', import.meta.url));
@@ -74,9 +87,15 @@ const PathSchema = z.array(z.union([z.string(), Int]));
 export const VerifyGroebnerBasisInput = z
   .object({
     result_uri: ArtifactUriSchema.optional().describe(`a stored claim (${GROEBNER_BASIS_SCHEMA_URI}), e.g. the result_uri of ${PRODUCER_ID}`),
-    claim: GroebnerBasisClaimSchema.optional().describe(
-      'the claim inline, in canonical JSON: ring, generators, basis (monic, by increasing leading monomial) and optional cofactors; stored as a candidate artifact when accepted',
+    claim: GroebnerBasisClaimInputSchema.optional().describe(
+      `the claim inline: ring (as ${PRODUCER_ID} takes it), generators, basis (monic, by increasing leading monomial) and optional cofactors, each polynomial as text ("x^2 - y") or canonical JSON; stored as a candidate artifact when accepted`,
     ),
+    claim_kind: z
+      .enum(GroebnerClaimKind)
+      .default('REDUCED_GROEBNER_BASIS')
+      .describe(
+        'which claim to verify. REDUCED_GROEBNER_BASIS (default): the basis is the reduced Groebner basis of the ideal the generators generate; needs cofactors (compute with cofactors: true), else the answer is UNDECIDED with the basis-in-ideal obligation open. REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS: the weaker statement that the basis is a reduced Groebner basis of an ideal containing the generators; needs no cofactors',
+      ),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -100,15 +119,18 @@ const CountsSchema = z
 /** Output: the verdict, what it covers, and on rejection the failing element and rule. */
 export const VerifyGroebnerBasisOutput = z
   .object({
-    verdict: z.enum(['ACCEPTED', 'REJECTED']),
+    verdict: z
+      .enum(['ACCEPTED', 'REJECTED', 'UNDECIDED'])
+      .describe('ACCEPTED: the claim asked holds (VERIFIED); REJECTED: the claim or its evidence fails a check; UNDECIDED: every check passed but an obligation of the claim stays open for want of evidence (see obligations)'),
+    claim_kind: z.enum(GroebnerClaimKind).describe('the claim asked, as the record names it'),
     claim: z.string().describe('the claim that was checked, in words'),
-    result_uri: z.string().nullable().describe('the stored claim: the given result_uri, or for an accepted inline claim the candidate the checker stored; null for a rejected inline claim'),
+    result_uri: z.string().nullable().describe('the stored claim: the given result_uri, or for an accepted inline claim the candidate the checker stored; null for an inline claim not accepted'),
     generators: Int,
     basis_size: Int,
     ideal_inclusion: z
       .enum(IdealInclusion)
       .nullable()
-      .describe('when accepted: EQUAL (cofactors given: the basis generates exactly the ideal) or GENERATORS_IN_BASIS_ONLY (no cofactors: the basis is a reduced Groebner basis of an ideal containing the generators)'),
+      .describe('what the checks showed, when they all passed: EQUAL (cofactors given: the basis generates exactly the ideal) or GENERATORS_IN_BASIS_ONLY (no cofactors: the basis is a reduced Groebner basis of an ideal containing the generators)'),
     reason_code: z
       .enum(GroebnerRejectionReason)
       .nullable()
@@ -123,7 +145,7 @@ export const VerifyGroebnerBasisOutput = z
       .strict()
       .nullable(),
     counts: CountsSchema.describe('work done: S-pairs in all, reduced, skipped by the product and chain criteria; generators reduced; cofactor rows checked'),
-    verification_record_uri: z.string().nullable().describe('the signed verification record; null when rejected'),
+    verification_record_uri: z.string().nullable().describe('the signed verification record; null unless ACCEPTED'),
   })
   .strict();
 export type VerifyGroebnerBasisOutput = z.infer<typeof VerifyGroebnerBasisOutput>;
@@ -143,29 +165,41 @@ const CheckResult = z.union([
     .strict(),
 ]);
 
-/** A claim for the examples, encoded from texts by the shared parser and canonical JSON (nothing computed). */
-function exampleClaim(ring: RingSpec, generators: string[], basis: string[], cofactors?: string[][]): GroebnerBasisClaim {
-  const R = resolveRing(ring);
-  const json = (text: string): ReturnType<typeof polynomialToJson> => polynomialToJson(R, parsePolynomial(R, text));
-  return { ring, generators: generators.map(json), basis: basis.map(json), ...(cofactors === undefined ? {} : { cofactors: cofactors.map((row) => row.map(json)) }) };
-}
-
 const EXAMPLES: InvocationExample[] = [
   {
-    title: 'The lex basis of x^2 - y, x*y - 1 over Q, with cofactors: y^3 - 1 = -y^2·g1 + (x*y + 1)·g2, x - y^2 = y·g1 - x·g2',
+    title: 'The lex basis of x^2 - y, x*y - 1 over Q, in text as the producer writes it, with cofactors: y^3 - 1 = -y^2·g1 + (x*y + 1)·g2, x - y^2 = y·g1 - x·g2',
     mode: 'VERIFY',
     payload: {
-      claim: exampleClaim({ field: { kind: 'Q' }, variables: ['x', 'y'], order: 'lex' }, ['x^2 - y', 'x*y - 1'], ['y^3 - 1', 'x - y^2'], [
-        ['-y^2', 'x*y + 1'],
-        ['y', '-x'],
-      ]),
+      claim: {
+        ring: { field: { kind: 'Q' }, variables: ['x', 'y'], order: 'lex' },
+        generators: ['x^2 - y', 'x*y - 1'],
+        basis: ['y^3 - 1', 'x - y^2'],
+        cofactors: [
+          ['-y^2', 'x*y + 1'],
+          ['y', '-x'],
+        ],
+      },
     },
   },
   {
-    title: 'A grevlex basis over GF(32003) without cofactors (verifies a reduced Groebner basis of an ideal containing the generators)',
+    title: 'Without cofactors, the weaker claim asked by name: a reduced Groebner basis (grevlex over GF(32003)) of an ideal containing 2*x + 3*y, y^2 - z, x*z; exponent vectors',
     mode: 'VERIFY',
     payload: {
-      claim: exampleClaim({ field: { kind: 'GF', characteristic: '32003' }, variables: ['x', 'y', 'z'], order: 'grevlex' }, ['2*x + 3*y', 'y^2 - z', 'x*z'], ['x + 16003*y', 'z^2', 'y*z', 'y^2 - z']),
+      claim_kind: 'REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS',
+      claim: {
+        ring: { field: { kind: 'GF', characteristic: '32003' }, variables: ['x', 'y', 'z'], order: 'grevlex' },
+        generators: [
+          { terms: [{ coefficient: '2', exponents: [1, 0, 0] }, { coefficient: '3', exponents: [0, 1, 0] }] },
+          { terms: [{ coefficient: '1', exponents: [0, 2, 0] }, { coefficient: '32002', exponents: [0, 0, 1] }] },
+          { terms: [{ coefficient: '1', exponents: [1, 0, 1] }] },
+        ],
+        basis: [
+          { terms: [{ coefficient: '1', exponents: [1, 0, 0] }, { coefficient: '16003', exponents: [0, 1, 0] }] },
+          { terms: [{ coefficient: '1', exponents: [0, 0, 2] }] },
+          { terms: [{ coefficient: '1', exponents: [0, 1, 1] }] },
+          { terms: [{ coefficient: '1', exponents: [0, 2, 0] }, { coefficient: '32002', exponents: [0, 0, 1] }] },
+        ],
+      },
     },
   },
 ];
@@ -206,16 +240,35 @@ function claimRing(source: Source): PolynomialRing<unknown> {
   }
 }
 
-function statementOf(ring: PolynomialRing<unknown>, claim: GroebnerBasisClaim, inclusion: IdealInclusion | null): string {
+function statementOf(ring: PolynomialRing<unknown>, claim: GroebnerBasisClaim, kind: GroebnerClaimKind): string {
   const vars = ring.arity <= 12 ? ring.variables.join(', ') : `${ring.arity} variables`;
   const order = `${ring.order} with ${ring.arity <= 12 ? ring.variables.join(' > ') : `${ring.variables[0] ?? ''} > … > ${ring.variables.at(-1) ?? ''}`}`;
   const n = claim.generators.length;
   const m = claim.basis.length;
   const about = `the ${m}-element basis of the claim in ${ring.field.name}[${vars}], ${order}`;
-  if (inclusion === IdealInclusion.GENERATORS_IN_BASIS_ONLY) {
-    return `${about} is a reduced Groebner basis of an ideal that contains the claim's ${n} generator${n === 1 ? '' : 's'} (no cofactors: that each basis element lies in the generated ideal is not claimed)`;
+  if (kind === GroebnerClaimKind.REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS) {
+    return `${about} is a reduced Groebner basis of an ideal that contains the claim's ${n} generator${n === 1 ? '' : 's'} (the weaker claim asked: that each basis element lies in the generated ideal is not part of it)`;
   }
   return `${about} is the reduced Groebner basis of the ideal generated by the claim's ${n} generator${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Whether a rejection refutes the claim itself or only the evidence given for it: wrong cofactors
+ * or a malformed claim say nothing about whether the basis is the right one.
+ */
+function rejectionBasis(reason: GroebnerRejectionReason): string {
+  switch (reason) {
+    case GroebnerRejectionReason.COFACTOR_MISMATCH:
+      return 'the checker found the cofactors wrong: the evidence does not establish the claim (the basis itself may still be right)';
+    case GroebnerRejectionReason.MALFORMED:
+      return 'the checker found the claim malformed: it does not state a claim of this kind';
+    case GroebnerRejectionReason.ZERO_ELEMENT:
+    case GroebnerRejectionReason.NOT_MONIC:
+    case GroebnerRejectionReason.NOT_REDUCED:
+    case GroebnerRejectionReason.GENERATOR_NOT_REDUCED_TO_ZERO:
+    case GroebnerRejectionReason.S_POLYNOMIAL_NOT_REDUCED_TO_ZERO:
+      return 'the checker examined the claim and found it false';
+  }
 }
 
 /**
@@ -228,7 +281,7 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
     id: GROEBNER_VERIFY_CAPABILITY_ID,
     version: VERSION,
     title: 'Verify a reduced Groebner basis claim',
-    description: `Independently checks a reduced Groebner basis claim (ring, generators, basis, optional cofactors), stored by ${PRODUCER_ID} (result_uri) or inline (claim), with our own polynomial arithmetic and no computer algebra system: the basis is reduced (monic, no term divisible by another leading monomial), the cofactors combine the generators into each basis element, every generator reduces to zero modulo the basis, and every S-polynomial reduces to zero (Buchberger's criterion; pairs skipped only by the product and chain criteria). With cofactors an accepted claim is VERIFIED as the reduced Groebner basis of exactly the generated ideal; without them, as a reduced Groebner basis of an ideal containing the generators. A false claim is REJECTED naming the failing element and rule.`,
+    description: `Independently checks a reduced Groebner basis claim (ring, generators, basis, optional cofactors), stored by ${PRODUCER_ID} (result_uri) or inline (claim; polynomials as text, as the producer takes them, or as exponent vectors), with our own polynomial arithmetic and no computer algebra system: the basis is reduced (monic, no term divisible by another leading monomial), the cofactors combine the generators into each basis element, every generator reduces to zero modulo the basis, and every S-polynomial reduces to zero (Buchberger's criterion; pairs skipped only by the product and chain criteria). VERIFIED covers the whole claim asked (claim_kind): the default, that the basis is the reduced Groebner basis of exactly the generated ideal, needs cofactors (without them the answer is UNDECIDED, with the basis-in-ideal obligation open); the weaker REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS needs none. A false claim is REJECTED naming the failing element and rule.`,
     tags: ['polynomial', 'groebner-basis', 'ideal', 'verification', 'checker', 'certificate', 'buchberger-criterion'],
     domain: 'polynomial',
     modes: ['VERIFY'],
@@ -243,7 +296,7 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
     relationships: [{ kind: 'VERIFIES', capability_id: PRODUCER_ID }],
     assurance_ceiling: 'VERIFIED',
     scope_rule:
-      'Covers exactly the one claim: its basis, generators and ring; with cofactors, that the basis is the reduced Groebner basis of the generated ideal, without, that it is a reduced Groebner basis of an ideal containing the generators; nothing about other orders or ideals.',
+      'Covers exactly the one claim asked (claim_kind) about its basis, generators and ring: by default that the basis is the reduced Groebner basis of the generated ideal, or, asked by name, that it is a reduced Groebner basis of an ideal containing the generators; nothing about other orders or ideals.',
     limits: { max_variables: POLYNOMIAL_LIMITS.maxVariables, max_polynomials: POLYNOMIAL_LIMITS.maxPolynomials, max_terms: POLYNOMIAL_LIMITS.maxTerms, max_degree: POLYNOMIAL_LIMITS.maxDegree },
     checker: {
       checker_id: GROEBNER_CHECKER_ID,
@@ -253,8 +306,13 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
       configuration: { max_polynomials: POLYNOMIAL_LIMITS.maxPolynomials, max_terms: POLYNOMIAL_LIMITS.maxTerms, max_degree: POLYNOMIAL_LIMITS.maxDegree },
     },
     async run(input, context): Promise<CapabilityOutcome<VerifyGroebnerBasisOutput>> {
-      const source: Source = input.result_uri !== undefined ? await readStoredClaim(input.result_uri, context) : { claim: input.claim as GroebnerBasisClaim, resultUri: null };
+      // Texts are parsed in the claim's ring first: a bad text is an error at its place, never a verdict.
+      const source: Source =
+        input.result_uri !== undefined
+          ? await readStoredClaim(input.result_uri, context)
+          : { claim: canonicalGroebnerClaim(input.claim as NonNullable<VerifyGroebnerBasisInput['claim']>, ['payload', 'claim']), resultUri: null };
       const { claim } = source;
+      const kind = input.claim_kind;
       const ring = claimRing(source);
       const identity = authority.identity();
       if (!isAuthorized(authority.authorization(), identity)) {
@@ -264,16 +322,16 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
       }
       const checked = CheckResult.parse(await runKernel(context, KERNEL, { claim }));
       const inputUris = source.resultUri === null ? [] : [source.resultUri];
-      const base = { generators: claim.generators.length, basis_size: claim.basis.length, counts: checked.counts };
+      const statement = statementOf(ring, claim, kind);
+      const scope = { kind: 'EXACT_CLAIM' as const, statement: statement.slice(0, 2000), input_uris: inputUris };
+      const base = { claim_kind: kind, claim: statement, generators: claim.generators.length, basis_size: claim.basis.length, counts: checked.counts };
       if (!checked.accepted) {
-        const statement = statementOf(ring, claim, claim.cofactors === undefined ? IdealInclusion.GENERATORS_IN_BASIS_ONLY : IdealInclusion.EQUAL);
         const path: JsonPath = source.resultUri === null ? ['payload', 'claim', ...checked.path] : RESULT_PATH;
         return {
           status: 'COMPLETED',
           output: {
             ...base,
             verdict: 'REJECTED',
-            claim: statement,
             result_uri: source.resultUri,
             ideal_inclusion: null,
             reason_code: checked.reason_code,
@@ -281,8 +339,8 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
             failure: { path: checked.path, pair: checked.pair, witness: checked.witness },
             verification_record_uri: null,
           },
-          scope: { kind: 'EXACT_CLAIM', statement: statement.slice(0, 2000), input_uris: inputUris },
-          completeness: { status: 'COMPLETE', basis: 'the checker examined the claim and found it false' },
+          scope,
+          completeness: { status: 'COMPLETE', basis: rejectionBasis(checked.reason_code) },
           qualifiers: ['EXACT', 'DETERMINISTIC'],
           assurance: { level: 'COMPUTED', basis: `rejected by the independent checker ${identity.checker_id}`, verification_record_uri: null, checker_id: null },
           obligations: [],
@@ -292,7 +350,56 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
         };
       }
       const inclusion = checked.ideal_inclusion;
-      const statement = statementOf(ring, claim, inclusion);
+      const { counts } = checked;
+      const shown = `the basis is reduced; ${
+        inclusion === IdealInclusion.EQUAL ? `the cofactors give all ${counts.cofactor_rows_checked} basis elements as combinations of the generators; ` : ''
+      }all ${counts.generators_reduced} generators reduce to zero; ${counts.pairs_reduced} S-polynomials reduce to zero (${counts.pairs_skipped_coprime} pairs skipped by the product criterion, ${counts.pairs_skipped_chain} by the chain criterion, of ${counts.pairs_total})`;
+      const discharged: Obligation[] = [
+        { id: 'basis-reduced-groebner', statement: 'the basis is reduced and a Groebner basis (every S-polynomial reduces to zero)', status: 'DISCHARGED', discharged_by: [GROEBNER_VERIFY_CAPABILITY_ID] },
+        { id: 'generators-in-ideal-of-basis', statement: 'every generator reduces to zero modulo the basis, so it lies in the ideal of the basis', status: 'DISCHARGED', discharged_by: [GROEBNER_VERIFY_CAPABILITY_ID] },
+      ];
+      if (kind === GroebnerClaimKind.REDUCED_GROEBNER_BASIS && inclusion !== IdealInclusion.EQUAL) {
+        // The claim asked needs both inclusions; one is open. Nothing is stored or signed.
+        const evidence = `cofactors expressing each basis element in the generators (run ${PRODUCER_ID} with cofactors: true and verify its result_uri)`;
+        return {
+          status: 'COMPLETED',
+          output: {
+            ...base,
+            verdict: 'UNDECIDED',
+            result_uri: source.resultUri,
+            ideal_inclusion: inclusion,
+            reason_code: null,
+            message: `not verified: ${shown}; but the claim has no cofactors, so that each basis element lies in the ideal of the generators (the basis-in-ideal obligation) is open. Evidence that closes it: ${evidence}. Or ask claim_kind ${GroebnerClaimKind.REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS} for the weaker statement these checks establish`,
+            failure: null,
+            verification_record_uri: null,
+          },
+          scope,
+          completeness: { status: 'PARTIAL', basis: `one inclusion of the claim was shown (the generators lie in the ideal of a reduced Groebner basis); the other (basis-in-ideal) was not: the claim has no cofactors`.slice(0, 1000) },
+          qualifiers: ['EXACT', 'DETERMINISTIC'],
+          assurance: {
+            level: 'COMPUTED',
+            basis: `not verified: the independent checker ${identity.checker_id} could not discharge the basis-in-ideal obligation without cofactors; every check it could make passed`,
+            verification_record_uri: null,
+            checker_id: null,
+          },
+          obligations: [
+            ...discharged,
+            { id: 'basis-in-ideal', statement: `each basis element lies in the ideal of the generators: not shown, the claim has no cofactors; evidence that closes it: ${evidence}`, status: 'OPEN', discharged_by: [] },
+          ],
+          relationships: [],
+          artifact_uris: inputUris,
+          diagnostics: [
+            {
+              severity: 'WARNING',
+              code: 'CLAIM_NOT_VERIFIED',
+              stage: 'VERIFICATION',
+              message: 'the claim asked (the reduced Groebner basis of the generated ideal) needs cofactors, and this claim has none: obligation basis-in-ideal is open',
+              path: source.resultUri === null ? ['payload', 'claim', 'cofactors'] : RESULT_PATH,
+              hint: `compute with cofactors: true and verify that result_uri, or ask claim_kind ${GroebnerClaimKind.REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS}`,
+            },
+          ],
+        };
+      }
       // An inline claim becomes a stored claim only now, so the record binds exact bytes.
       const candidateUri =
         source.resultUri ??
@@ -313,40 +420,29 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
         capabilityVersion: VERSION,
         identity,
         claim: {
-          kind: CLAIM_KIND[inclusion],
+          kind,
           statement: statement.slice(0, 2000),
           value: { ring: claim.ring, generators: claim.generators.length, basis_size: claim.basis.length, cofactors: claim.cofactors !== undefined, ideal_inclusion: inclusion },
         },
-        claimSemanticsUri: inclusion === IdealInclusion.EQUAL ? GROEBNER_BASIS_SEMANTICS_URI : GROEBNER_CONTAINING_SEMANTICS_URI,
+        claimSemanticsUri: kind === GroebnerClaimKind.REDUCED_GROEBNER_BASIS ? GROEBNER_BASIS_SEMANTICS_URI : GROEBNER_CONTAINING_SEMANTICS_URI,
         candidateUri,
         inputUris: [],
         evidenceFormat: EVIDENCE_FORMAT,
         summary: { basis_size: claim.basis.length, ideal_inclusion: inclusion },
       });
-      const { counts } = checked;
-      const message = `the basis is reduced; ${
-        inclusion === IdealInclusion.EQUAL ? `the cofactors give all ${counts.cofactor_rows_checked} basis elements as combinations of the generators; ` : ''
-      }all ${counts.generators_reduced} generators reduce to zero; ${counts.pairs_reduced} S-polynomials reduce to zero (${counts.pairs_skipped_coprime} pairs skipped by the product criterion, ${counts.pairs_skipped_chain} by the chain criterion, of ${counts.pairs_total})`;
       const obligations: Obligation[] =
-        inclusion === IdealInclusion.EQUAL
-          ? []
-          : [
-              {
-                id: 'basis-in-ideal',
-                statement: `The claim has no cofactors, so that each basis element lies in the ideal of the generators was not shown; run ${PRODUCER_ID} with cofactors: true and verify that claim.`,
-                status: 'OPEN',
-                discharged_by: [],
-              },
-            ];
+        kind === GroebnerClaimKind.REDUCED_GROEBNER_BASIS
+          ? [...discharged, { id: 'basis-in-ideal', statement: 'each basis element lies in the ideal of the generators (the cofactors combine the generators into it)', status: 'DISCHARGED', discharged_by: [GROEBNER_VERIFY_CAPABILITY_ID] }]
+          : discharged;
       return {
         status: 'COMPLETED',
-        output: { ...base, verdict: 'ACCEPTED', claim: statement, result_uri: candidateUri, ideal_inclusion: inclusion, reason_code: null, message, failure: null, verification_record_uri: stored.uri },
-        scope: { kind: 'EXACT_CLAIM', statement: statement.slice(0, 2000), input_uris: inputUris },
-        completeness: { status: 'COMPLETE', basis: message.slice(0, 1000) },
+        output: { ...base, verdict: 'ACCEPTED', result_uri: candidateUri, ideal_inclusion: inclusion, reason_code: null, message: shown, failure: null, verification_record_uri: stored.uri },
+        scope,
+        completeness: { status: 'COMPLETE', basis: shown.slice(0, 1000) },
         qualifiers: ['EXACT', 'DETERMINISTIC'],
         assurance: {
           level: 'VERIFIED',
-          basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim${inclusion === IdealInclusion.EQUAL ? '' : ' as stated without cofactors (one inclusion)'}`,
+          basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim asked (${kind})`,
           verification_record_uri: stored.uri,
           checker_id: identity.checker_id,
         },

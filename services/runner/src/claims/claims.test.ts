@@ -210,7 +210,7 @@ describe('claim capabilities', () => {
       ['(p <-> !q) & (p <-> q)', 'UNSATISFIABLE', 'FORMULA'],
     ] as const)('%s is %s; the refuted Tseitin CNF is stored with the atom map%s', async (text, verdict, of) => {
       const { output, result } = await ok<DecideOutput>(capability(), { formula: text });
-      expect(output).toMatchObject({ verdict, refutation: { of, verify_with: proofs ? 'sat.unsat_proof.verify' : null }, solver: { drat_proofs: proofs } });
+      expect(output).toMatchObject({ verdict, refutation: { of, verify_with: proofs ? 'claim.propositional.verify' : null }, solver: { drat_proofs: proofs } });
       const refutation = output.refutation as NonNullable<DecideOutput['refutation']>;
       const cnf = await h.artifacts.get(refutation.cnf_uri as string);
       expect(cnf.manifest).toMatchObject({ schema_uri: SAT_CNF_SCHEMA_URI, parents: [output.structure_uri] });

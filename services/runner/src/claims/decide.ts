@@ -3,9 +3,11 @@
  * valid) or UNSATISFIABLE. F and ¬F are Tseitin-encoded to CNF and decided by CaDiCaL (with a
  * DRAT proof kept) or, when CaDiCaL is absent, by our TypeScript CDCL solver (no proof). A
  * satisfying or falsifying assignment is rechecked by evaluating F itself before it is returned.
- * A refutation (of ¬F for VALID, of F for UNSATISFIABLE) is stored as a CNF artifact and a DRAT
- * artifact whose parent is the CNF — exactly what sat.unsat_proof.verify checks — and its
- * meaning for F rests on the encoding's soundness, which stays an open obligation.
+ * A refutation (of ¬F for VALID, of F for UNSATISFIABLE) is stored as a CNF artifact (its
+ * encoding names the stored formula, its parent) and a DRAT artifact whose parent is the CNF. The
+ * verdict is COMPUTED: its two obligations (the CNF soundly encodes ¬F or F; the proof refutes the
+ * CNF) stay open here. claim.propositional.verify discharges both from the stored formula and can
+ * make the verdict VERIFIED; sat.unsat_proof.verify alone shows only that the CNF is unsatisfiable.
  */
 import { z } from 'zod';
 import {
@@ -31,8 +33,10 @@ export const DECIDE_CAPABILITY_ID = 'claim.propositional.decide';
  * own name, so that its digest covers the claim files as well as the solver's).
  */
 export const CLAIMS_DECIDE_TS_PROVIDER = 'jacobian-claims-decide-ts';
-/** The checker that replays a stored refutation. */
+/** The checker that replays a stored refutation: it proves only that the CNF is unsatisfiable. */
 export const REFUTATION_VERIFY_CAPABILITY_ID = 'sat.unsat_proof.verify';
+/** The checker of the verdict itself: the encoding against the stored formula, then the refutation. */
+export const VERDICT_VERIFY_CAPABILITY_ID = 'claim.propositional.verify';
 
 export const DecideInput = z.object({ ...formulaOperandShape }).strict().superRefine(exactlyOneFormula);
 export type DecideInput = z.infer<typeof DecideInput>;
@@ -57,7 +61,7 @@ export const DecideOutput = z
         cnf_uri: z.string().nullable().describe(`the Tseitin CNF refuted (${SAT_CNF_SCHEMA_URI}); its payload's encoding field maps atoms to variables`),
         proof_uri: z.string().nullable().describe(`the DRAT proof (${SAT_DRAT_SCHEMA_URI}, parent: the CNF); null when the solver kept none`),
         proof: z.object({ format: z.literal('DRAT_TEXT'), bytes: Int, lemmas: Int, deletions: Int }).strict().nullable(),
-        verify_with: z.string().nullable().describe('the capability that replays the proof independently (pass proof_uri)'),
+        verify_with: z.string().nullable().describe(`the checker of the verdict itself (pass proof_uri): ${VERDICT_VERIFY_CAPABILITY_ID} checks the encoding against the formula and replays the proof; ${REFUTATION_VERIFY_CAPABILITY_ID} would show only that the CNF is unsatisfiable`),
       })
       .strict()
       .nullable(),
@@ -93,7 +97,7 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
     id: DECIDE_CAPABILITY_ID,
     version: '1.0.0',
     title: 'Decide whether a propositional formula is valid, satisfiable or unsatisfiable',
-    description: `Decides a propositional formula (text, tree or stored structure) by Tseitin-encoding it and its negation to CNF and running ${solverName}. VALID and UNSATISFIABLE come with the refuted CNF stored${cadical ? ` and a DRAT proof (proof_uri, parent: the CNF) to replay with ${REFUTATION_VERIFY_CAPABILITY_ID}` : ' but no proof (CaDiCaL is not installed)'}; SATISFIABLE comes with a model and a falsifying assignment of the atoms, each rechecked by evaluating the formula. The refutation means the formula's validity only through the Tseitin encoding, an open obligation.`,
+    description: `Decides a propositional formula (text, tree or stored structure) by Tseitin-encoding it and its negation to CNF and running ${solverName}. VALID and UNSATISFIABLE come with the refuted CNF stored${cadical ? ` and a DRAT proof (proof_uri, parent: the CNF) for ${VERDICT_VERIFY_CAPABILITY_ID}, which checks the encoding against the formula and replays the proof (VERIFIED)` : ' but no proof (CaDiCaL is not installed)'}; SATISFIABLE comes with a model and a falsifying assignment of the atoms, each rechecked by evaluating the formula. Here the verdict is COMPUTED: the encoding's soundness and the proof stay open obligations until checked.`,
     tags: ['claim', 'propositional-logic', 'validity', 'satisfiability', 'tautology', 'tseitin', 'sat', 'drat', cadical ? 'cadical' : 'cdcl'],
     domain: 'logic',
     modes: ['EXPLORE'],
@@ -110,6 +114,7 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
       { title: 'A contradiction', mode: 'EXPLORE', payload: { formula: '(p <-> !q) & (p <-> q)' } },
     ],
     relationships: [
+      { kind: 'VERIFIED_BY', capability_id: VERDICT_VERIFY_CAPABILITY_ID },
       { kind: 'VERIFIED_BY', capability_id: REFUTATION_VERIFY_CAPABILITY_ID },
       { kind: 'CONSUMES_OUTPUT_OF', capability_id: 'claim.validate' },
     ],
@@ -218,12 +223,12 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
         const obligations: Obligation[] = [
           {
             id: 'tseitin-encoding-soundness',
-            statement: `The stored CNF is satisfiable only if ${ofWhat} is (the Tseitin encoding is sound): established by our encoder's construction and tests, not by a checker.`,
+            statement: `The stored CNF is satisfiable if ${ofWhat} is (the Tseitin encoding is sound): rests here on our encoder's construction and tests; ${proofUri !== null ? `${VERDICT_VERIFY_CAPABILITY_ID} with proof_uri checks it clause by clause against the stored formula` : 'no proof was kept, so no checker can close the chain'}.`,
             status: 'OPEN',
-            discharged_by: [],
+            discharged_by: proofUri !== null ? [VERDICT_VERIFY_CAPABILITY_ID] : [],
           },
           proofUri !== null
-            ? { id: 'drat-proof-check', statement: `The stored DRAT proof refutes the stored CNF: not yet checked by a checker independent of CaDiCaL (${REFUTATION_VERIFY_CAPABILITY_ID} with proof_uri).`, status: 'OPEN', discharged_by: [] }
+            ? { id: 'drat-proof-check', statement: `The stored DRAT proof refutes the stored CNF: not yet checked by a checker independent of CaDiCaL (${VERDICT_VERIFY_CAPABILITY_ID} with proof_uri checks it with the encoding; ${REFUTATION_VERIFY_CAPABILITY_ID} checks it alone).`, status: 'OPEN', discharged_by: [VERDICT_VERIFY_CAPABILITY_ID, REFUTATION_VERIFY_CAPABILITY_ID] }
             : { id: 'unsat-certificate', statement: `No refutation proof was kept (${cadical ? 'it could not be stored' : 'CaDiCaL is not installed; our TypeScript solver kept none'}): the verdict rests on ${solverName} alone.`, status: 'OPEN', discharged_by: [] },
         ];
         const proof = shape === null ? null : { format: 'DRAT_TEXT' as const, bytes: solved.proof?.bytes ?? 0, lemmas: shape.lemmas, deletions: shape.deletions };
@@ -234,7 +239,7 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
             verdict,
             model: satisfying,
             falsifying_assignment: null,
-            refutation: { of: encoding.target, cnf_uri: cnfUri, proof_uri: proofUri, proof, verify_with: proofUri === null ? null : REFUTATION_VERIFY_CAPABILITY_ID },
+            refutation: { of: encoding.target, cnf_uri: cnfUri, proof_uri: proofUri, proof, verify_with: proofUri === null ? null : VERDICT_VERIFY_CAPABILITY_ID },
             encodings,
             reason: null,
           },
@@ -243,7 +248,7 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
           qualifiers: ['EXACT', 'EXHAUSTIVE'],
           assurance: {
             level: 'COMPUTED',
-            basis: `${verdict} because ${solverName} refuted the Tseitin CNF of ${ofWhat}${proofUri !== null ? `; the DRAT proof is not replayed here (${REFUTATION_VERIFY_CAPABILITY_ID} does that independently)` : ', without a kept proof'}`,
+            basis: `${verdict} because ${solverName} refuted the Tseitin CNF of ${ofWhat}${proofUri !== null ? `; neither the encoding nor the DRAT proof is checked here (${VERDICT_VERIFY_CAPABILITY_ID} checks both independently)` : ', without a kept proof'}`,
             verification_record_uri: null,
             checker_id: null,
           },

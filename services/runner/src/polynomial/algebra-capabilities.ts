@@ -483,7 +483,7 @@ export function factorCompute(runtime: ProviderRuntime, options: AlgebraBackendO
     id: FACTOR_CAPABILITY_ID,
     version: VERSION,
     title: 'Factor a polynomial into irreducibles',
-    description: `Factors a non-zero polynomial over Q or GF(p) (p ≤ ${FACTOR_MAX_CHARACTERISTIC}), univariate or multivariate, into irreducible factors with multiplicities and a unit, by Singular ${runtime.version} (factorize). Normalization: ${FACTOR_NORMALIZATION}. The claim is stored for ${FACTOR_VERIFY_ID}, which checks that the factors multiply back to the input (not that they are irreducible).`,
+    description: `Factors a non-zero polynomial over Q or GF(p) (p ≤ ${FACTOR_MAX_CHARACTERISTIC}), univariate or multivariate, into irreducible factors with multiplicities and a unit, by Singular ${runtime.version} (factorize). Normalization: ${FACTOR_NORMALIZATION}. The claim is stored for ${FACTOR_VERIFY_ID}, which checks that the factors multiply back to the input and tests each factor's irreducibility (linear factors, one variable over GF(p) or over Q modulo a prime); a factor it cannot decide leaves that claim open.`,
     tags: ['polynomial', 'factorization', 'factor', 'irreducible', 'singular'],
     domain: 'polynomial',
     modes: ['EXPLORE'],
@@ -566,7 +566,7 @@ export function factorCompute(runtime: ProviderRuntime, options: AlgebraBackendO
       outcome.obligations = [
         {
           id: 'factors-irreducible',
-          statement: `That every factor is irreducible over ${F.name} rests on Singular's factorize and was not checked; ${FACTOR_VERIFY_ID} checks only that the factors multiply back to the polynomial.`,
+          statement: `That every factor is irreducible over ${F.name} rests on Singular's factorize and was not checked here; ${FACTOR_VERIFY_ID} checks the product and tests each factor's irreducibility (linear, or in one variable), leaving the claim open for a factor it cannot decide.`,
           status: 'OPEN',
           discharged_by: [],
         },

@@ -436,7 +436,7 @@ export function groebnerBasisCompute(runtime: ProviderRuntime, options: Groebner
       if (claim.cofactors === undefined) {
         obligations.push({
           id: 'basis-in-ideal-certificate',
-          statement: 'No cofactors were computed, so a checker can show only that the basis is a reduced Groebner basis of an ideal containing the generators; cofactors: true gives the certificate that each basis element lies in the ideal.',
+          statement: `No cofactors were computed, so ${VERIFY_CAPABILITY_ID} cannot verify this claim (it answers UNDECIDED, the basis-in-ideal obligation open); it can verify, asked by name (claim_kind REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS), the weaker claim that the basis is a reduced Groebner basis of an ideal containing the generators. cofactors: true gives the certificate that each basis element lies in the ideal.`,
           status: 'OPEN',
           discharged_by: [],
         });

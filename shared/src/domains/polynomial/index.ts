@@ -61,9 +61,19 @@ export {
   MembershipClaimSchema,
 } from './results.js';
 export type { FactorizationClaim, GroebnerBasisClaim, MembershipClaim } from './results.js';
+export {
+  canonicalFactorizationClaim,
+  canonicalGroebnerClaim,
+  canonicalMembershipClaim,
+  FactorizationClaimInputSchema,
+  GroebnerBasisClaimInputSchema,
+  MembershipClaimInputSchema,
+  PolynomialInputSchema,
+} from './claim-input.js';
+export type { FactorizationClaimInput, GroebnerBasisClaimInput, MembershipClaimInput, PolynomialInput } from './claim-input.js';
 
 /** The files of this core, for the SOURCE_TREE digest of a provider built on it. */
-export const POLYNOMIAL_SOURCES: readonly string[] = ['./limits.ts', './field.ts', './polynomial.ts', './syntax.ts', './canonical.ts', './results.ts', './standard-systems.ts', './index.ts'].map((file) =>
+export const POLYNOMIAL_SOURCES: readonly string[] = ['./limits.ts', './field.ts', './polynomial.ts', './syntax.ts', './canonical.ts', './results.ts', './claim-input.ts', './standard-systems.ts', './index.ts'].map((file) =>
   fileURLToPath(new URL(file, import.meta.url)),
 );
 export { cyclicSystem, katsuraSystem } from './standard-systems.js';
