@@ -151,6 +151,8 @@ export interface SingularRunOptions {
   deadline: number;
   /** Most stdout bytes accepted; past it Singular is killed and the run rejects with OUTPUT_LIMIT_EXCEEDED. */
   maxOutputBytes: number;
+  /** The memory budget in MiB: over it (or out of its address-space cap) Singular is killed and the run rejects with MEMORY_LIMIT_EXCEEDED (see native/memory.ts). Absent: none (the probe). */
+  memoryMb?: number | undefined;
 }
 
 const MARK = { options: '@@jacobian:options', begin: '@@jacobian:basis', cofactors: '@@jacobian:cofactors', end: '@@jacobian:end' } as const;
