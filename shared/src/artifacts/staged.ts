@@ -12,13 +12,14 @@
  *
  * Held in memory: a run's artifacts are bounded by its budget (`max_output_bytes`, at most
  * 16 MiB, of a listing's pages; other capabilities store far less), and the drafts are what the
- * run built anyway. A commit puts them in the order they were staged, each once its staged
- * parents are in, with `deferSync`, then makes all of them durable with one `sync`.
+ * run built anyway. Each is prepared (canonical bytes, digests) once, as it is put; a commit
+ * puts them in the order they were staged, each once its staged parents are in, with
+ * `deferSync` and without preparing them again, then makes all of them durable with one `sync`.
  */
 import { JacobianError } from '../errors.js';
 import { parseArtifactUri, type ArtifactDraft } from './manifest.js';
 import {
-  prepareArtifact,
+  preparedDraft,
   throwIfAborted,
   throwIfClosed,
   type ArtifactStore,
@@ -31,9 +32,11 @@ import type { JsonValue } from '../canonical-json.js';
 
 interface Staged {
   uri: string;
+  /** The stager's own draft, prepared already (see preparedDraft in store.ts): the commit does not compute its bytes again. */
   draft: ArtifactDraft;
   stored: StoredArtifact;
-  payload: JsonValue;
+  /** Its canonical payload bytes, parsed only if the run reads it back. */
+  payloadBytes: Uint8Array;
 }
 
 /** An {@link ArtifactStore} for one run whose puts are staged until {@link commit}. */
@@ -63,7 +66,7 @@ export function stageArtifacts(store: ArtifactStore): StagedArtifacts {
     live('put');
     if (state !== 'staging') return store.put(draft, options);
     throwIfAborted(options?.signal, 'put', 'validating the draft');
-    const prepared = prepareArtifact(draft, store.limits);
+    const { draft: own, prepared } = preparedDraft(draft, store.limits);
     const known = held.get(prepared.uri);
     if (known !== undefined) return known.stored;
     for (const [index, parent] of prepared.manifest.parents.entries()) {
@@ -77,9 +80,7 @@ export function stageArtifacts(store: ArtifactStore): StagedArtifacts {
     live('put');
     if (state !== 'staging') return store.put(draft, options);
     const stored: StoredArtifact = { uri: prepared.uri, manifest: prepared.manifest };
-    // The payload as the store would give it back: its canonical JSON, parsed.
-    const payload = JSON.parse(new TextDecoder().decode(prepared.payloadBytes)) as JsonValue;
-    if (!held.has(prepared.uri)) held.set(prepared.uri, { uri: prepared.uri, draft, stored, payload });
+    if (!held.has(prepared.uri)) held.set(prepared.uri, { uri: prepared.uri, draft: own, stored, payloadBytes: prepared.payloadBytes });
     return stored;
   }
 
@@ -105,7 +106,8 @@ export function stageArtifacts(store: ArtifactStore): StagedArtifacts {
       live('get');
       throwIfAborted(options?.signal, 'get', 'reading the manifest');
       const staged = heldOf(uri);
-      if (staged !== undefined) return { ...staged.stored, payload: staged.payload };
+      // The payload as the store would give it back: its canonical JSON, parsed.
+      if (staged !== undefined) return { ...staged.stored, payload: JSON.parse(new TextDecoder().decode(staged.payloadBytes)) as JsonValue };
       return store.get(uri, options);
     },
     async getManifest(uri, options): Promise<StoredArtifact> {

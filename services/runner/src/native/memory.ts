@@ -119,11 +119,10 @@ export function measureTree(root: number, procRoot = '/proc'): TreeMemory | null
   return memory;
 }
 
-/** SIGKILL to the tree under `root`: its descendants as /proc shows them, then it, then any it started meanwhile. */
+/** SIGKILL to the tree under `root` as /proc shows it (the root first, so that it starts nothing more), twice: the second round finds any process started meanwhile. */
 export function killTree(root: number, procRoot = '/proc'): void {
   for (let round = 0; round < 2; round++) {
     const pids = treePids(root, procRoot);
-    // The root first, so that it starts nothing more; its children are listed already.
     for (const pid of pids) killQuietly(pid);
   }
 }
