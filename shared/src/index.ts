@@ -18,6 +18,7 @@ export { DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLim
 export type { ArtifactStore, ArtifactStoreLimits, LoadedArtifact, StoredArtifact, PreparedArtifact, PutOptions } from './artifacts/store.js';
 export { checkTypedArtifact, getArtifactAt, getTypedArtifactAt, type ExpectedArtifact } from './artifacts/read-at.js';
 export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.js';
+export { stageArtifacts, type StagedArtifacts } from './artifacts/staged.js';
 export type { LocalFolderArtifactStore, LocalFolderArtifactStoreOptions } from './artifacts/local-folder-store.js';
 
 export { createProcessPool } from './isolation/process-pool.js';

@@ -171,6 +171,23 @@ function rethrowSizeAs(error: unknown, limitName: string, limit: number, path: J
   throw error;
 }
 
+/** Drafts prepared already (see {@link preparedDraft}), with the limits they were prepared under. */
+const preparedDrafts = new WeakMap<ArtifactDraft, { limits: ArtifactStoreLimits; prepared: PreparedArtifact }>();
+
+/**
+ * A draft of `draft`'s own (a new object) whose preparation under `limits` is `prepared`, so
+ * that {@link prepareArtifact} of it under the same limits returns that at once instead of
+ * computing its canonical bytes and digests again. For staged artifacts (staged.ts), which are
+ * prepared when a run puts them and written when it commits: the new object is the stager's
+ * alone, so what was prepared is what is written, whatever the caller does with its draft.
+ */
+export function preparedDraft(draft: ArtifactDraft, limits: ArtifactStoreLimits): { draft: ArtifactDraft; prepared: PreparedArtifact } {
+  const prepared = prepareArtifact(draft, limits);
+  const own: ArtifactDraft = { ...draft };
+  preparedDrafts.set(own, { limits: { maxPayloadBytes: limits.maxPayloadBytes, maxManifestBytes: limits.maxManifestBytes }, prepared });
+  return { draft: own, prepared };
+}
+
 /**
  * Validate a draft against the manifest rules and the store's limits, and compute its
  * canonical bytes, digests and URI. Pure: adapters call it before writing anything, so a
@@ -180,6 +197,8 @@ function rethrowSizeAs(error: unknown, limitName: string, limit: number, path: J
  *   with `path` into the draft.
  */
 export function prepareArtifact(draft: ArtifactDraft, limits: ArtifactStoreLimits): PreparedArtifact {
+  const known = preparedDrafts.get(draft);
+  if (known !== undefined && known.limits.maxPayloadBytes === limits.maxPayloadBytes && known.limits.maxManifestBytes === limits.maxManifestBytes) return known.prepared;
   const parsed = ArtifactDraftSchema.safeParse(draft);
   if (!parsed.success) throw issueToError(parsed.error.issues[0]!, []);
   const valid = parsed.data;

@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import canonicalizeReference from 'canonicalize';
 import { z } from 'zod';
 import { describe, expect, it, vi } from 'vitest';
 
+import { createLocalFolderArtifactStore } from '../artifacts/local-folder-store.js';
+import type { ArtifactDraft } from '../artifacts/manifest.js';
 import type { ArtifactStore } from '../artifacts/store.js';
 import { CapabilityRequestSchema, type CapabilityRequestInput } from '../contracts/capability.js';
 import type { ProviderRuntime } from '../contracts/provider.js';
@@ -171,8 +176,36 @@ describe('executeCapability', () => {
     );
     expect(seen).toMatchObject({ mode: 'EXPLORE', jobId: request.job_id, requestDigest: request.request_digest, deadline: 15_000 });
     expect(seen?.budget).toEqual({ wall_time_ms: 5000, memory_mb: 1024, max_output_bytes: 4 * 1024 * 1024 });
-    expect(seen?.artifacts).toBe(artifacts);
+    // The run's own staged view of the store (see artifacts/staged.ts), with the store's limits.
+    expect(seen?.artifacts).not.toBe(artifacts);
+    expect(seen?.artifacts.limits).toEqual(artifacts.limits);
     expect(seen?.executor).toBe(executor);
+  });
+
+  it('writes what a run stored to the store only when it completes: a run that fails or is refused leaves the store untouched', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'jacobian-host-staged-'));
+    const store = createLocalFolderArtifactStore({ root });
+    try {
+      const draft = (n: number): ArtifactDraft => ({ schema_uri: 'jacobian:schema/test/v1', semantics_uri: 'jacobian:semantics/test/v1', payload: { n }, summary: {} });
+      let uri = '';
+      const storing = (fail: JacobianError | null) => async (_input: In, context: CapabilityContext): Promise<CapabilityOutcome<Out>> => {
+        uri = (await context.artifacts.put(draft(fail === null ? 1 : 2))).uri;
+        // The run reads what it stored.
+        expect((await context.artifacts.get(uri)).payload).toEqual({ n: fail === null ? 1 : 2 });
+        if (fail !== null) throw fail;
+        return { ...completed({ power: 1 }), artifact_uris: [uri] };
+      };
+      const refused = await executeCapability(install(storing(new JacobianError('OUTPUT_LIMIT_EXCEEDED', 'too much'))), admitted(), { artifacts: store, executor }, never);
+      expect(refused.execution.status).toBe('ERROR');
+      expect(await store.has(uri)).toBe(false);
+      expect(await readdir(root)).toEqual([]);
+      const done = await executeCapability(install(storing(null)), admitted(), { artifacts: store, executor }, never);
+      expect(done.execution.status).toBe('COMPLETED');
+      expect((await store.get(uri)).payload).toEqual({ n: 1 });
+    } finally {
+      await store.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -17,6 +17,7 @@ import {
   type ExecutionStatus,
   type ProviderRef,
 } from '../contracts/result.js';
+import { stageArtifacts } from '../artifacts/staged.js';
 import type { ArtifactStore } from '../artifacts/store.js';
 import type { IsolatedExecutor } from '../isolation/process-pool.js';
 import { JacobianError, toAppError } from '../errors.js';
@@ -121,7 +122,9 @@ function statusForError(error: JacobianError): Exclude<ExecutionStatus, 'COMPLET
  * Run one installed capability on an admitted request: parse the payload with the
  * capability's schema before anything else, run it, then hold the outcome to the
  * descriptor's ceiling and the result contract, meanwhile syncing the artifacts it lists (what
- * the run stored with deferSync becomes durable; a failed sync makes the run an ERROR).
+ * the run stored with deferSync becomes durable; a failed sync makes the run an ERROR). What the
+ * run stores is staged and written to the store only when it succeeds: a run that ends otherwise
+ * leaves the store as it was.
  * Never throws for a run-level failure.
  *
  * With tracing on, the run is an execution span with the provider call as its child; with
@@ -204,6 +207,14 @@ async function execute(
   const forward = (): void => controller.abort(signal.reason);
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
+  // What the run stores is staged, and written to the store only once the run has succeeded
+  // (its outcome passed every check below): nothing of a refused, failed, timed-out or cancelled
+  // run remains in the store (see artifacts/staged.ts).
+  const staged = stageArtifacts(deps.artifacts);
+  const failStaged = (status: Exclude<ExecutionStatus, 'COMPLETED'>, diagnostics: Diagnostic[]): CapabilityResult => {
+    staged.discard();
+    return fail(status, diagnostics);
+  };
   let outcome: CapabilityOutcome<unknown>;
   try {
     const context: CapabilityContext = {
@@ -211,7 +222,7 @@ async function execute(
       budget: run.budget,
       jobId: run.job_id,
       requestDigest: run.request_digest,
-      artifacts: deps.artifacts,
+      artifacts: staged,
       executor: deps.executor,
       signal: combined,
       deadline: started + run.budget.wall_time_ms,
@@ -231,20 +242,14 @@ async function execute(
     else if (timedOut) {
       error = new JacobianError('EXECUTION_TIMEOUT', `the run exceeded its wall-time budget of ${run.budget.wall_time_ms} ms; nothing was concluded`);
     }
-    return fail(statusForError(error), [errorDiagnostic(error)]);
+    return failStaged(statusForError(error), [errorDiagnostic(error)]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', forward);
   }
 
-  // The artifacts the outcome lists become durable (those stored with deferSync may not be yet)
-  // while it is checked; the result is returned only once they are.
-  const durable = deps.artifacts.sync(outcome.artifact_uris).then(
-    () => null,
-    (error: unknown) => toAppError(error),
-  );
   if (ASSURANCE_RANK[outcome.assurance.level] > ASSURANCE_RANK[descriptor.assurance_ceiling]) {
-    return fail('ERROR', [
+    return failStaged('ERROR', [
       errorDiagnostic(
         new JacobianError('INTERNAL', `${descriptor.id} claimed ${outcome.assurance.level} above its ceiling ${descriptor.assurance_ceiling}`),
       ),
@@ -253,7 +258,7 @@ async function execute(
   if (outcome.output !== null) {
     const checked = definition.output.safeParse(outcome.output);
     if (!checked.success) {
-      return fail('ERROR', [
+      return failStaged('ERROR', [
         errorDiagnostic(
           new JacobianError('INTERNAL', `${descriptor.id} produced output that violates its own output schema: ${checked.error.issues[0]?.message ?? ''}`),
         ),
@@ -284,13 +289,25 @@ async function execute(
   const valid = CapabilityResultSchema.safeParse(candidate);
   if (!valid.success) {
     const issue = valid.error.issues[0];
-    return fail('ERROR', [
+    return failStaged('ERROR', [
       errorDiagnostic(
         new JacobianError('INTERNAL', `${descriptor.id} produced a result that breaks the result contract at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`),
       ),
     ]);
   }
-  const unsaved = await durable;
-  if (unsaved !== null) return fail('ERROR', [errorDiagnostic(unsaved)]);
+  if (valid.data.execution.status !== 'COMPLETED') {
+    // A run that stopped short (TIMEOUT, CANCELLED, ERROR) concludes nothing, and keeps nothing.
+    staged.discard();
+    return valid.data;
+  }
+  // The run succeeded: what it staged is written to the store, and that with what else the
+  // outcome lists (stored with deferSync, say, before this run) becomes durable; the result is
+  // returned only once it is.
+  try {
+    await staged.commit();
+    await deps.artifacts.sync(outcome.artifact_uris);
+  } catch (error) {
+    return fail('ERROR', [errorDiagnostic(toAppError(error))]);
+  }
   return valid.data;
 }

@@ -124,7 +124,7 @@ export function automorphismGroup(backend: SymmetryBackend): CapabilityDefinitio
       let finding: Finding;
       let nodes = 0;
       if (backend.kind === 'nauty') {
-        const found = await nautyAutomorphismGroup(backend.tools, graph, { signal: context.signal, deadline: context.deadline });
+        const found = await nautyAutomorphismGroup(backend.tools, graph, { signal: context.signal, deadline: context.deadline, memoryMb: context.budget.memory_mb });
         finding = {
           order: found.order,
           exhaustive: true,

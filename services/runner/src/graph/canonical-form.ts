@@ -103,7 +103,7 @@ export function canonicalForm(backend: SymmetryBackend): CapabilityDefinition<Gr
       const { graph } = resolved;
       let finding: Finding;
       if (backend.kind === 'nauty') {
-        const found = await nautyCanonicalForm(backend.tools, graph, { signal: context.signal, deadline: context.deadline });
+        const found = await nautyCanonicalForm(backend.tools, graph, { signal: context.signal, deadline: context.deadline, memoryMb: context.budget.memory_mb });
         finding = { graph6: found.graph6, labelling: found.labelling, groupOrder: found.groupOrder.toString() };
       } else {
         requireTypescriptOrder(graph, input);

@@ -7,8 +7,10 @@
  * rechecking, canonical JSON, hashing and writing overlap with geng instead of following it.
  * That is why a page does not carry the total: it is not known until the provider ends. The
  * last page says so (`last: true`); the capability's output lists every page with its count.
- * A run that fails after some pages were stored leaves those pages unreferenced (they are
- * content-addressed, hold only rechecked graphs, and are reused by an identical run).
+ * The pages go to the run's staged artifacts (shared/src/artifacts/staged.ts, set up by the
+ * capability host): they reach the store only if the run succeeds, so a run refused at
+ * max_output_bytes (or failed, timed out, cancelled) leaves nothing in it, and never removes a
+ * page another run stored.
  *
  * The page payload contract lives here for now; it belongs with the shared graph contracts.
  */

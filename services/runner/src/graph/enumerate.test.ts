@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -226,6 +227,25 @@ describe('graph.enumerate.nonisomorphic', () => {
       const result = await run(backend, { order: backend === 'geng' ? 12 : 10, count_only: true }, BIG, controller.signal);
       expect(result.execution.status).toBe('CANCELLED');
       expect(result.output).toBeNull();
+    });
+
+    it('keeps nothing of a refused listing: the store is byte for byte as before, and pages an earlier run stored survive', async () => {
+      /** Every file of the store with the digest of its bytes. */
+      const state = async (): Promise<string[]> => Promise.all((await harness.files()).map(async (file) => `${file} ${createHash('sha256').update(await readFile(file)).digest('hex')}`));
+      // A successful listing stores its pages; the refused one below starts with the same pages.
+      const done = output(await run(backend, { order: 8 }, { max_output_bytes: 1024 * 1024, wall_time_ms: 120_000 }));
+      expect(done.listing).toBe('PAGED');
+      expect(done.pages.length).toBeGreaterThan(2);
+      const before = await state();
+      const refused = await run(backend, { order: 8 }, { max_output_bytes: 64 * 1024, wall_time_ms: 120_000 });
+      expect(refused.diagnostics.find((d) => d.severity === 'ERROR')?.code).toBe('OUTPUT_LIMIT_EXCEEDED');
+      expect(refused.artifact_uris).toEqual([]);
+      expect(await state()).toEqual(before);
+      expect(await listed(done)).toHaveLength(A000088[8] as number);
+      // A refused listing whose pages nobody stored before leaves none of them either.
+      const fresh = await run(backend, { order: 8, min_edges: 5 }, { max_output_bytes: 64 * 1024, wall_time_ms: 120_000 });
+      expect(fresh.diagnostics.find((d) => d.severity === 'ERROR')?.code).toBe('OUTPUT_LIMIT_EXCEEDED');
+      expect(await state()).toEqual(before);
     });
 
     it('refuses a listing larger than budget.max_output_bytes, and says how to get the count', async () => {

@@ -391,7 +391,7 @@ function gengFailure(error: unknown, limit: number): JacobianError {
 async function enumerateWithGeng(tool: GengTool, header: PageHeader, countOnly: boolean, who: string, context: CapabilityContext): Promise<Enumerated> {
   const limit = context.budget.max_output_bytes;
   const request = { order: header.order, filters: header.filters, shard: header.shard, countOnly };
-  const run = { signal: context.signal, deadline: context.deadline };
+  const run = { signal: context.signal, deadline: context.deadline, memoryMb: context.budget.memory_mb };
   if (countOnly) {
     try {
       const answer = await runGeng(tool, request, { ...run, maxOutputBytes: 4096 });

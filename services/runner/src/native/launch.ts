@@ -26,6 +26,11 @@ export interface LaunchRequest {
   stdoutFile: string | null;
   /** Most stderr bytes reported back. */
   stderrLimit: number;
+  /**
+   * The tool's address-space limit (RLIMIT_AS, which the processes it starts inherit), in KiB:
+   * set by the shell that execs it (`ulimit -v`). Absent or null: none. See memory.ts.
+   */
+  addressSpaceKiB?: number | null;
 }
 
 /** A launch refused because the tool's stdin or stdout file could not be opened. */
@@ -84,4 +89,10 @@ export function killQuietly(pid: number): void {
 /** A child's stdio pipe is a socket, which can be ref'd and unref'd. */
 export function handle(stream: Readable | Writable): { ref(): void; unref(): void } {
   return stream as unknown as Socket;
+}
+
+/** A request's address-space limit as whole KiB, or null for none (absent, not finite or not positive). */
+export function addressSpaceKiBOf(request: Pick<LaunchRequest, 'addressSpaceKiB'>): number | null {
+  const kib = request.addressSpaceKiB;
+  return kib === undefined || kib === null || !Number.isFinite(kib) || kib <= 0 ? null : Math.ceil(kib);
 }

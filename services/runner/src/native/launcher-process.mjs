@@ -24,7 +24,8 @@
  * line protocol (a newline in an argument), is spawned directly instead.
  *
  * Protocol: one JSON object per line, both ways.
- * - In: `{"op":"spawn","id":N,"file":F,"args":[...],"env":{...},"stdin":PATH|null,"stdout":PATH|null,"stderrLimit":B}`.
+ * - In: `{"op":"spawn","id":N,"file":F,"args":[...],"env":{...},"stdin":PATH|null,"stdout":PATH|null,"stderrLimit":B,"addressSpaceKiB":K|null}`
+ *   (`addressSpaceKiB`: RLIMIT_AS of the tool, set by a shell before it execs the tool; optional).
  *   The tool reads its stdin from the existing file `stdin` (opened, then unlinked) or from
  *   nothing; its stdout goes to the existing file `stdout` (opened for writing, then unlinked: the
  *   caller holds it open and reads it) or nowhere; its stderr comes back. A path under `/proc/`
@@ -49,7 +50,7 @@ import process from 'node:process';
 import { createInterface } from 'node:readline';
 
 /**
- * @typedef {{ id: number, file: string, args: string[], env: Record<string, string>, stdin: string | null, stdout: string | null, stderrLimit: number }} SpawnRequest
+ * @typedef {{ id: number, file: string, args: string[], env: Record<string, string>, stdin: string | null, stdout: string | null, stderrLimit: number, addressSpaceKiB: number | null }} SpawnRequest
  */
 
 /** The tools started and not yet exited, by request id: how to kill each. @type {Map<number, { kill(): void }>} */
@@ -59,16 +60,17 @@ const SHELL = '/bin/sh';
 /**
  * The shells' loop (see the module comment). A command is: a count, that many lines (the
  * executable and its arguments), then the stdin, stdout and stderr paths. `1<>` opens stdout
- * for writing from its start without truncating it, as a direct spawn does. Answers: the pid,
- * then the status.
+ * for writing from its start without truncating it, as a direct spawn does; then the address-space
+ * limit in KiB (`-` for none), set with `ulimit -v` in the subshell that execs the tool (same pid).
+ * Answers: the pid, then the status.
  */
 const SHELL_LOOP = [
   'unset PWD',
   'while IFS= read -r n; do',
   '  set --',
   '  while [ "$n" -gt 0 ]; do IFS= read -r a; set -- "$@" "$a"; n=$((n - 1)); done',
-  '  IFS= read -r i; IFS= read -r o; IFS= read -r e',
-  '  "$@" <"$i" 1<>"$o" 2>"$e" &',
+  '  IFS= read -r i; IFS= read -r o; IFS= read -r e; IFS= read -r m',
+  '  ( [ "$m" = - ] || ulimit -v "$m" || exit 126; exec "$@" ) <"$i" 1<>"$o" 2>"$e" &',
   '  echo "$!"',
   '  wait "$!"',
   '  echo "$?"',
@@ -145,7 +147,11 @@ function launch(request) {
   /** @type {import('node:child_process').ChildProcessByStdio<null, null, import('node:stream').Readable>} */
   let child;
   try {
-    child = spawn(request.file, request.args, { stdio: [...stdio, 'pipe'], env: request.env });
+    // With an address-space limit, a shell sets it and execs the tool (same pid).
+    child =
+      request.addressSpaceKiB === null
+        ? spawn(request.file, request.args, { stdio: [...stdio, 'pipe'], env: request.env })
+        : spawn(SHELL, ['-c', 'ulimit -v "$1" || exit 126; shift; exec "$@"', 'sh', String(request.addressSpaceKiB), request.file, ...request.args], { stdio: [...stdio, 'pipe'], env: request.env });
   } catch (error) {
     send({ id, event: 'error', message: describe(error) });
     return;
@@ -340,7 +346,7 @@ function launchInShell(request, stdio) {
     releaseShell(shell);
     send({ id, event: 'exit', code: signal === null ? status : null, signal, stderr, ms: performance.now() - started });
   };
-  shell.child.stdin.write(`${[String(1 + request.args.length), request.file, ...request.args, path(stdio[0]), path(stdio[1]), path(errFd)].join('\n')}\n`);
+  shell.child.stdin.write(`${[String(1 + request.args.length), request.file, ...request.args, path(stdio[0]), path(stdio[1]), path(errFd), request.addressSpaceKiB === null ? '-' : String(request.addressSpaceKiB)].join('\n')}\n`);
 }
 
 /**
@@ -350,10 +356,12 @@ function launchInShell(request, stdio) {
  */
 function spawnRequest(m) {
   const { id, file, args, env, stdin, stdout, stderrLimit } = m;
+  const limit = m['addressSpaceKiB'] ?? null;
+  if (limit !== null && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit <= 0)) return null;
   if (typeof id !== 'number' || typeof file !== 'string' || !Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return null;
   if (env === null || typeof env !== 'object' || !Object.values(env).every((value) => typeof value === 'string')) return null;
   if ((stdin !== null && typeof stdin !== 'string') || (stdout !== null && typeof stdout !== 'string') || typeof stderrLimit !== 'number') return null;
-  return { id, file, args: /** @type {string[]} */ (args), env: /** @type {Record<string, string>} */ (env), stdin, stdout, stderrLimit };
+  return { id, file, args: /** @type {string[]} */ (args), env: /** @type {Record<string, string>} */ (env), stdin, stdout, stderrLimit, addressSpaceKiB: limit };
 }
 
 createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {

@@ -69,6 +69,18 @@ describe.each(ROUTES)('NativeLauncher (route $route)', ({ route }) => {
     }
   }
 
+  it('starts a tool under the address-space limit asked for (RLIMIT_AS, in KiB), and under none when none is asked', async () => {
+    launcher = new NativeLauncher({ route });
+    const limited = await captured('limited', async (file) => {
+      expect((await (await launcher.launch(sh('ulimit -v; ulimit -Hv', { stdoutFile: file, addressSpaceKiB: 300_000 }))).exited).code).toBe(0);
+    });
+    expect(limited).toBe('300000\n300000\n');
+    const unlimited = await captured('unlimited', async (file) => {
+      expect((await (await launcher.launch(sh('ulimit -v', { stdoutFile: file, addressSpaceKiB: null }))).exited).code).toBe(0);
+    });
+    expect(unlimited).toBe('unlimited\n');
+  });
+
   it('runs a tool into a file it unlinks once opened, and reports its status, stderr and time', async () => {
     launcher = new NativeLauncher({ route });
     const written = await captured('out', async (file) => {

@@ -30,7 +30,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
+import { addressSpaceKiBOf, exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
 import { ShellStartError, ToolShells } from './shells.js';
 
 export { LaunchFileError, type LaunchedTool, type LaunchExit, type LaunchRequest } from './launch.js';
@@ -135,7 +135,7 @@ export class NativeLauncher {
       };
       this.pending.set(id, entry);
       this.hold(child);
-      child.stdin.write(`${JSON.stringify({ op: 'spawn', id, file: request.file, args: request.args, env: request.env, stdin: request.stdinFile ?? null, stdout: request.stdoutFile, stderrLimit: request.stderrLimit })}\n`);
+      child.stdin.write(`${JSON.stringify({ op: 'spawn', id, file: request.file, args: request.args, env: request.env, stdin: request.stdinFile ?? null, stdout: request.stdoutFile, stderrLimit: request.stderrLimit, addressSpaceKiB: addressSpaceKiBOf(request) })}\n`);
     });
   }
 

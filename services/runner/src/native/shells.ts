@@ -53,7 +53,7 @@ import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchRequest } from './launch.js';
+import { addressSpaceKiBOf, exitPromise, handle, killQuietly, LaunchFileError, type LaunchedTool, type LaunchRequest } from './launch.js';
 import { SpoolSupply, unlinkQuietly, type Spool } from './scratch.js';
 
 const SHELL = '/bin/sh';
@@ -64,7 +64,8 @@ const SETPRIV_PATHS = ['/usr/bin/setpriv', '/bin/setpriv'];
  * The shells' loop. The shell forks a child ahead of each command (the armed child) and prints
  * its pid; the armed child waits for the command, and becomes the tool: no fork is left between
  * the command and the tool. A command is a count, that many lines (the executable and its
- * arguments), then the stdin, stdout and stderr paths. The armed child opens the files on a
+ * arguments), then the stdin, stdout and stderr paths, then the address-space limit in KiB (`-`
+ * for none; `ulimit -v` sets it before the exec, see memory.ts). The armed child opens the files on a
  * compound command, so that a file that cannot be opened fails that command only (it prints `-`
  * and exits) and not the shell; otherwise it prints `+` and execs the tool, which gets them as 0,
  * 1 and 2, and nothing else of the shell's (`<>` opens stdout for writing from its start without
@@ -89,8 +90,8 @@ export const SHELL_LOOP = [
   '    IFS= read -r n || { read -r _ _ _ q _ </proc/self/stat; [ "$q" != "$$" ] || kill -TERM $$; exit 0; }',
   '    set --',
   '    while [ "$n" -gt 0 ]; do IFS= read -r a; set -- "$@" "$a"; n=$((n - 1)); done',
-  '    IFS= read -r i; IFS= read -r o; IFS= read -r e',
-  '    { echo +; exec "$@" <&3 1>&4 2>&5 3<&- 4<&- 5<&-; } 3<"$i" 4<>"$o" 5>"$e"',
+  '    IFS= read -r i; IFS= read -r o; IFS= read -r e; IFS= read -r m',
+  '    { if [ "$m" = - ] || ulimit -v "$m"; then echo +; exec "$@" <&3 1>&4 2>&5 3<&- 4<&- 5<&-; fi; } 3<"$i" 4<>"$o" 5>"$e"',
   '    echo -',
   '  ) &',
   '  p=$!',
@@ -257,6 +258,7 @@ export class ToolShells {
       paths.push(`/proc/${process.pid}/fd/${fd}`);
     }
     const [stdoutPath, stdinPath] = paths as [string, string];
+    const limit = String(addressSpaceKiBOf(request) ?? '-');
     let stderr: Spool;
     try {
       stderr = this.stderrFiles.take(path.basename(request.file));
@@ -325,7 +327,7 @@ export class ToolShells {
           }
           closeFiles();
           if (line === '-') {
-            refused = new Error(`its stdin, stdout or stderr file could not be opened by the shell that was to start it (${stdinPath}, ${stdoutPath}, ${stderrPath})`);
+            refused = new Error(`its stdin, stdout or stderr file could not be opened by the shell that was to start it, or its address-space limit not set (${stdinPath}, ${stdoutPath}, ${stderrPath}, ${limit} KiB)`);
           } else {
             // Not the protocol: the shell is not trusted with another command.
             this.discard(shell);
@@ -349,7 +351,7 @@ export class ToolShells {
       const send = (): void => {
         started = performance.now();
         shell.answer = answer;
-        shell.child.stdin.write(`${[String(1 + request.args.length), request.file, ...request.args, stdinPath, stdoutPath, stderrPath].join('\n')}\n`);
+        shell.child.stdin.write(`${[String(1 + request.args.length), request.file, ...request.args, stdinPath, stdoutPath, stderrPath, limit].join('\n')}\n`);
       };
       this.hold(shell);
       // The command goes to the armed child once the shell has named it (a new shell names its first one as it starts).

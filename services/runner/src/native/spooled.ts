@@ -21,6 +21,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { JacobianError, toAppError } from '@jacobian/shared';
 import { LaunchFileError, sharedLauncher, type LaunchedTool } from './launcher.js';
+import { addressSpaceLimitKiB, MemoryWatch, readTail } from './memory.js';
 import { scratchFile, sharedSpools, unlinkQuietly, type Spool, type SpoolSupply } from './scratch.js';
 
 export { scratchFile, sharedSpools, SpoolSupply, unlinkQuietly, type Spool } from './scratch.js';
@@ -35,6 +36,12 @@ export interface SpooledRunOptions {
   maxOutputBytes: number;
   /** Where the spool file comes from (default: the one this process shares, {@link sharedSpools}). */
   spools?: SpoolSupply | undefined;
+  /**
+   * The memory budget (budget.memory_mb) of the tool and every process it starts, in MiB: over
+   * it the tree is killed and the promise rejects with MEMORY_LIMIT_EXCEEDED (see memory.ts).
+   * Absent: no limit (provider probes, on their fixed tiny inputs).
+   */
+  memoryMb?: number | undefined;
 }
 
 /** Most stderr bytes kept from a run: enough for a diagnostic. */
@@ -101,7 +108,8 @@ function release(spool: Spool): void {
  *   and everything it wrote to stdout was taken.
  * @throws JacobianError PROVIDER_FAILED on a failed start, a non-zero exit (with stderr quoted), a
  *   tool lost with a dead launcher, or a spool file that cannot be made or read; what `onChunk`
- *   threw; EXECUTION_TIMEOUT, EXECUTION_CANCELLED or OUTPUT_LIMIT_EXCEEDED when stopped.
+ *   threw; EXECUTION_TIMEOUT, EXECUTION_CANCELLED, OUTPUT_LIMIT_EXCEEDED or MEMORY_LIMIT_EXCEEDED
+ *   (`memoryMb`; also for a tool that ran out of its address-space cap) when stopped.
  */
 export async function runSpooled(tool: string, args: readonly string[], input: string, options: SpooledRunOptions, onChunk: (chunk: Buffer) => Promise<void> | null): Promise<string> {
   const name = path.basename(tool);
@@ -178,6 +186,7 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
       finish();
     };
     const onAbort = (): void => stop(new JacobianError('EXECUTION_CANCELLED', `${name} was killed: the run was cancelled`));
+    const memory = options.memoryMb === undefined ? null : new MemoryWatch(name, options.memoryMb, (error) => stop(error));
     const timer = setTimeout(() => stop(new JacobianError('EXECUTION_TIMEOUT', `${name} was killed at the end of the wall-time budget`)), remaining);
     const sizeCheck = setInterval(() => {
       try {
@@ -190,6 +199,7 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
     const settle = (outcome: { error: unknown } | { stderr: string }): void => {
       if (settled) return;
       settled = true;
+      memory?.stop();
       clearTimeout(timer);
       clearInterval(sizeCheck);
       options.signal?.removeEventListener('abort', onAbort);
@@ -207,6 +217,12 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
       const { code, signal } = closed;
       const errText = closed.stderr.trim();
       if (code !== 0) {
+        // A tool that ran out of its address-space cap says so on stderr or stdout (Singular).
+        const outOfMemory = memory?.explainExit(code, signal, `${errText}\n${readTail(fd, STDERR_LIMIT)}`) ?? null;
+        if (outOfMemory !== null) {
+          settle({ error: outOfMemory });
+          return;
+        }
         const detail = errText === '' ? '' : `: ${errText.slice(0, 500)}`;
         settle({ error: new JacobianError('PROVIDER_FAILED', `${name} exited with ${code === null ? `signal ${signal ?? 'unknown'}` : `status ${code}`}${detail}`) });
         return;
@@ -215,11 +231,12 @@ function runThroughSpool(tool: string, args: readonly string[], stdin: string | 
     };
 
     sharedLauncher()
-      .launch({ file: tool, args, env: { LC_ALL: 'C' }, stdinFile: stdin, stdoutFile: file, stderrLimit: STDERR_LIMIT })
+      .launch({ file: tool, args, env: { LC_ALL: 'C' }, stdinFile: stdin, stdoutFile: file, stderrLimit: STDERR_LIMIT, addressSpaceKiB: options.memoryMb === undefined ? null : addressSpaceLimitKiB(options.memoryMb) })
       .then(
         (started) => {
           launched = started;
           if (stopReason !== null) started.kill();
+          else memory?.start(started.pid);
           started.exited.then(
             (exit) => {
               closed = exit;

@@ -118,8 +118,8 @@ export async function storeOrWarn(what: string, draft: Parameters<CapabilityCont
 }
 
 /** Bounds of a Singular run from the request's budget. */
-export function singularRunOptions(context: CapabilityContext): { signal: AbortSignal; deadline: number; maxOutputBytes: number } {
-  return { signal: context.signal, deadline: context.deadline, maxOutputBytes: Math.min(256 * 1024 * 1024, Math.max(16 * 1024 * 1024, 4 * context.budget.max_output_bytes)) };
+export function singularRunOptions(context: CapabilityContext): { signal: AbortSignal; deadline: number; maxOutputBytes: number; memoryMb: number } {
+  return { signal: context.signal, deadline: context.deadline, maxOutputBytes: Math.min(256 * 1024 * 1024, Math.max(16 * 1024 * 1024, 4 * context.budget.max_output_bytes)), memoryMb: context.budget.memory_mb };
 }
 
 /** The runtime is Singular (with probed tools) or ours; anything else is a registration error. */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
+import { addressSpaceLimitKiB, MemoryWatch } from '../native/memory.js';
 import { sharedSpools, withSpool } from '../native/spooled.js';
 import { runNativeTool } from './nauty.js';
 
@@ -75,6 +76,11 @@ export interface CadicalRunOptions {
   maxProofBytes: number;
   /** Called once the process exists, with its pid (for supervision and tests). */
   onSpawn?: (pid: number) => void;
+  /**
+   * The memory budget (budget.memory_mb), in MiB: over it the solver is killed and the run
+   * rejects with MEMORY_LIMIT_EXCEEDED (see native/memory.ts). Absent: no limit (the probe's tiny instances).
+   */
+  memoryMb?: number | undefined;
 }
 
 /** What one solver run found. */
@@ -90,7 +96,7 @@ export interface CadicalRun {
 }
 
 /** Why we killed the solver ourselves. */
-type KillReason = 'CANCELLED' | 'DEADLINE' | 'PROOF_LIMIT' | 'OUTPUT_LIMIT';
+type KillReason = 'CANCELLED' | 'DEADLINE' | 'PROOF_LIMIT' | 'OUTPUT_LIMIT' | 'MEMORY_LIMIT';
 
 const STDERR_KEEP_BYTES = 4096;
 const PROOF_POLL_MS = 100;
@@ -124,7 +130,8 @@ function parseModel(lines: readonly string[]): Int8Array {
  * proof file exceeds `maxProofBytes`. The promise settles only after the process has exited, so
  * no solver outlives the call.
  *
- * @throws JacobianError EXECUTION_CANCELLED on abort; PROVIDER_FAILED when cadical cannot be
+ * @throws JacobianError EXECUTION_CANCELLED on abort; MEMORY_LIMIT_EXCEEDED over `memoryMb` (or
+ *   out of its address-space cap); PROVIDER_FAILED when cadical cannot be
  *   started, exits abnormally, is lost with its launcher, or prints more or other than a SAT
  *   solver's answer.
  */
@@ -147,6 +154,7 @@ async function runCadicalInto(options: CadicalRunOptions, args: string[], spool:
     state.launched?.kill();
   };
   const onAbort = (): void => kill('CANCELLED');
+  const memory = options.memoryMb === undefined ? null : new MemoryWatch('cadical', options.memoryMb, () => kill('MEMORY_LIMIT'));
   signal.addEventListener('abort', onAbort, { once: true });
   const deadlineTimer = setTimeout(() => kill('DEADLINE'), Math.max(0, options.stopAt - Date.now()));
   deadlineTimer.unref();
@@ -177,13 +185,14 @@ async function runCadicalInto(options: CadicalRunOptions, args: string[], spool:
   try {
     let launched: LaunchedTool;
     try {
-      launched = await sharedLauncher().launch({ file: options.binary, args, env: {}, stdoutFile: spool.file, stderrLimit: STDERR_KEEP_BYTES });
+      launched = await sharedLauncher().launch({ file: options.binary, args, env: {}, stdoutFile: spool.file, stderrLimit: STDERR_KEEP_BYTES, addressSpaceKiB: options.memoryMb === undefined ? null : addressSpaceLimitKiB(options.memoryMb) });
     } catch (error) {
       throw new JacobianError('PROVIDER_FAILED', `cadical could not be started: ${toAppError(error).message}`, { cause: error });
     }
     state.launched = launched;
     pid = launched.pid;
     if (state.killedFor !== null) launched.kill();
+    else memory?.start(launched.pid);
     options.onSpawn?.(launched.pid);
     try {
       exit = await launched.exited;
@@ -191,6 +200,7 @@ async function runCadicalInto(options: CadicalRunOptions, args: string[], spool:
       throw new JacobianError('PROVIDER_FAILED', `cadical was lost: ${toAppError(error).message}`, { cause: error });
     }
   } finally {
+    memory?.stop();
     clearTimeout(deadlineTimer);
     if (proofTimer !== undefined) clearInterval(proofTimer);
     clearInterval(stdoutTimer);
@@ -200,7 +210,13 @@ async function runCadicalInto(options: CadicalRunOptions, args: string[], spool:
   const base = { exitCode: exit.code, runtimeMs, pid };
   const size = fstatSync(spool.fd).size;
   if (state.killedFor === null && size > options.maxStdoutBytes) state.killedFor = 'OUTPUT_LIMIT';
+  // Out of its address-space cap, cadical aborts on std::bad_alloc (SIGABRT): no answer, and not a crash.
+  const outOfMemory = state.killedFor === null || state.killedFor === 'MEMORY_LIMIT' ? (memory?.explainExit(exit.code === 10 || exit.code === 20 ? 0 : exit.code, exit.signal, exit.stderr) ?? null) : null;
+  if (outOfMemory !== null) throw outOfMemory;
   switch (state.killedFor) {
+    case 'MEMORY_LIMIT':
+      // Killed by the watch, which made its error: explainExit returned it above.
+      throw new JacobianError('MEMORY_LIMIT_EXCEEDED', `cadical exceeded its memory budget of ${String(options.memoryMb)} MiB and was killed`);
     case 'CANCELLED':
       throw new JacobianError('EXECUTION_CANCELLED', 'the solver run was cancelled; the solver was killed');
     case 'OUTPUT_LIMIT':

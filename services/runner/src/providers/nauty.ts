@@ -302,7 +302,8 @@ export async function nautyCanonicalForm(tools: NautyTools, graph: IndexedGraph,
   const input = encodeGraph6(graph);
   const local = new AbortController();
   const signal = options.signal === undefined ? local.signal : AbortSignal.any([options.signal, local.signal]);
-  const run = { signal, deadline: options.deadline, maxOutputBytes: NAUTY_OUTPUT_LIMIT };
+  // labelg and dreadnaut run at once: each gets half of the memory budget.
+  const run = { signal, deadline: options.deadline, maxOutputBytes: NAUTY_OUTPUT_LIMIT, memoryMb: options.memoryMb === undefined ? undefined : options.memoryMb / 2 };
   const both = Promise.all([
     runNativeTool(tools.labelg, ['-q', '-g'], `${input}\n`, run),
     runNativeTool(tools.dreadnaut, [], dreadnautScript(graph, { generators: false }), run),

@@ -66,7 +66,7 @@ describe('the Singular provider probe', () => {
     // Says it is Singular, then answers every problem with the basis [x].
     const binary = await fakeSingular(
       dir,
-      'if [ "$1" = "--version" ]; then echo "Singular for x86_64-Linux version 4.3.1 (4313, 64 bit)"; exit 0; fi\ncat > /dev/null\necho "@@jacobian:basis"\necho "v1"\necho "@@jacobian:cofactors"\necho "1"\necho "0"\necho "@@jacobian:end"',
+      'if [ "$1" = "--version" ]; then echo "Singular for x86_64-Linux version 4.3.1 (4313, 64 bit)"; exit 0; fi\ncat > /dev/null\necho "@@jacobian:options"\necho "//options: redSB redTail"\necho "@@jacobian:basis"\necho "v1"\necho "@@jacobian:cofactors"\necho "1"\necho "0"\necho "@@jacobian:end"',
     );
     await expect(probeSingular({ binary })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
     await expect(probeSingular({ binary })).rejects.toThrow(/came out as \[x\]/);
@@ -75,10 +75,34 @@ describe('the Singular provider probe', () => {
     const garbledRun = runSingularGroebner(garbled, { ring, generators: parsePolynomials(ring, ['x']), cofactors: false }, { deadline: Date.now() + 10_000, maxOutputBytes: 4096 });
     await expect(garbledRun).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
     await expect(garbledRun).rejects.toThrow(/error occurred/);
-    const unparsable = await fakeSingular(dir, 'cat > /dev/null\necho "@@jacobian:basis"\necho "v1 +* 2"\necho "@@jacobian:end"');
+    const unparsable = await fakeSingular(dir, 'cat > /dev/null\necho "@@jacobian:options"\necho "//options: redSB redTail"\necho "@@jacobian:basis"\necho "v1 +* 2"\necho "@@jacobian:end"');
     await expect(runSingularGroebner(unparsable, { ring, generators: parsePolynomials(ring, ['x']), cofactors: false }, { deadline: Date.now() + 10_000, maxOutputBytes: 4096 })).rejects.toMatchObject({
       code: 'PROVIDER_FAILED',
     });
+  });
+
+  it('refuses a run whose std would not have redSB and redTail in force (PROVIDER_FAILED naming the missing option)', async () => {
+    const ring = resolveRing({ field: { kind: 'Q' }, variables: ['x'], order: 'lex' });
+    // What the script printed when the options were set before `ring r` (Singular resets them on ring creation).
+    const reset = await fakeSingular(dir, 'cat > /dev/null\necho "@@jacobian:options"\necho "//options: redSB redThrough intStrategy"\necho "@@jacobian:basis"\necho "v1"\necho "@@jacobian:end"');
+    const run = runSingularGroebner(reset, { ring, generators: parsePolynomials(ring, ['x']), cofactors: false }, { deadline: Date.now() + 10_000, maxOutputBytes: 4096 });
+    await expect(run).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
+    await expect(run).rejects.toThrow(/redTail were not in force/);
+    const silent = await fakeSingular(dir, 'cat > /dev/null\necho "@@jacobian:basis"\necho "v1"\necho "@@jacobian:end"');
+    await expect(runSingularGroebner(silent, { ring, generators: parsePolynomials(ring, ['x']), cofactors: false }, { deadline: Date.now() + 10_000, maxOutputBytes: 4096 })).rejects.toThrow(/not in the expected form/);
+  });
+
+  it.skipIf(found.path === null)('runs std with redSB and redTail in force, as Singular itself reports them during the run', async () => {
+    const { script } = singularScript({ ring: resolveRing({ field: { kind: 'Q' }, variables: ['x', 'y'], order: 'lex' }), generators: [], cofactors: false });
+    // Set after the ring: Singular resets ring options when a ring is made.
+    expect(script.indexOf('option(redTail);')).toBeGreaterThan(script.indexOf('ring r ='));
+    for (const order of ['lex', 'grlex', 'grevlex'] as const) {
+      for (const field of [{ kind: 'Q' }, { kind: 'GF', characteristic: '32003' }] as const) {
+        const ring = resolveRing({ field, variables: ['x', 'y', 'z'], order });
+        const result = await runSingularGroebner(found.path as string, { ring, generators: parsePolynomials(ring, ['x^2 + y*z - 1', 'x*y - z^2', 'x + y + z']), cofactors: order === 'lex' }, { deadline: Date.now() + 30_000, maxOutputBytes: 1 << 20 });
+        expect(result.options).toEqual(expect.arrayContaining(['redSB', 'redTail']));
+      }
+    }
   });
 
   it.skipIf(found.path === null)('describes the installed Singular: release, COMPOSITE digest over the executable and libsingular, health checked', async () => {

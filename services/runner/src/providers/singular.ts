@@ -139,6 +139,8 @@ export interface SingularGroebnerRequest<C> {
 export interface SingularGroebnerResult<C> {
   readonly basis: Polynomial<C>[];
   readonly cofactors?: Polynomial<C>[][];
+  /** The options in force for `std`, as Singular's `option()` printed them (always including {@link SINGULAR_STD_OPTIONS}). */
+  readonly options: readonly string[];
   readonly runtimeMs: number;
 }
 
@@ -149,9 +151,24 @@ export interface SingularRunOptions {
   deadline: number;
   /** Most stdout bytes accepted; past it Singular is killed and the run rejects with OUTPUT_LIMIT_EXCEEDED. */
   maxOutputBytes: number;
+  /** The memory budget in MiB: over it (or out of its address-space cap) Singular is killed and the run rejects with MEMORY_LIMIT_EXCEEDED (see native/memory.ts). Absent: none (the probe). */
+  memoryMb?: number | undefined;
 }
 
-const MARK = { begin: '@@jacobian:basis', cofactors: '@@jacobian:cofactors', end: '@@jacobian:end' } as const;
+const MARK = { options: '@@jacobian:options', begin: '@@jacobian:basis', cofactors: '@@jacobian:cofactors', end: '@@jacobian:end' } as const;
+
+/** The options every `std` of a run is made with: a minimal (redSB) basis with reduced tails (redTail), i.e. the reduced basis. */
+export const SINGULAR_STD_OPTIONS = ['redSB', 'redTail'] as const;
+
+/**
+ * The option names in the answer of Singular's `option()` (`//options: redSB redTail …`, one or
+ * more lines); null when `lines` holds no such line.
+ */
+export function parseSingularOptions(lines: readonly string[]): string[] | null {
+  const listed = lines.filter((line) => line.startsWith('//options:'));
+  if (listed.length === 0) return null;
+  return listed.flatMap((line) => line.slice('//options:'.length).trim().split(/\s+/)).filter((name) => name !== '');
+}
 
 /**
  * The Singular script of a request. Its only inputs are numbers and the polynomials' canonical
@@ -168,10 +185,14 @@ export function singularScript<C>(request: SingularGroebnerRequest<C>): { script
   );
   const generators = request.generators.length === 0 ? ['0'] : request.generators.map((g) => printPolynomial(renamed, g));
   const lines = [
-    // Reduced bases: minimal (redSB) and with reduced tails (redTail).
-    'option(redSB);',
-    'option(redTail);',
     `ring r = ${characteristic.toString()}, (${renamed.variables.join(',')}), ${SINGULAR_ORDER[ring.order]};`,
+    // Reduced bases: minimal (redSB) and with reduced tails (redTail). After the ring: Singular
+    // keeps such options with a ring and resets them when one is made, so set before `ring r`
+    // they were off (cyclic-6 lex over Q ran past 600 s without redTail). The options in force
+    // are printed, and a run where they are not is refused (see runSingularGroebner).
+    ...SINGULAR_STD_OPTIONS.map((name) => `option(${name});`),
+    `"${MARK.options}";`,
+    'option();',
     'short = 0;',
     `ideal i = ${generators.join(',\n  ')};`,
     'ideal g = std(i);',
@@ -192,7 +213,8 @@ function failed(message: string): JacobianError {
 }
 
 /**
- * Run Singular on one request: `std` with redSB and redTail, and `lift` for cofactors. Elements
+ * Run Singular on one request: `std` with redSB and redTail (checked to be in force: a run
+ * where Singular's `option()` does not list them is a PROVIDER_FAILED), and `lift` for cofactors. Elements
  * are made monic (Singular clears denominators over Q instead) and sorted by increasing leading
  * monomial; cofactors are divided by the same leading coefficients and follow the sort.
  *
@@ -206,14 +228,19 @@ export async function runSingularGroebner<C>(binary: string, request: SingularGr
   const out = await runNativeTool(binary, ['-q', '--no-rc', '--no-warn'], script, options);
   const runtimeMs = Date.now() - started;
   const lines = out.stdout.split('\n').map((line) => line.trim());
+  const optionsAt = lines.indexOf(MARK.options);
   const begin = lines.indexOf(MARK.begin);
   const middle = request.cofactors ? lines.indexOf(MARK.cofactors) : -1;
   const end = lines.indexOf(MARK.end);
-  const unexpected = lines.findIndex((line, index) => line !== '' && (index < begin || index > end));
-  if (begin < 0 || end < begin || (request.cofactors && (middle < begin || middle > end)) || unexpected >= 0) {
+  // Between the options marker and the basis only option()'s own lines may stand.
+  const unexpected = lines.findIndex((line, index) => line !== '' && (index < optionsAt || index > end || (index > optionsAt && index < begin && !line.startsWith('//options:'))));
+  if (optionsAt < 0 || begin < optionsAt || end < begin || (request.cofactors && (middle < begin || middle > end)) || unexpected >= 0) {
     const shown = lines.filter((line) => line !== '' && !line.startsWith('@@jacobian:')).slice(0, 4).join(' | ');
     throw failed(`the answer is not in the expected form${shown === '' ? '' : `: ${shown.slice(0, 500)}`}`);
   }
+  const inForce = parseSingularOptions(lines.slice(optionsAt + 1, begin)) ?? [];
+  const missing = SINGULAR_STD_OPTIONS.filter((name) => !inForce.includes(name));
+  if (missing.length > 0) throw failed(`the options ${missing.join(', ')} were not in force for std (option() printed ${JSON.stringify(inForce.join(' '))})`);
   const R = request.ring;
   const parse = (line: string, what: string): Polynomial<C> => {
     try {
@@ -250,6 +277,7 @@ export async function runSingularGroebner<C>(binary: string, request: SingularGr
   return {
     basis: elements.map((e) => e.basis),
     ...(cofactorRows === undefined ? {} : { cofactors: elements.map((e) => e.cofactors ?? []) }),
+    options: inForce,
     runtimeMs,
   };
 }

@@ -88,6 +88,7 @@ export async function solveWithCadical(
       stopAt: context.deadline - reserveMs(remaining),
       maxStdoutBytes: 4096 + cnf.variables * 12,
       maxProofBytes: proof?.maxBytes ?? 0,
+      memoryMb: context.budget.memory_mb,
     });
     const base = { solveMs: solved.runtimeMs, exitCode: solved.exitCode, stoppedBy: solved.stoppedBy };
     if (solved.result === 'SATISFIABLE') {

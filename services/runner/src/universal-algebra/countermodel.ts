@@ -713,6 +713,7 @@ class CountermodelRun {
         // The answer is one status line and the model: at most a dozen characters per variable.
         maxStdoutBytes: 4096 + encoded.variables * 12,
         maxProofBytes: MAX_PROOF_FILE_BYTES,
+        memoryMb: this.context.budget.memory_mb,
       });
       const solver = { name: backend.name, version: backend.version, result: solved.result, exit_code: solved.exitCode, solve_ms: solved.runtimeMs, stopped_by: solved.stoppedBy };
       const record = { encoding, solver };
