@@ -3,8 +3,6 @@
  * benchmark prints a table and a JSON summary with its ratios against a peer measured in the
  * same run. Every process started is stopped by its PID at the end, even on error or Ctrl-C.
  */
-// First: the jacobian command's V8 flags, before anything else is evaluated (see v8-flags.ts).
-import './v8-flags.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

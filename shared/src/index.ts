@@ -20,6 +20,7 @@ export { checkTypedArtifact, getArtifactAt, getTypedArtifactAt, type ExpectedArt
 export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.js';
 export type { LocalFolderArtifactStore, LocalFolderArtifactStoreOptions } from './artifacts/local-folder-store.js';
 
+export { RUNNING_COMPILED, runnableFile } from './module-files.js';
 export { createProcessPool } from './isolation/process-pool.js';
 export type {
   ExecutionBudget,
