@@ -10,7 +10,7 @@ import {
   type RunHandler,
 } from '@jacobian/shared';
 import { createApi, type Api } from '@jacobian/mcp-api';
-import { createRunner, type Runner } from '@jacobian/runner';
+import { createRunner, type Runner, type RunnerRegistrationOptions } from '@jacobian/runner';
 import { createChecker, type CheckerService } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
 import { embeddedReasoningLog } from './reasoning.js';
@@ -31,7 +31,7 @@ export interface EmbeddedJacobian {
  */
 export async function startEmbedded(
   config: JacobianConfig,
-  options: { onProviderSkipped?: (provider: string, reason: string) => void } = {},
+  options: RunnerRegistrationOptions = {},
 ): Promise<EmbeddedJacobian> {
   // Long-lived stores: their shard folders are made up front rather than by the first put into each.
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true, journal: true });
