@@ -10,7 +10,7 @@
 // they are. Test files (*.test.ts) are left out; each dist/ is rebuilt whole, so nothing stale
 // (a deleted or renamed source) survives.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
@@ -37,6 +37,8 @@ let count = 0;
 for (const pkg of PACKAGES) {
   const src = join(ROOT, pkg, 'src');
   const dist = join(ROOT, pkg, 'dist');
+  // The container images copy the product workspaces only (no bench/).
+  if (!existsSync(src)) continue;
   const files = sourcesOf(src);
   rmSync(dist, { recursive: true, force: true });
   await build({

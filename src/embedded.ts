@@ -49,8 +49,11 @@ export async function startEmbedded(
     const tenantArtifacts = tenantScopes(artifacts, (tenant) => createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts', 'tenants', tenant), prepareShardFolders: true, journal: true }), (store) => store.close());
     cleanups.push(() => tenantArtifacts.close());
     const artifactsFor = (tenant: string): ArtifactStore => tenantArtifacts.of(tenant);
-    const runner = await createRunner({ artifacts, artifactsFor, executor, providers: { ...options } });
-    const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });
+    // Independent of each other: the runner's provider probes and the checker's identities (digests of its code) at once.
+    const [runner, checker] = await Promise.all([
+      createRunner({ artifacts, artifactsFor, executor, providers: { ...options } }),
+      createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey }),
+    ]);
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
     // A file store holds nothing open until used; it is closed with the queue, below.
     const reasoning = embeddedReasoningLog(config.reasoningMode, config.dataDir);
