@@ -11,7 +11,6 @@ import {
   createLiveCatalogSource,
   createProcessPool,
   createRedisClient,
-  createS3ArtifactStore,
   createRedisTaskStore,
   tenantScopes,
   keyId,
@@ -21,7 +20,6 @@ import {
   runTargetOf,
   startAdvertising,
   targetPool,
-  verifyS3Access,
   type ArtifactStore,
   type CapabilityDescriptor,
   type JacobianMetrics,
@@ -33,6 +31,7 @@ import {
   type S3ArtifactStoreOptions,
   type S3StoreArea,
 } from '@jacobian/shared';
+import { createS3ArtifactStore, verifyS3Access } from '@jacobian/shared/s3';
 import { createApi, createAuthenticator, createTaskService, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
 import { createRunner } from '@jacobian/runner';
 import { createChecker } from '@jacobian/checker';
