@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', '.jacobian-data/**', '.tmp/**', 'bin/**', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', '**/dist/**', 'coverage/**', '.jacobian-data/**', '.tmp/**', 'bin/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

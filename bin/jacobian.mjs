@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// The `jacobian` command. Jacobian is TypeScript run through tsx's loader, so there is no
-// build step between `npm ci` and a working command.
-import { register } from 'tsx/esm/api';
-import { applyJacobianV8Flags } from './v8-flags.mjs';
+// The `jacobian` command. It runs Jacobian compiled to JavaScript (dist/, written by
+// scripts/build.mjs, which `npm ci` and `npm install` run as the root package's `prepare`
+// script), in plain Node: no TypeScript loader, nothing compiled at start.
+import { existsSync } from 'node:fs';
 
-// Before anything of Jacobian is compiled: baseline code for every function, and no collector
-// threads beside the JavaScript thread (see v8-flags.mjs).
-applyJacobianV8Flags();
-
-register();
-await import('../src/cli.ts');
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write('jacobian is not built: run `npm run build` in its folder (npm ci and npm install run it)\n');
+  process.exit(1);
+}
+await import(cli.href);

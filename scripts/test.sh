@@ -12,6 +12,10 @@ echo "== lint"
 npx eslint .
 echo "== typecheck"
 npx tsc -p tsconfig.json --noEmit
+# The end-to-end suites run the jacobian command, which runs the compiled dist/: compiled from
+# the sources as they are now (npm ci compiled them too, but they may have changed since).
+echo "== build"
+node scripts/build.mjs
 echo "== tests"
 mkdir -p .tmp
 rm -f .tmp/vitest-report-*.json

@@ -112,12 +112,14 @@ async function main(argv: string[]): Promise<number> {
     { createAuthenticator, createTaskService, loadAuthFile, startHttpServer, startStdioServer },
     { artifactStoreCheck, createMemoryTaskStore, createReadiness },
     { providerSkippedReported, reportProviders, startTelemetry },
-  ] = await Promise.all([import('./config.js'), import('./embedded.js'), import('@jacobian/mcp-api'), import('@jacobian/shared'), import('./telemetry.js')]);
+    { startupProbes },
+    { ensurePortFree, listenError },
+  ] = await Promise.all([import('./config.js'), import('./embedded.js'), import('@jacobian/mcp-api'), import('@jacobian/shared'), import('./telemetry.js'), import('./probes.js'), import('./port.js')]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
   if (command === 'checkers') {
     // One-shot and serves nothing: no telemetry.
-    const jacobian = await startEmbedded({ ...config, concurrency: 1 });
+    const jacobian = await startEmbedded({ ...config, concurrency: 1 }, { health: startupProbes(log, config.dataDir).health });
     process.stdout.write(`${JSON.stringify({ authorized: jacobian.checker.identities.map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }, null, 2)}\n`);
     await jacobian.close();
     return 0;
@@ -130,10 +132,13 @@ async function main(argv: string[]): Promise<number> {
       const { host, port } = parseHttp(values.host, values.port);
       const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
       const signalled = waitForSignal();
+      // Before the slow part of start-up: a port another process holds fails now, not after it.
+      await ensurePortFree(host, port);
       log.debug('starting', { command });
       const metrics = telemetry.metrics;
-      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, metrics) });
-      logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
+      const probes = startupProbes(log, config.dataDir);
+      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, metrics), health: probes.health, onProbe: probes.onProbe });
+      probes.done();
       reportProviders(metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
       // Providers were probed by startEmbedded; the local artifact folder is the one dependency left to check.
       const readiness = createReadiness(['artifacts', 'providers']);
@@ -142,7 +147,15 @@ async function main(argv: string[]): Promise<number> {
       const onError = (error: Error): void => log.warn('mcp http error', { error: error.message });
       // Embedded runs live in this process, so their tasks do too.
       const tasks = createTaskService({ store: createMemoryTaskStore(), onError });
-      const http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), tasks, onError, ops: { readiness, metrics } });
+      let http;
+      try {
+        http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), tasks, onError, ops: { readiness, metrics } });
+      } catch (error) {
+        await jacobian.close().catch(() => undefined);
+        throw listenError(error, host, port);
+      }
+      // Started means serving: logged once the port is listened on.
+      logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       log.info('serving MCP over Streamable HTTP', { url: http.url });
       const signal = await signalled;
       log.info('shutting down', { signal });
@@ -154,7 +167,9 @@ async function main(argv: string[]): Promise<number> {
       const signalled = waitForSignal();
       log.debug('starting', { command });
       // Metrics have no scrape endpoint here; they are pushed when OTLP metrics are configured.
-      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, telemetry.metrics) });
+      const probes = startupProbes(log, config.dataDir);
+      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, telemetry.metrics), health: probes.health, onProbe: probes.onProbe });
+      probes.done();
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       reportProviders(telemetry.metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
       const server = startStdioServer(jacobian.api, (error) => log.warn('mcp stdio error', { error: error.message }));

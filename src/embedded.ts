@@ -10,7 +10,7 @@ import {
   type RunHandler,
 } from '@jacobian/shared';
 import { createApi, type Api } from '@jacobian/mcp-api';
-import { createRunner, type Runner } from '@jacobian/runner';
+import { createRunner, type Runner, type RunnerRegistrationOptions } from '@jacobian/runner';
 import { createChecker, type CheckerService } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
 import { embeddedReasoningLog } from './reasoning.js';
@@ -31,7 +31,7 @@ export interface EmbeddedJacobian {
  */
 export async function startEmbedded(
   config: JacobianConfig,
-  options: { onProviderSkipped?: (provider: string, reason: string) => void } = {},
+  options: RunnerRegistrationOptions = {},
 ): Promise<EmbeddedJacobian> {
   // Long-lived stores: their shard folders are made up front rather than by the first put into each.
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true, journal: true });
@@ -49,8 +49,11 @@ export async function startEmbedded(
     const tenantArtifacts = tenantScopes(artifacts, (tenant) => createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts', 'tenants', tenant), prepareShardFolders: true, journal: true }), (store) => store.close());
     cleanups.push(() => tenantArtifacts.close());
     const artifactsFor = (tenant: string): ArtifactStore => tenantArtifacts.of(tenant);
-    const runner = await createRunner({ artifacts, artifactsFor, executor, providers: { ...options } });
-    const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });
+    // Independent of each other: the runner's provider probes and the checker's identities (digests of its code) at once.
+    const [runner, checker] = await Promise.all([
+      createRunner({ artifacts, artifactsFor, executor, providers: { ...options } }),
+      createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey }),
+    ]);
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
     // A file store holds nothing open until used; it is closed with the queue, below.
     const reasoning = embeddedReasoningLog(config.reasoningMode, config.dataDir);

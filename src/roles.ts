@@ -11,7 +11,6 @@ import {
   createLiveCatalogSource,
   createProcessPool,
   createRedisClient,
-  createS3ArtifactStore,
   createRedisTaskStore,
   tenantScopes,
   keyId,
@@ -21,7 +20,6 @@ import {
   runTargetOf,
   startAdvertising,
   targetPool,
-  verifyS3Access,
   type ArtifactStore,
   type CapabilityDescriptor,
   type JacobianMetrics,
@@ -33,6 +31,7 @@ import {
   type S3ArtifactStoreOptions,
   type S3StoreArea,
 } from '@jacobian/shared';
+import { createS3ArtifactStore, verifyS3Access } from '@jacobian/shared/s3';
 import { createApi, createAuthenticator, createTaskService, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
 import { createRunner } from '@jacobian/runner';
 import { createChecker } from '@jacobian/checker';
@@ -40,6 +39,8 @@ import type { JacobianConfig } from './config.js';
 import type { ClusterEnvironment } from './cluster-config.js';
 import type { Logger } from './log.js';
 import { startOpsServer } from './ops-server.js';
+import { ensurePortFree, listenError } from './port.js';
+import { startupProbes } from './probes.js';
 import { providerSkippedReported, reportProviders } from './telemetry.js';
 import { clusterReasoningLog } from './reasoning.js';
 
@@ -195,6 +196,8 @@ export function startApiRole(
   telemetry: RoleTelemetry,
 ): Promise<RunningRole> {
   return startRole(async (cleanups) => {
+    // Before anything connects: a port another process holds fails now, with the way out.
+    await ensurePortFree(http.host, http.port);
     const readiness = createReadiness(['redis', 'artifacts']);
     const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     // Checked before anything connects: a bad auth file stops the role at once.
@@ -255,6 +258,8 @@ export function startApiRole(
       ...(auth === undefined ? {} : { auth }),
       ops: { readiness, metrics: telemetry.metrics },
       onError: (error) => log.warn('mcp http error', { error: error.message }),
+    }).catch((error: unknown) => {
+      throw listenError(error, http.host, http.port);
     });
     cleanups.add(() => server.close());
     log.info('serving MCP over Streamable HTTP', {
@@ -340,7 +345,9 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
     const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
     const executor = createProcessPool({ size: config.concurrency });
     cleanups.add(() => executor.close());
-    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped: providerSkippedReported(log, telemetry.metrics) } });
+    const probes = startupProbes(log, config.dataDir);
+    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped: providerSkippedReported(log, telemetry.metrics), health: probes.health, onProbe: probes.onProbe } });
+    probes.done();
     for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
     reportProviders(telemetry.metrics, runner.installed, runner.unavailable);
     readiness.provide('providers', () => Promise.resolve());

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runnableFile } from '@jacobian/shared';
 import { childEnvironment, waitForLogLine, type ManagedProcess, type ProcessGroup } from './proc.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,14 +70,17 @@ export async function startJacobian(
   return { process: managed, url: url ?? undefined };
 }
 
-/** Start one of this package's child entry points (children/*.ts) with `node --import tsx`. */
+/**
+ * Start one of this package's child entry points (children/*.ts, named by its source) with plain
+ * `node`: `npm run bench` runs the benchmark compiled (bench/dist), children and jacobian alike.
+ */
 export function startChild(
   context: BenchContext,
   name: string,
   entry: string,
   options: { env: Record<string, string>; core?: number; pipeStdout?: boolean; pipeStdin?: boolean },
 ): ManagedProcess {
-  return context.group.spawnNode(name, ['--import', 'tsx', join(CHILDREN_DIR, entry)], {
+  return context.group.spawnNode(name, [runnableFile(join(CHILDREN_DIR, entry))], {
     cwd: REPO_ROOT,
     env: childEnvironment(context.runTag, options.env),
     logFile: join(context.dir, `${name}.log`),

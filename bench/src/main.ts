@@ -3,8 +3,6 @@
  * benchmark prints a table and a JSON summary with its ratios against a peer measured in the
  * same run. Every process started is stopped by its PID at the end, even on error or Ctrl-C.
  */
-// First: the jacobian command's V8 flags, before anything else is evaluated (see v8-flags.ts).
-import './v8-flags.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,13 +18,17 @@ import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
 import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
+import { printStartupTables, runStartupBench } from './startup.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|algebra|graphs|sat|polynomial|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|startup|algebra|graphs|sat|polynomial|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
 find    math.find requests/s (server on core 0, load generator on core 1) vs a minimal
         stateless MCP server on the same SDK, then a long run sampling the server's RSS
+startup time from spawning \`jacobian stdio\` to its first math.find answer (a new data dir: every
+        provider health check runs; a data dir from an earlier start: checks remembered) vs the
+        smallest stdio server on the same SDK, interleaved rounds, ratios per round. Not part of all.
 algebra universal_algebra.search.countermodel (one call searching orders 1…8, over MCP HTTP to an
         embedded serve) vs cvc5 --finite-model-find on a fixed set of implications between magma laws;
         needs /usr/bin/cvc5 (Debian package cvc5). Not part of all.
@@ -73,6 +75,7 @@ Options:
   --graphs-repeat N      graphs: measured rounds per case, medians reported (default 1)
   --graphs-shard-mib M   graphs: listings above M MiB of graph6 are split into that many-MiB shards
                          for both geng and the capability (default 12; one call returns ≤ 16 MiB)
+  --startup-rounds N     startup: measured rounds, each starting every system once (default 5)
   --sat-reps N           sat: repetitions per instance, medians reported (default 3)
   --sat-only A,B         sat: run only the instances whose name contains A or B (e.g. php, rand3-250)
   --polynomial-reps N    polynomial: repetitions per system, medians reported (default 3)
@@ -127,6 +130,7 @@ async function main(): Promise<number> {
       'graphs-repeat': { type: 'string' },
       'graphs-shard-mib': { type: 'string' },
       'sat-reps': { type: 'string' },
+      'startup-rounds': { type: 'string' },
       'sat-only': { type: 'string' },
       'polynomial-reps': { type: 'string' },
       'polynomial-only': { type: 'string' },
@@ -143,7 +147,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'algebra', 'graphs', 'sat', 'polynomial', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
@@ -270,6 +274,11 @@ async function main(): Promise<number> {
         process.stdout.write(`\n== polynomial ==\n${printPolynomialTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.rows.some((row) => !row.agree)) failed = true;
+      } else if (name === 'startup') {
+        const report = await runStartupBench(context, { rounds: positiveInt('startup-rounds', values['startup-rounds'], 5) });
+        report.stopped = await teardown(context);
+        process.stdout.write(`\n== startup ==\n${printStartupTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
       } else if (name === 'sat') {
         const report = await runSatBench(context, {
           reps: positiveInt('sat-reps', values['sat-reps'], 3),

@@ -21,6 +21,7 @@ export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.j
 export { stageArtifacts, type StagedArtifacts } from './artifacts/staged.js';
 export type { LocalFolderArtifactStore, LocalFolderArtifactStoreOptions } from './artifacts/local-folder-store.js';
 
+export { RUNNING_COMPILED, runnableFile } from './module-files.js';
 export { createProcessPool } from './isolation/process-pool.js';
 export type {
   ExecutionBudget,
@@ -203,7 +204,8 @@ export { createBullmqRunQueue, createRedisClient, resolveRedisConnection } from 
 export type { BullmqRunQueueOptions, KeepJobsOptions, RedisConnectionOptions } from './queue/bullmq-run-queue.js';
 export { createBullmqRunWorker } from './queue/bullmq-run-worker.js';
 export type { BullmqRunWorker, BullmqRunWorkerOptions } from './queue/bullmq-run-worker.js';
-export { createS3ArtifactStore, verifyS3Access } from './artifacts/s3-store.js';
+// The S3 store's functions are in the `@jacobian/shared/s3` entry: the AWS SDK they load is the
+// largest module of all, and only the cluster roles need it (not `serve` or `stdio`).
 export type { S3ArtifactStoreOptions, S3Credentials, S3StoreArea } from './artifacts/s3-store.js';
 
 export {

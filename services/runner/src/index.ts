@@ -1,4 +1,5 @@
-export { createRunner, runnerRegistrations, type RunnerRegistrationOptions, type Runner, type RunnerOptions } from './runner.js';
+export { createRunner, runnerRegistrations, type ProbeEvent, type RunnerRegistrationOptions, type Runner, type RunnerOptions } from './runner.js';
+export { createHealthCache, type HealthCache, type HealthOutcome } from './providers/health-cache.js';
 export { constructExplicit, ConstructExplicitInput } from './graph/construct-explicit.js';
 export { maximumInducedTree, MaximumInducedTreeOutput } from './graph/maximum-induced-tree.js';
 export { artifactPut } from './artifact/put.js';

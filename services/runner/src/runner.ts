@@ -13,6 +13,7 @@ import {
   PROPOSITIONAL_SOURCES,
   nonConclusionResult,
   registerCapabilities,
+  toAppError,
   sourceProviderRuntime,
   UNIVERSAL_ALGEBRA_SOURCES,
   type AdmittedRun,
@@ -23,6 +24,7 @@ import {
   type InstalledCapability,
   type IsolatedExecutor,
   type ProviderProbe,
+  type ProviderRuntime,
   type RegistrationReport,
 } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +45,7 @@ import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
 import { cadicalProvider } from './providers/cadical.js';
 import { probeZ3Provider } from './providers/z3.js';
+import type { HealthCache } from './providers/health-cache.js';
 import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resultantCompute } from './polynomial/algebra-capabilities.js';
 import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
@@ -60,7 +63,7 @@ import { RUNNER_VERSION } from './version.js';
 const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
 /** Our own TypeScript: identity is the digest of the files that implement these capabilities. */
-function typescriptProvider(name: string, files: string[], features: string[], sharedFiles: string[] = []): ProviderProbe {
+function typescriptSourceProvider(name: string, files: string[], features: string[], sharedFiles: string[] = []): ProviderProbe {
   return {
     name,
     probe: () =>
@@ -69,8 +72,8 @@ function typescriptProvider(name: string, files: string[], features: string[], s
 }
 
 /** z3-solver, health-checked in a child of `executor` when one is given (see probeZ3Provider). */
-function z3Provider(executor?: IsolatedExecutor): ProviderProbe {
-  return { name: 'z3-solver', probe: () => probeZ3Provider(executor === undefined ? {} : { executor }) };
+function z3Provider(executor: IsolatedExecutor | undefined, health: HealthCache | undefined): ProviderProbe {
+  return { name: 'z3-solver', probe: () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }) }) };
 }
 
 /** Our graph code: construction and the exact invariants, with the shared graph contract they accept. */
@@ -118,6 +121,44 @@ export interface RunnerRegistrationOptions {
    * registration report lists only providers whose capabilities are absent.
    */
   onProviderSkipped?: (provider: string, reason: string) => void;
+  /**
+   * Native and WASM providers' health checks remembered across starts (see
+   * providers/health-cache.ts); without it, every start checks every provider.
+   */
+  health?: HealthCache;
+  /** Told as each provider's probe starts and ends (for the start-up log). */
+  onProbe?: (event: ProbeEvent) => void;
+}
+
+/** A provider probe starting or ending, with how long it took. */
+export type ProbeEvent =
+  | { provider: string; phase: 'started' }
+  | { provider: string; phase: 'healthy'; ms: number }
+  | { provider: string; phase: 'unavailable'; ms: number; reason: string };
+
+/**
+ * The same provider, probed at most once however many capabilities and fallbacks name it
+ * (cadical serves four), with its start and end told to `onProbe`. Every probe is started at once
+ * by registerCapabilities, so they run in parallel; firstHealthyOf starts a fallback only when
+ * the provider before it has failed. The returned object keeps the provider's other members
+ * (nauty's `tools`…): it has the provider as its prototype.
+ */
+function probedOnce<P extends ProviderProbe>(provider: P, onProbe: ((event: ProbeEvent) => void) | undefined): P {
+  let pending: Promise<ProviderRuntime> | undefined;
+  const probe = (signal?: AbortSignal): Promise<ProviderRuntime> =>
+    (pending ??= (async () => {
+      const started = performance.now();
+      onProbe?.({ provider: provider.name, phase: 'started' });
+      try {
+        const runtime = await provider.probe(signal);
+        onProbe?.({ provider: provider.name, phase: 'healthy', ms: Math.round(performance.now() - started) });
+        return runtime;
+      } catch (error) {
+        onProbe?.({ provider: provider.name, phase: 'unavailable', ms: Math.round(performance.now() - started), reason: toAppError(error).message });
+        throw error;
+      }
+    })());
+  return Object.create(provider, { probe: { value: probe } }) as P;
 }
 
 /**
@@ -126,23 +167,26 @@ export interface RunnerRegistrationOptions {
  * otherwise (firstHealthyOf); each capability's factory serves with whichever was chosen.
  */
 export function runnerRegistrations(executor?: IsolatedExecutor, options: RunnerRegistrationOptions = {}): CapabilityRegistration[] {
+  const once = <P extends ProviderProbe>(provider: P): P => probedOnce(provider, options.onProbe);
+  const health = options.health === undefined ? {} : { health: options.health };
+  const typescriptProvider = (name: string, files: string[], features: string[], sharedFiles: string[] = []): ProviderProbe => once(typescriptSourceProvider(name, files, features, sharedFiles));
   const graphSources = [GRAPH_CONTRACT_SOURCE, GRAPH_OPERAND_SOURCE, GRAPH_FORMATS_SOURCE, GRAPH_WITNESS_SOURCE];
   const graphTs = typescriptProvider('jacobian-graph-ts', GRAPH_TS_FILES, ['graph-construction', 'graph-invariants', 'graph-format-conversion'], graphSources);
-  const nauty = nautyProvider(options.nauty);
+  const nauty = once(nautyProvider({ ...options.nauty, ...health }));
   const symmetry = firstHealthyOf(
     [nauty, typescriptProvider(SYMMETRY_TS_PROVIDER, SYMMETRY_TS_FILES, ['canonical-labelling', 'automorphism-group', 'max-order-64'], graphSources)],
     options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
   );
-  const geng = gengProvider(options.nauty);
+  const geng = once(gengProvider({ ...options.nauty, ...health }));
   const enumeration = firstHealthyOf(
     [geng, typescriptProvider(ENUMERATE_TS_PROVIDER, ENUMERATE_TS_FILES, [...ENUMERATE_TS_FEATURES], graphSources)],
     options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
   );
   const skipped = options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped };
-  const countermodelProbes = [countermodelCadicalProvider(), countermodelZ3Provider(executor)];
+  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider(executor, options.health))];
   const countermodel = firstHealthyOf(countermodelProbes, skipped);
   const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
-  const cadical = cadicalProvider();
+  const cadical = once(cadicalProvider(health));
   const claimsTs = typescriptProvider('jacobian-claims-ts', CLAIMS_TS_FILES, ['propositional-grammar', 'propositional-structure', 'claim-decomposition'], [...PROPOSITIONAL_SOURCES]);
   // decide's fallback when cadical is absent: our CDCL solver with the claim code (a name of its own: one file list per provider name).
   // decide.ts also runs unsat-proof-find.ts (the DRAT shape check and proof size limit).
@@ -151,9 +195,9 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     ...SAT_TS_SOURCES,
     ...SAT_SOURCES,
   ]);
-  const singular = singularProvider();
+  const singular = once(singularProvider(health));
   // Created once: providers are probed once per name, each with one file list.
-  const algebraTs = algebraTsProvider();
+  const algebraTs = once(algebraTsProvider());
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -162,7 +206,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),
     capabilityRegistration(symmetry, (runtime) => automorphismGroup(symmetryBackend(runtime, nauty))),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
-    capabilityRegistration(z3Provider(executor), (runtime) => maximumInducedTree(runtime)),
+    capabilityRegistration(once(z3Provider(executor, options.health)), (runtime) => maximumInducedTree(runtime)),
     capabilityRegistration(
       typescriptProvider(
         'jacobian-universal-algebra-ts',
@@ -180,7 +224,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(claimsTs, () => splitConjunction),
     capabilityRegistration(claimsTs, () => implicationObligations),
     capabilityRegistration(firstHealthyOf([cadical, claimsDecideTs], skipped), (runtime) => decidePropositional(runtime)),
-    capabilityRegistration(firstHealthyOf([singular, groebnerTsProvider()], skipped), (runtime) => groebnerBasisCompute(runtime, { singular })),
+    capabilityRegistration(firstHealthyOf([singular, once(groebnerTsProvider())], skipped), (runtime) => groebnerBasisCompute(runtime, { singular })),
     capabilityRegistration(algebraTs, (runtime) => expressionNormalize(runtime)),
     capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => gcdCompute(runtime, { singular })),
     capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => resultantCompute(runtime, { singular })),

@@ -1,6 +1,6 @@
 /**
- * Entry point of a pool child process. Forked by `process-pool.ts` with tsx preloaded, so both
- * this file and TypeScript kernels load without a build step.
+ * Entry point of a pool child process, forked by `process-pool.ts`: compiled (child-entry.js,
+ * plain `node`, compiled kernels) or, from the TypeScript sources, with tsx preloaded.
  *
  * The child is deliberately dumb: it imports kernels, runs one at a time, and reports back.
  * Every hard limit (wall time, memory, cancellation) is enforced by the parent with SIGKILL,

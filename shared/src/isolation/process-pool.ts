@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JacobianError, toAppError, type ErrorCode, type SerializedError } from '../errors.js';
 import { validProgress, type ProgressListener, type RunProgress } from '../contracts/progress.js';
+import { RUNNING_COMPILED, runnableFile } from '../module-files.js';
 import { isChildMessage, type ChildMessage, type RunMessage } from './protocol.js';
 
 /** Where a kernel lives: a module (absolute path or `file://` URL, TS or JS) and one of its exports. */
@@ -221,17 +222,20 @@ function toMib(bytes: number): number {
 }
 
 /**
- * The `--import` argument that makes a child load TypeScript: the tsx package's ESM entry
- * (`tsx` → `dist/loader.mjs`), which calls `module.register` on Node ≥ 20.6. It is resolved
- * from this package so the child does not depend on its working directory.
+ * How a child runs kernels in the form this module runs in (see module-files.ts). Compiled, a
+ * child is plain `node` running child-entry.js, and kernels are compiled modules too. From the
+ * TypeScript sources (tests), the child loads TypeScript through tsx's ESM entry (`tsx` →
+ * `dist/loader.mjs`, resolved from this package so the child does not depend on its working
+ * directory), and resolves the workspaces to their sources as this process does (the `jacobian-source`
+ * export condition).
  */
-function resolveTsxImport(): string {
+function childCommand(): { entry: string; execArgv: string[] } {
+  if (RUNNING_COMPILED) return { entry: fileURLToPath(new URL('./child-entry.js', import.meta.url)), execArgv: [] };
   const require = createRequire(import.meta.url);
-  return pathToFileURL(require.resolve('tsx')).href;
-}
-
-function childEntryPath(): string {
-  return fileURLToPath(new URL('./child-entry.ts', import.meta.url));
+  return {
+    entry: fileURLToPath(new URL('./child-entry.ts', import.meta.url)),
+    execArgv: ['--conditions=jacobian-source', '--import', pathToFileURL(require.resolve('tsx')).href],
+  };
 }
 
 class ProcessPool implements IsolatedExecutor {
@@ -266,8 +270,7 @@ class ProcessPool implements IsolatedExecutor {
     this.size = options.size;
     this.idleTarget = idle;
     this.env = options.env ?? process.env;
-    this.execArgv = ['--import', resolveTsxImport()];
-    this.entry = childEntryPath();
+    ({ entry: this.entry, execArgv: this.execArgv } = childCommand());
     process.on('exit', this.killAllOnExit);
     this.ensureWarm();
   }
@@ -623,9 +626,7 @@ class ProcessPool implements IsolatedExecutor {
     const wallTimeMs = Math.max(1, Math.round(job.deadline - startedAt));
     const budgetMs = task.budget.wallTimeMs;
     const margin = Math.min(softMarginMs(task), wallTimeMs / 2);
-    const moduleUrl = task.kernel.module.startsWith('file:')
-      ? task.kernel.module
-      : pathToFileURL(task.kernel.module).href;
+    const moduleUrl = pathToFileURL(runnableFile(task.kernel.module.startsWith('file:') ? fileURLToPath(task.kernel.module) : task.kernel.module)).href;
     const message: RunMessage = {
       type: 'run',
       id,

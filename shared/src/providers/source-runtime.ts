@@ -5,6 +5,7 @@ import type { CheckerIdentity } from '../contracts/capability.js';
 import type { ProviderRuntime } from '../contracts/provider.js';
 import type { CheckerDeclaration } from '../capabilities/define.js';
 import { JacobianError } from '../errors.js';
+import { runnableFile } from '../module-files.js';
 
 export function platformTag(): string {
   return `${process.platform}-${process.arch}-node${process.versions.node}`;
@@ -16,9 +17,14 @@ interface FileDigest {
   sha256: string;
 }
 
-async function digestFiles(files: readonly string[]): Promise<FileDigest[]> {
+/**
+ * Digests of the files of our own code, as they run: the TypeScript sources, or compiled, the
+ * JavaScript beside each named source (see module-files.ts), so an identity is that of the code
+ * that runs.
+ */
+async function digestFiles(sources: readonly string[]): Promise<FileDigest[]> {
   const digests: FileDigest[] = [];
-  for (const file of files) {
+  for (const file of sources.map(runnableFile)) {
     let bytes: Buffer;
     try {
       bytes = await readFile(file);

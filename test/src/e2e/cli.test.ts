@@ -1,14 +1,20 @@
 /**
  * `jacobian --help` and `--version` answer and exit 0 without starting anything: no server,
- * no kernel pool, no data dir. The command sets its own V8 flags. `jacobian serve` sent SIGTERM
- * during start-up shuts down cleanly.
+ * no kernel pool, no data dir. The command runs compiled JavaScript, with no TypeScript loader in
+ * it or its children, and logs its provider probes. A port in use fails `serve` and `api` before
+ * they start, with a hint to use --port. `jacobian serve` sent SIGTERM during start-up shuts down
+ * cleanly.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { reapProcessesWithEnv } from '@jacobian/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandEnvironment, JACOBIAN_BIN, REPO_ROOT } from '../support/jacobian.js';
@@ -22,10 +28,10 @@ interface Exit {
   stderr: string;
 }
 
-/** Run `node <nodeArgs> <args>` (args: normally JACOBIAN_BIN and its arguments) to completion; SIGKILL it by pid if it has not exited within the bound. */
-function runCommand(args: string[], env: Record<string, string>, boundMs = 60_000, nodeArgs: string[] = []): Promise<Exit> {
+/** Run `node <args>` (normally JACOBIAN_BIN and its arguments) to completion; SIGKILL it by pid if it has not exited within the bound. */
+function runCommand(args: string[], env: Record<string, string>, boundMs = 60_000): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -95,42 +101,83 @@ describe('jacobian --help / --version', () => {
   });
 });
 
-describe('how the command runs Node', () => {
-  it('gives every function baseline code when it is first compiled (V8 --always-sparkplug, set by the command itself)', { timeout: 120_000 }, async () => {
-    // Loaded before the command; at exit it compiles and calls a new function and reports its tier.
-    const probe = join(parent, 'tier-probe.mjs');
-    writeFileSync(probe, "process.once('exit', () => {\n  const f = new Function('a', 'return a + 1');\n  f(1);\n  process.stdout.write(`tier ${%ActiveTierIsSparkplug(f)}\\n`);\n});\n");
-    const nodeArgs = ['--allow-natives-syntax', '--import', pathToFileURL(probe).href];
-    // The probe itself: plain Node interprets a new function first.
-    const plain = await runCommand(['--eval', ''], env, 60_000, nodeArgs);
-    expect(plain).toMatchObject({ code: 0, stdout: 'tier false\n' });
-    const jacobian = await runCommand([JACOBIAN_BIN, '--version'], env, 60_000, nodeArgs);
-    expect(jacobian).toMatchObject({ code: 0, stdout: `${VERSION}\ntier true\n`, stderr: '' });
-  });
-
-  it('marks the old generation on its JavaScript thread, not on helper threads beside it (V8 --no-concurrent-marking, set by the command itself)', { timeout: 120_000 }, async () => {
-    // Loaded before the command; at exit it keeps 200,000 objects alive and makes garbage
-    // until V8 has marked the old generation incrementally a few times.
-    const probe = join(parent, 'marking-probe.mjs');
+describe('the command runs compiled JavaScript', () => {
+  it('jacobian stdio answers math.find over stdio with no TypeScript loader in it or its pool children', { timeout: 180_000 }, async () => {
+    const stdioDir = join(parent, 'stdio-compiled');
+    // Loaded before the command: records every module.register call (how tsx, or any loader,
+    // installs itself) and reports them on stderr as the process exits.
+    const probe = join(parent, 'loader-probe.mjs');
     writeFileSync(
       probe,
-      "process.once('exit', () => {\n  const live = [];\n  for (let i = 0; i < 200000; i++) live.push({ i, s: 'x' + i });\n  let made = 0;\n  for (let i = 0; i < 300; i++) made += new Array(50000).fill(0).map((_, j) => ({ j })).length;\n  process.stdout.write(`made ${made} kept ${live.length}\\n`);\n});\n",
+      "import module from 'node:module';\nconst registered = [];\nconst register = module.register;\nmodule.register = (...args) => { registered.push(String(args[0])); return register.apply(module, args); };\nprocess.once('exit', () => process.stderr.write(`loaders registered: ${JSON.stringify(registered)}\\n`));\n",
     );
-    // V8 traces each incremental marking step; with concurrent marking on, each step also
-    // reports what the helper threads have marked.
-    const nodeArgs = ['--trace-incremental-marking', '--import', pathToFileURL(probe).href];
-    const count = (text: string, what: string): number => text.split('\n').filter((line) => line.includes(what)).length;
-    const plain = await runCommand(['--eval', ''], env, 60_000, nodeArgs);
-    expect(plain.code).toBe(0);
-    expect(plain.stdout).toContain('made 15000000 kept 200000');
-    expect(count(plain.stdout, '[IncrementalMarking] Start marking')).toBeGreaterThan(0);
-    expect(count(plain.stdout, 'on background threads')).toBeGreaterThan(0);
-    const jacobian = await runCommand([JACOBIAN_BIN, '--version'], env, 60_000, nodeArgs);
-    expect(jacobian).toMatchObject({ code: 0, stderr: '' });
-    expect(jacobian.stdout.startsWith(`${VERSION}\n`)).toBe(true);
-    expect(jacobian.stdout).toContain('made 15000000 kept 200000');
-    expect(count(jacobian.stdout, '[IncrementalMarking] Start marking')).toBeGreaterThan(0);
-    expect(count(jacobian.stdout, 'on background threads')).toBe(0);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', pathToFileURL(probe).href, JACOBIAN_BIN, 'stdio'],
+      env: commandEnvironment({ JACOBIAN_DATA_DIR: stdioDir }),
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new Client({ name: 'cli-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(transport);
+    try {
+      const found = await client.callTool({ name: 'math.find', arguments: { query: 'chromatic number of a graph' } });
+      expect(found.isError).not.toBe(true);
+      expect(JSON.stringify(found.structuredContent)).toContain('graph.chromatic_number.compute');
+      // The pool children run the compiled child entry with plain node: no --import, no tsx.
+      expect(transport.pid).not.toBeNull();
+      const pids = execFileSync('pgrep', ['-P', String(transport.pid)], { encoding: 'utf8' }).trim().split('\n').filter((line) => line !== '');
+      const commands = pids.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== ''));
+      const poolChildren = commands.filter((args) => args.some((arg) => arg.endsWith('child-entry.js')));
+      expect(poolChildren.length).toBeGreaterThan(0);
+      for (const args of commands) expect(args.join(' ')).not.toMatch(/tsx|--import|child-entry\.ts/);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).toContain('"msg":"provider probed"');
+    expect(stderr).toContain('"msg":"providers probed"');
+    expect(stderr).toContain('loaders registered: []');
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', stdioDir, 5_000)).toEqual([]);
+  });
+});
+
+describe('a port in use', () => {
+  let holder: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    holder = createServer();
+    port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as AddressInfo).port)));
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
+  });
+
+  it('jacobian serve fails before it starts, naming the port and --port', { timeout: 120_000 }, async () => {
+    const busyDir = join(parent, 'serve-port-in-use');
+    const { code, stderr } = await runCommand([JACOBIAN_BIN, 'serve', '--host', '127.0.0.1', '--port', String(port)], commandEnvironment({ JACOBIAN_DATA_DIR: busyDir }));
+    expect(code).toBe(2);
+    expect(stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use by another process; choose another with --port`);
+    expect(stderr).not.toContain('jacobian started');
+    // Nothing of the slow part of start-up ran: no provider was probed.
+    expect(stderr).not.toContain('provider probed');
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', busyDir, 2_000)).toEqual([]);
+  });
+
+  it('jacobian api fails before it connects to anything, naming the port and --port', { timeout: 120_000 }, async () => {
+    const busyDir = join(parent, 'api-port-in-use');
+    mkdirSync(busyDir, { recursive: true });
+    const publicKey = join(busyDir, 'checker.pub.pem');
+    writeFileSync(publicKey, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }));
+    // Nothing listens on this Redis port: the role must fail on its own port first.
+    const env = commandEnvironment({ JACOBIAN_DATA_DIR: busyDir, REDIS_URL: 'redis://127.0.0.1:1', JACOBIAN_CHECKER_PUBLIC_KEYS: publicKey, JACOBIAN_OPS_PORT: 'off', S3_BUCKET: 'unused' });
+    const { code, stderr } = await runCommand([JACOBIAN_BIN, 'api', '--host', '127.0.0.1', '--port', String(port)], env);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use by another process; choose another with --port`);
+    expect(stderr).not.toContain('serving MCP');
   });
 });
 

@@ -256,7 +256,7 @@ describe.each(ROLES)('the $role image ($dockerfile)', ({ role, exposes }) => {
     expect(args).toContain(revision?.[1]);
   });
 
-  it('installs with npm ci from every workspace manifest, keeps tsx, and ships every product workspace', () => {
+  it('installs with npm ci from every workspace manifest, compiles before pruning the compiler, and ships every product workspace', () => {
     const build = file.stages.find((stage) => all(stage, 'RUN').some((r) => /\bnpm ci\b/.test(r.raw)));
     expect(build, 'a stage runs npm ci').toBeDefined();
     if (build === undefined) return;
@@ -266,8 +266,13 @@ describe.each(ROLES)('the $role image ($dockerfile)', ({ role, exposes }) => {
       expect(copiedBefore, `${manifest} is copied before npm ci`).toContain(manifest);
     }
     const runs = all(build, 'RUN').map((r) => r.raw);
-    // Jacobian runs TypeScript through tsx at runtime: pruning dev dependencies must not drop it.
-    if (runs.some((r) => /--omit[= ]dev|--production\b/.test(r))) expect(Object.keys(ROOT_PACKAGE.dependencies)).toContain('tsx');
+    // The image runs compiled JavaScript (scripts/build.mjs writes each workspace's dist/): the
+    // build runs after npm ci and before dev dependencies (the compiler among them) are pruned.
+    const buildAt = build.instructions.findIndex((i) => i.keyword === 'RUN' && /\bnode scripts\/build\.mjs\b/.test(i.raw));
+    expect(buildAt, 'a RUN compiles with scripts/build.mjs').toBeGreaterThan(ciAt);
+    const pruneAt = build.instructions.findIndex((i) => i.keyword === 'RUN' && /--omit[= ]dev|--production\b/.test(i.raw));
+    if (pruneAt >= 0) expect(buildAt, 'compiled before the compiler is pruned').toBeLessThan(pruneAt);
+    expect(runs.join('\n')).not.toMatch(/\btsx\b/);
     // Every role loads every product workspace and its dependencies (`jacobian checkers` probes
     // the runner's providers in any image): the only things removed by hand are the links to
     // workspaces that are not shipped.
@@ -280,7 +285,7 @@ describe.each(ROLES)('the $role image ($dockerfile)', ({ role, exposes }) => {
       }
     }
     const copiedSources = build.instructions.filter((i) => i.keyword === 'COPY' && i.flags['from'] === undefined).flatMap((i) => (i.json ?? i.args).slice(0, -1).map((s) => s.replace(/\/$/, '')));
-    for (const needed of ['bin', 'src', ...PRODUCT_WORKSPACES.map((w) => `${w}/src`)]) expect(copiedSources, needed).toContain(needed);
+    for (const needed of ['bin', 'src', 'scripts/build.mjs', ...PRODUCT_WORKSPACES.map((w) => `${w}/src`)]) expect(copiedSources, needed).toContain(needed);
     const copiedIntoRuntime = all(runtime, 'COPY').filter((c) => c.flags['from'] === build.name);
     expect(copiedIntoRuntime.length, 'the runtime stage copies the build').toBeGreaterThan(0);
   });

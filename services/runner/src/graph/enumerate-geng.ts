@@ -11,6 +11,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   canonicalDigest,
   decodeGraph6,
@@ -22,6 +23,7 @@ import {
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { runSpooled } from '../native/spooled.js';
+import { ensureHealthy, type HealthCache } from '../providers/health-cache.js';
 import { component, DEFAULT_NAUTY_DIRECTORIES, linkedNautyLibraries, locate, runNativeTool, type NativeRunOptions } from '../providers/nauty.js';
 import type { EnumerationFilters, EnumerationShard } from './enumerate.kernel.js';
 
@@ -43,6 +45,8 @@ export interface GengProbeOptions {
   directories?: readonly string[];
   /** Path of geng, used as is instead of searching. */
   geng?: string;
+  /** Health checks remembered across starts (see health-cache.ts); without it, every probe checks. */
+  health?: HealthCache;
 }
 
 /** The executable a successful probe vouched for. */
@@ -184,9 +188,11 @@ export async function probeGeng(options: GengProbeOptions = {}, signal?: AbortSi
     const match = /Nauty&Traces version (\d+\.\d+) \((\d+) bits\)/.exec(out.stdout);
     if (match === null) throw new Error(`geng --version printed ${JSON.stringify(out.stdout.slice(0, 100))}, not a nauty version line`);
     const tool: GengTool = { geng, version: match[1] ?? '', wordSize: Number(match[2]) };
-    await healthCheck(tool, signal);
     const libraries = [...new Set(await linkedNautyLibraries(geng, signal))].sort();
     const parts = (await Promise.all([component('geng', geng), ...libraries.map((lib) => component('library', lib))])).map((part) => part.component);
+    const digest = canonicalDigest(parts);
+    const identity = { provider: GENG_PROVIDER, version: tool.version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [geng, ...libraries], check_module: fileURLToPath(import.meta.url) };
+    await ensureHealthy(options.health, () => identity, () => healthCheck(tool, signal));
     const copyright = path.join(path.dirname(path.dirname(geng)), 'share', 'doc', 'nauty', 'copyright');
     const licenseFiles = await access(copyright, constants.R_OK).then(
       () => [copyright],
@@ -197,7 +203,7 @@ export async function probeGeng(options: GengProbeOptions = {}, signal?: AbortSi
       availability: 'AVAILABLE',
       version: tool.version,
       digest_kind: 'COMPOSITE',
-      digest: canonicalDigest(parts),
+      digest,
       platform: platformTag(),
       install_tier: 'T1',
       license_id: 'Apache-2.0',

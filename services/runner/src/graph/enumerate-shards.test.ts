@@ -391,7 +391,9 @@ describe('graph.enumerate.nonisomorphic split into shard jobs, through BullMQ wi
   const workerScript = fileURLToPath(new URL('./enumerate-shards-worker.ts', import.meta.url));
 
   async function spawnRunner(env: Record<string, string>): Promise<number> {
-    const child: ChildProcess = spawn(process.execPath, ['--import', tsxImport, workerScript], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The worker runs from the sources, as this test does: the workspaces resolve to their src/
+    // (the jacobian-source condition), and its pool's children load TypeScript through tsx too.
+    const child: ChildProcess = spawn(process.execPath, ['--conditions=jacobian-source', '--import', tsxImport, workerScript], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = child.pid;
     if (pid === undefined) throw new Error('the runner process did not start');
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

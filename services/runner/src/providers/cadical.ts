@@ -9,7 +9,9 @@ import { constants, fstatSync, readSync } from 'node:fs';
 import { access, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { ensureHealthy, type HealthCache } from './health-cache.js';
 import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
 import { addressSpaceLimitKiB, MemoryWatch } from '../native/memory.js';
 import { sharedSpools, withSpool } from '../native/spooled.js';
@@ -326,13 +328,14 @@ async function licenseFiles(binary: string): Promise<string[]> {
  *
  * @throws JacobianError PROVIDER_UNAVAILABLE if it is missing or fails any of these.
  */
-export async function probeCadical(options: CadicalLocation & { signal?: AbortSignal } = {}): Promise<ProviderRuntime> {
+export async function probeCadical(options: CadicalLocation & { signal?: AbortSignal; health?: HealthCache } = {}): Promise<ProviderRuntime> {
   const binary = await findCadical(options);
   const signal = options.signal ?? new AbortController().signal;
   try {
     const version = await readVersion(binary, options.signal);
     const digest = await executableDigest(binary);
-    await healthCheck(binary, signal);
+    const identity = { provider: CADICAL_PROVIDER, version, digest_kind: 'EXECUTABLE', digest, platform: platformTag(), paths: [binary], check_module: fileURLToPath(import.meta.url) };
+    await ensureHealthy(options.health, () => identity, () => healthCheck(binary, signal));
     return ProviderRuntimeSchema.parse({
       provider: CADICAL_PROVIDER,
       availability: 'AVAILABLE',
@@ -353,6 +356,6 @@ export async function probeCadical(options: CadicalLocation & { signal?: AbortSi
 }
 
 /** The cadical provider for registration: probed once at start, fail closed. */
-export function cadicalProvider(location: CadicalLocation = {}): ProviderProbe {
+export function cadicalProvider(location: CadicalLocation & { health?: HealthCache } = {}): ProviderProbe {
   return { name: CADICAL_PROVIDER, probe: (signal) => probeCadical({ ...location, ...(signal === undefined ? {} : { signal }) }) };
 }

@@ -15,6 +15,7 @@
 import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   canonicalDigest,
   encodeGraph6,
@@ -31,6 +32,7 @@ import {
 } from '@jacobian/shared';
 import { checkAutomorphisms, checkOrbits, checkPermutation, relabel } from '../graph/symmetry-checks.js';
 import { runSpooled, type SpooledRunOptions } from '../native/spooled.js';
+import { ensureHealthy, type HealthCache } from './health-cache.js';
 
 /** The provider name nauty registers under (ProviderRuntime.provider). */
 export const NAUTY_PROVIDER = 'nauty';
@@ -52,6 +54,8 @@ export interface NautyProbeOptions {
   labelg?: string;
   /** Path of dreadnaut, used as is instead of searching. */
   dreadnaut?: string;
+  /** Health checks remembered across starts (see health-cache.ts); without it, every probe checks. */
+  health?: HealthCache;
 }
 
 /** The executables a successful probe vouched for, with what the runs need to know about them. */
@@ -521,7 +525,9 @@ export async function probeNautyProvider(options: NautyProbeOptions = {}, signal
       version: releaseOf(dreadnautPart.content, dreadnautVersion.id, dreadnautVersion.wordSize),
       wordSize: dreadnautVersion.wordSize,
     };
-    await healthCheck(tools, signal);
+    const digest = canonicalDigest([labelgPart.component, dreadnautPart.component, ...libraryParts.map((part) => part.component)]);
+    const identity = { provider: NAUTY_PROVIDER, version: tools.version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [labelg, dreadnaut, ...libraries], check_module: fileURLToPath(import.meta.url) };
+    await ensureHealthy(options.health, () => identity, () => healthCheck(tools, signal));
     const copyright = path.join(path.dirname(path.dirname(labelg)), 'share', 'doc', 'nauty', 'copyright');
     const licenseFiles = await access(copyright, constants.R_OK).then(
       () => [copyright],
@@ -532,7 +538,7 @@ export async function probeNautyProvider(options: NautyProbeOptions = {}, signal
       availability: 'AVAILABLE',
       version: tools.version,
       digest_kind: 'COMPOSITE',
-      digest: canonicalDigest([labelgPart.component, dreadnautPart.component, ...libraryParts.map((part) => part.component)]),
+      digest,
       platform: platformTag(),
       install_tier: 'T1',
       license_id: 'Apache-2.0',

@@ -14,6 +14,7 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   canonicalDigest,
   JacobianError,
@@ -28,6 +29,7 @@ import {
   type ProviderProbe,
   type ProviderRuntime,
 } from '@jacobian/shared';
+import { ensureHealthy, type HealthCache } from './health-cache.js';
 import { component, runNativeTool, type Component } from './nauty.js';
 
 /** The provider name capabilities built on Singular register under. */
@@ -315,13 +317,14 @@ async function healthCheck(binary: string, signal: AbortSignal | undefined): Pro
  *
  * @throws JacobianError PROVIDER_UNAVAILABLE if it is missing or fails any of these.
  */
-export async function probeSingular(options: SingularLocation & { signal?: AbortSignal } = {}): Promise<{ runtime: ProviderRuntime; tools: SingularTools }> {
+export async function probeSingular(options: SingularLocation & { signal?: AbortSignal; health?: HealthCache } = {}): Promise<{ runtime: ProviderRuntime; tools: SingularTools }> {
   const binary = await findSingularExecutable(options);
   try {
     const version = await readVersion(binary, options.signal);
     const libraries = await linkedSingularLibraries(binary, options.signal);
     const { components, digest } = await identify(binary, libraries);
-    await healthCheck(binary, options.signal);
+    const identity = { provider: SINGULAR_PROVIDER, version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [binary, ...libraries], check_module: fileURLToPath(import.meta.url) };
+    await ensureHealthy(options.health, () => identity, () => healthCheck(binary, options.signal));
     const copyright = '/usr/share/doc/singular/copyright';
     const licenseFiles = await access(copyright, constants.R_OK).then(
       () => [copyright],
@@ -367,7 +370,7 @@ export interface SingularProbe extends ProviderProbe {
 }
 
 /** The Singular provider for registration: probed once at start, fail closed. */
-export function singularProvider(location: SingularLocation = {}): SingularProbe {
+export function singularProvider(location: SingularLocation & { health?: HealthCache } = {}): SingularProbe {
   let tools: SingularTools | undefined;
   return {
     name: SINGULAR_PROVIDER,

@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JacobianError } from '@jacobian/shared';
-import { ProviderRuntimeSchema, type ProviderRuntime } from '@jacobian/shared';
+import { platformTag, ProviderRuntimeSchema, type ProviderRuntime } from '@jacobian/shared';
 import type { IsolatedExecutor } from '@jacobian/shared';
+import { ensureHealthy, type HealthCache } from './health-cache.js';
 import { z3HealthCheck } from './z3-health.kernel.js';
 
 /** Capabilities of this provider that kernels rely on. */
@@ -96,7 +97,7 @@ async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
  * @throws JacobianError PROVIDER_UNAVAILABLE if the package is missing, unreadable, cannot be
  *   initialized, or fails the health check.
  */
-export async function probeZ3Provider(options: { executor?: IsolatedExecutor } = {}): Promise<ProviderRuntime> {
+export async function probeZ3Provider(options: { executor?: IsolatedExecutor; health?: HealthCache } = {}): Promise<ProviderRuntime> {
   let dir: string;
   let manifest: Record<string, unknown>;
   try {
@@ -123,7 +124,9 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor } =
   }
 
   try {
-    await (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
+    // The check runs z3's WASM, the package's bytes (PACKAGE_FILES digest), on this platform.
+    const identity = { provider: 'z3-solver', version, digest_kind: 'PACKAGE_FILES', digest: digest.digest, platform: platformTag(), paths: [dir], check_module: HEALTH_KERNEL.module };
+    await ensureHealthy(options.health, () => identity, () => (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor)));
   } catch (error) {
     if (error instanceof JacobianError) throw error;
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver failed its health check', {

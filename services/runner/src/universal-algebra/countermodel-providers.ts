@@ -22,6 +22,7 @@ import {
 } from '@jacobian/shared';
 import { probeCadical, type CadicalLocation } from '../providers/cadical.js';
 import { probeZ3Provider } from '../providers/z3.js';
+import type { HealthCache } from '../providers/health-cache.js';
 import { RUNNER_VERSION } from '../version.js';
 
 /** The feature a runtime record names when our finite model search serves next to the solver. */
@@ -98,7 +99,7 @@ function rememberingProbe(name: string, solver: CountermodelProviderParts['solve
  * CaDiCaL with our finite model search: probed like cadicalProvider (found, digested, a tiny SAT
  * and UNSAT instance solved), then combined with the search's source digest.
  */
-export function countermodelCadicalProvider(location: CadicalLocation = {}): CountermodelProviderProbe {
+export function countermodelCadicalProvider(location: CadicalLocation & { health?: HealthCache } = {}): CountermodelProviderProbe {
   return rememberingProbe('countermodel-cadical', 'cadical', (signal) => probeCadical({ ...location, ...(signal === undefined ? {} : { signal }) }));
 }
 
@@ -106,6 +107,6 @@ export function countermodelCadicalProvider(location: CadicalLocation = {}): Cou
  * z3-solver with our finite model search: probed like the z3 provider (health-checked in a child
  * of `executor` when one is given), then combined with the search's source digest.
  */
-export function countermodelZ3Provider(executor?: IsolatedExecutor): CountermodelProviderProbe {
-  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider(executor === undefined ? {} : { executor }));
+export function countermodelZ3Provider(executor?: IsolatedExecutor, health?: HealthCache): CountermodelProviderProbe {
+  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }) }));
 }
