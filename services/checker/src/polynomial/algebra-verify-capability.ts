@@ -121,7 +121,7 @@ async function readStored<T>(spec: Spec<T>, uri: string, context: CapabilityCont
   return { claim: payload, uri: artifact.uri };
 }
 
-function defineChecker<T extends { ring: unknown }>(spec: Spec<T>, authority: CheckerAuthority, texts: { title: string; description: string; method: string; tags: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] }): CapabilityDefinition<{ result_uri?: string | undefined; claim?: T | undefined }, AlgebraVerifyOutput> {
+function defineChecker<T extends { ring: unknown }>(spec: Spec<T>, authority: CheckerAuthority, texts: { title: string; description: string; method: string; tags: string[]; keywords: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] }): CapabilityDefinition<{ result_uri?: string | undefined; claim?: T | undefined }, AlgebraVerifyOutput> {
   const kernel = { module: KERNEL_FILE, exportName: spec.kernelExport };
   return {
     id: spec.id,
@@ -129,6 +129,7 @@ function defineChecker<T extends { ring: unknown }>(spec: Spec<T>, authority: Ch
     title: texts.title,
     description: texts.description,
     tags: texts.tags,
+    keywords: texts.keywords,
     domain: 'polynomial',
     modes: ['VERIFY'],
     role: 'checker',
@@ -244,6 +245,7 @@ export function verifyFactorization(authority: CheckerAuthority): CapabilityDefi
       description: `Independently checks a factorization claim (stored by polynomial.factor.compute, or inline) with our own exact arithmetic and no computer algebra system: every polynomial decodes strictly; the unit is a non-zero field element; no factor is constant; each factor to its multiplicity divides the polynomial; and unit · Π factor^multiplicity equals the polynomial exactly. It does NOT check that the factors are irreducible (kept as an open obligation). A false claim is REJECTED naming the failing factor, the unit, or the product.`,
       method: 'decode every polynomial strictly; check the unit is non-zero and no factor is constant; divide the polynomial by each factor to its multiplicity; multiply unit and factors out and compare exactly (no irreducibility test)',
       tags: ['polynomial', 'factorization', 'verification', 'checker'],
+      keywords: ['check a factorization', 'verify factors', 'factorisation', 'multiply back', 'product of factors'],
       scope: 'Covers exactly the one claim: that its factors and unit multiply back to its polynomial; not irreducibility.',
       examples: [
         {
@@ -278,6 +280,7 @@ export function verifyIdealMembership(authority: CheckerAuthority): CapabilityDe
       description: `Independently checks an ideal membership claim (stored by polynomial.ideal_membership.decide, or inline) with our own exact arithmetic and no computer algebra system. MEMBER: Σ cofactors[j]·generators[j] must equal the polynomial exactly. NOT_MEMBER: the claim must carry the reduced Groebner basis with cofactors, which the Groebner basis checker must accept (both inclusions), and the polynomial's normal form modulo it must be non-zero (and equal the claimed remainder). A false claim is REJECTED naming the failing part and rule (COFACTOR_MISMATCH, NO_BASIS_CERTIFICATE, BASIS_REJECTED, NORMAL_FORM_ZERO, REMAINDER_MISMATCH, MALFORMED).`,
       method: 'MEMBER: multiply out the cofactors against the generators and compare; NOT_MEMBER: run the Groebner basis claim check (reducedness, cofactors, generators and S-polynomials reduce to zero) and compute the normal form of the polynomial',
       tags: ['polynomial', 'ideal-membership', 'groebner-basis', 'verification', 'checker', 'certificate'],
+      keywords: ['check ideal membership', 'verify cofactors', 'membership certificate', 'ideal membership'],
       scope: 'Covers exactly the one claim: whether its polynomial lies in the ideal of its generators, in its ring.',
       examples: [
         {

@@ -95,6 +95,7 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
     title: 'Decide whether a propositional formula is valid, satisfiable or unsatisfiable',
     description: `Decides a propositional formula (text, tree or stored structure) by Tseitin-encoding it and its negation to CNF and running ${solverName}. VALID and UNSATISFIABLE come with the refuted CNF stored${cadical ? ` and a DRAT proof (proof_uri, parent: the CNF) to replay with ${REFUTATION_VERIFY_CAPABILITY_ID}` : ' but no proof (CaDiCaL is not installed)'}; SATISFIABLE comes with a model and a falsifying assignment of the atoms, each rechecked by evaluating the formula. The refutation means the formula's validity only through the Tseitin encoding, an open obligation.`,
     tags: ['claim', 'propositional-logic', 'validity', 'satisfiability', 'tautology', 'tseitin', 'sat', 'drat', cadical ? 'cadical' : 'cdcl'],
+    keywords: ['tautology', 'validity', 'valid formula', 'is it valid', 'satisfiable', 'unsatisfiable', 'contradiction', 'propositional logic', 'truth table', 'boolean formula', 'entailment', 'logical equivalence', 'UNSAT proof', 'DRAT'],
     domain: 'logic',
     modes: ['EXPLORE'],
     role: 'producer',
