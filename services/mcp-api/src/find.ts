@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   InputKind,
+  INVOCATION_EXAMPLES_MAX,
   JacobianError,
   Mode,
   type Catalog,
@@ -9,8 +10,7 @@ import {
   type CapabilityDescriptor,
   type Diagnostic,
 } from '@jacobian/shared';
-
-import { FIND_ANSWER_MAX_BYTES, findAnswerBytes, matchLine, projectFind, FIND_RESPONSE_MAX_BYTES } from './projection.js';
+import { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES, findAnswerBytes, matchLine, projectFind } from './projection.js';
 
 export { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES };
 /** A card carries the descriptor's first invocation example only when it is at most this large (as JSON). */
@@ -21,9 +21,6 @@ const CARD_SCOPE_MAX_CHARS = 80;
 const CARD_OUTPUTS_MAX = 7;
 /** At most this many related capability IDs per card; inspection lists up to RELATIONSHIPS_MAX. */
 const CARD_RELATIONSHIPS_MAX = 2;
-
-/** A descriptor holds at most this many invocation examples (CapabilityDescriptorSchema). */
-const EXAMPLES_MAX = 5;
 
 export const FindView = { SUMMARY: 'SUMMARY', CONTRACT: 'CONTRACT', FULL: 'FULL' } as const;
 export type FindView = (typeof FindView)[keyof typeof FindView];
@@ -37,7 +34,7 @@ export const FindArgumentsSchema = z
       .number()
       .int()
       .min(0)
-      .max(EXAMPLES_MAX - 1)
+      .max(INVOCATION_EXAMPLES_MAX - 1)
       .optional()
       .describe('with capability_id: return that descriptor-owned invocation example (0-based) whole; examples_available says how many exist'),
     domain: z.string().min(1).max(64).optional().describe('only capabilities of this domain (or with this exact tag)'),

@@ -70,8 +70,10 @@ impossible or absent in principle. A rejected request carries none of them (null
   -ive (associativity = associative); descriptor words joined by - or _ also match written
   together (counter-model = countermodel). A term hits a field when it equals a token there, or
   (5+ letters) is the start of one.
-- Per match: \`matched_on\` (fields hit: id, tags, keywords, title, description), \`matched_terms\`, \`relevance_score\` (sum over terms of
-  the heaviest field hit), \`query_coverage_milli\` = floor(1000 x matched terms / terms), and
+- Per match: \`matched_on\` (fields hit: id, tags, keywords, title, description),
+  \`matched_terms\` (the query words, lower-cased and folded), \`relevance_score\` (sum over
+  terms of the heaviest field hit),
+  \`query_coverage_milli\` = floor(1000 x matched terms / terms), and
   \`lexical_fit\`: STRONG when coverage is at least 500 and some term hits an ID, tag, keyword or
   title token; otherwise WEAK. Order among WEAK matches is not a measure of fit.
 - \`portfolio_fit\` with \`portfolio_fit_basis\`, over all matches (not just the page):
