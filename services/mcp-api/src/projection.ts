@@ -100,7 +100,7 @@ export function projectFind(response: FindResponse, options: ProjectFindOptions 
       const available = typeof c['examples_available'] === 'number' ? c['examples_available'] : examples.length;
       if (examples.length < available) {
         const missing = Array.from({ length: available }, (_, i) => i).filter((i) => !inline.includes(i));
-        tail.push(`examples ${missing.join(', ')} are not inline (size bound): math.find {"capability_id": "${id}", "example_index": N} returns each whole`);
+        tail.push(`not inline (size bound), example ${missing.join(', ')}: math.find {"capability_id": "${id}", "example_index": N} returns each whole`);
       }
     }
     const text = (summary: string): string => [...head, summary, ...tail].join('\n');
