@@ -882,7 +882,13 @@ const answerBytes = (response: FindResponse): number => findAnswerBytes(response
  * The page's cards: as many of `page` as fit the bound (at least one), then as many of those as
  * fit with their example rather than their input fields, in page order. Each card's cost is
  * measured as sent: its JSON in the structured content plus its line of the text content
- * (JSON-escaped, with its newline); the whole answer is then measured once more.
+ * (JSON-escaped, with its newline), each plus one byte.
+ *
+ * The sum is an upper bound of what the cards add to the measured empty page, so the answer is
+ * not measured again (that was most of a search's cost): the array separators are n - 1 bytes
+ * (n counted), the text lines n times their escaped length plus an escaped newline (n more
+ * counted), and the only other change, the count line's one or two digits replacing "0", is
+ * covered by those n + n spare bytes; the empty page already carries the longest cursor.
  */
 function fitPage(response: FindResponse, page: PageCard[]): Record<string, unknown>[] {
   if (page.length === 0) return [];
@@ -905,17 +911,6 @@ function fitPage(response: FindResponse, page: PageCard[]): Record<string, unkno
     return true;
   });
   response.matches = page.slice(0, count).map((p, i) => cardOf(p, full[i] === true));
-  // The estimate leaves out a few bytes (the count line's digits, the real cursor): measure the
-  // whole answer, and give up examples from the end, then cards, until it fits.
-  while (answerBytes(response) > FIND_ANSWER_MAX_BYTES && response.matches.length > 1) {
-    const last = full.lastIndexOf(true);
-    if (last >= 0) {
-      full[last] = false;
-      response.matches[last] = cardOf(page[last] as PageCard, false);
-    } else {
-      response.matches.pop();
-    }
-  }
   return response.matches;
 }
 
