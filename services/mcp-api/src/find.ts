@@ -695,7 +695,7 @@ function route(args: FindArguments, queryTokens: readonly string[], index: Catal
   const phrase = args.input_kind === undefined ? naturalLanguageProofPhrase(queryTokens) : null;
   const kind = args.input_kind ?? (phrase !== null ? 'NATURAL_LANGUAGE_PROOF' : undefined);
   if (kind === undefined) {
-    return { status: 'UNCONSTRAINED', basis: 'no input_kind was given and the query names no natural-language proof; input kinds do not restrict the results', accepting: null, detected: false };
+    return { status: 'UNCONSTRAINED', basis: 'no input_kind given, no proof prose named: input kinds restrict nothing', accepting: null, detected: false };
   }
   const accepting = (args.artifact_type !== undefined ? index.byArtifactType.get(args.artifact_type) : index.byInputKind.get(kind)) ?? [];
   const what = args.artifact_type !== undefined ? `TYPED_ARTIFACT input of type ${args.artifact_type}` : `${kind} input`;
@@ -736,7 +736,7 @@ function portfolio(
   candidates: number,
   ranked: readonly { scored?: Scored }[],
 ): { fit: PortfolioFit; basis: string } {
-  if (args.query === undefined) return { fit: 'UNFILTERED', basis: 'browse lists the capabilities that pass the filters in capability-ID order; nothing is ranked' };
+  if (args.query === undefined) return { fit: 'UNFILTERED', basis: 'browse: capability-ID order, nothing ranked' };
   if (terms.length === 0) return { fit: 'NO_LEXICAL_MATCHES', basis: 'the query has no terms once stop words are removed' };
   if (candidates === 0) return { fit: 'NO_LEXICAL_MATCHES', basis: 'no installed capability passes the filters, so no query term was compared' };
   if (ranked.length === 0) {

@@ -5,10 +5,11 @@ import type { FindResponse } from './find.js';
 /** Every math.find answer (structured content and text content, as sent) stays under this many bytes. */
 export const FIND_RESPONSE_MAX_BYTES = 16 * 1024;
 /**
- * Bytes kept free under FIND_RESPONSE_MAX_BYTES for what wraps the tool result on the wire:
- * the JSON-RPC envelope (`{"result":…,"jsonrpc":"2.0","id":…}`) and `isError`.
+ * Bytes kept free under FIND_RESPONSE_MAX_BYTES for what wraps the tool result on the wire: the
+ * modern era's `"resultType":"complete"` and server-info `_meta` (about 110 bytes), the JSON-RPC
+ * envelope (`{"result":…,"jsonrpc":"2.0","id":…}`, about 45) and `isError`.
  */
-const ENVELOPE_BYTES = 64;
+const ENVELOPE_BYTES = 192;
 /** The most a math.find tool result (structured content plus text content, as JSON) may take. */
 export const FIND_ANSWER_MAX_BYTES = FIND_RESPONSE_MAX_BYTES - ENVELOPE_BYTES;
 
