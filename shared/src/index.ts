@@ -49,6 +49,8 @@ export {
   CapabilityRequestSchema,
   CheckerIdentitySchema,
   InputKind,
+  INVOCATION_EXAMPLE_MAX_BYTES,
+  INVOCATION_EXAMPLES_MAX,
   InvocationExampleSchema,
   Mode,
   resolveBudget,

@@ -20,9 +20,9 @@ import {
   type RunQueue,
 } from '@jacobian/shared';
 import { createApi, type Api } from './api.js';
-import { FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
+import { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
 import { INSTRUCTIONS } from './instructions.js';
-import { projectFind } from './projection.js';
+import { findAnswerBytes, projectFind } from './projection.js';
 
 function runtime(provider: string): ProviderRuntime {
   return {
@@ -71,7 +71,7 @@ function synthetic(count: number, exampleValues = 250, domains = 2): InstalledCa
     const definition: CapabilityDefinition<unknown, unknown> = {
       id,
       version: '1.0.0',
-      title: `Synthetic operation ${i}`,
+      title: `Synthetic operation ${i}: ${'a padded title '.repeat(8)}`.slice(0, 120),
       description: `Synthetic padding capability number ${i}. ${'It exists to fill the catalog. '.repeat(60)}`.slice(0, 2000),
       tags: Array.from({ length: 20 }, (_, t) => `padding-tag-${t}`),
       domain: domains === 2 ? (i % 2 === 0 ? 'synthetic' : 'padding') : `padding_domain_${String(i % domains).padStart(3, '0')}`,
@@ -79,10 +79,10 @@ function synthetic(count: number, exampleValues = 250, domains = 2): InstalledCa
       role: 'producer',
       pool: 'light',
       input_kinds: ['STRUCTURED_REQUEST'],
-      accepted_artifact_types: ['urn:synthetic:input'],
+      accepted_artifact_types: ['urn:synthetic:input', ...Array.from({ length: 4 }, (_, t) => `urn:synthetic:padding:${'long-artifact-type-name-'.repeat(3)}${t}`)],
       produced_artifact_types: ['urn:synthetic:output'],
       input: Input,
-      output: z.object({ total: z.number().int().describe('the sum') }).strict(),
+      output: z.object({ total: z.number().int().describe('the sum'), ...Object.fromEntries(Array.from({ length: 6 }, (_, f) => [`padding_output_field_with_a_long_name_${f}`, z.string()])) }).strict(),
       examples: Array.from({ length: 5 }, (_, e) => ({ title: `example ${e}`, mode: 'EXPLORE' as const, payload: { values: Array.from({ length: exampleValues }, (_, v) => v * 11 + e) } })),
       relationships: [{ kind: 'CONSUMES_OUTPUT_OF', capability_id: 'graph.construct.explicit' }],
       assurance_ceiling: 'COMPUTED',
@@ -111,11 +111,11 @@ function api(installed: InstalledCapability[], policy: OperatorPolicyInput = {})
 }
 
 const ids = (response: FindResponse): unknown[] => response.matches.map((m) => m['capability_id']);
-const bytes = (value: unknown): number => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
 
+/** The tool result as sent (structured content and the JSON-escaped text) stays under the bound, with room for the JSON-RPC envelope. */
 function expectBounded(response: FindResponse): void {
-  expect(bytes(response)).toBeLessThan(FIND_RESPONSE_MAX_BYTES);
-  expect(bytes(response) + bytes(projectFind(response))).toBeLessThan(FIND_RESPONSE_MAX_BYTES);
+  expect(findAnswerBytes(response, projectFind(response))).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+  expect(FIND_ANSWER_MAX_BYTES).toBeLessThan(FIND_RESPONSE_MAX_BYTES);
 }
 
 /** Follow next_cursor from the first page to the last, returning every page. */
@@ -224,7 +224,7 @@ describe('math.find search', () => {
   it('explains each match with the fields and terms it matched', () => {
     const top = real.find({ query: 'z3' }).matches;
     expect(top).toHaveLength(1);
-    expect(top[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: ['tags', 'description'], matched_terms: ['z3'], relevance_score: 3 });
+    expect(top[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: ['tags', 'keywords', 'description'], matched_terms: ['z3'], relevance_score: 3 });
   });
 });
 
@@ -498,7 +498,7 @@ describe('math.find retrieval signals', () => {
     expect(text).toContain('domain_filter_status: UNKNOWN_DOMAIN (');
     expect(text).toContain('installed domains: artifact, graph');
     expect(text).toContain('recovery paths (unranked):\n- REFORMULATE: ');
-    expect(projectFind(real.find({ query: 'z3' }))).toContain('- graph.induced_tree.maximum.compute [EXPLORE] score 3 STRONG coverage 1000‰: ');
+    expect(projectFind(real.find({ query: 'z3' }))).toContain('- graph.induced_tree.maximum.compute score 3 STRONG coverage 1000‰: ');
   });
 });
 
@@ -563,36 +563,40 @@ describe('math.find operation cards', () => {
   it('carries output summary, provider availability, exact-input scope, assurance ceiling and one bounded example', () => {
     expect(card(real, 'graph.induced_tree.maximum.compute')).toMatchObject({
       input_kinds: ['TYPED_ARTIFACT'],
-      accepted_artifact_types: [GRAPH_SCHEMA_URI],
-      produced_artifact_types: [INDUCED_TREE_RESULT_SCHEMA_URI],
-      provider: { name: 'z3-solver', version: '0.1.0', availability: 'AVAILABLE' },
-      scope_rule: 'Covers exactly the one stored input graph; bounds found under a budget stay bounds for that graph.',
+      accepts: [GRAPH_SCHEMA_URI],
+      provider: 'z3-solver (AVAILABLE)',
+      scope: 'Covers exactly the one stored input graph; bounds found under a budget stay bou…',
       assurance_ceiling: 'COMPUTED',
-      example: { mode: 'EXPLORE' },
+      examples: 1,
+      example: { index: 0, mode: 'EXPLORE' },
     });
-    const summary = card(real, 'graph.induced_tree.maximum.compute')?.['output_summary'] as Record<string, string>;
-    expect(Object.keys(summary)).toEqual(expect.arrayContaining(['result_uri', 'maximum', 'witness']));
+    expect(card(real, 'graph.induced_tree.maximum.compute')?.['outputs']).toEqual(expect.arrayContaining(['result_uri', 'maximum', 'witness']));
     expect(card(real, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('input_fields');
+    // Produced types are inspection's (the cards' related operations follow from them); empty lists are left out.
+    expect(card(real, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('produces');
+    expect(card(real, 'artifact.put')).not.toHaveProperty('accepts');
+    expect(real.find({ capability_id: 'graph.induced_tree.maximum.compute' }).capability?.['produced_artifact_types']).toEqual([INDUCED_TREE_RESULT_SCHEMA_URI]);
   });
 
   it('shows the input fields instead when no example fits the size bound', () => {
     const large = card(api(synthetic(1, 600)), 'synthetic.op_00');
     expect(large).not.toHaveProperty('example');
+    expect(large).toMatchObject({ examples: 5 });
     expect(large?.['input_fields']).toMatchObject({ required: ['values'] });
     expect((large?.['input_fields'] as { available: string[] }).available).toContain('field_11');
   });
 
   it('relates only to installed operations: declared relationships, then artifact-type compatibility', () => {
-    expect(card(real, 'graph.construct.explicit')?.['relationships']).toEqual([{ kind: 'OUTPUT_ACCEPTED_BY', capability_id: 'graph.induced_tree.maximum.compute', artifact_type: GRAPH_SCHEMA_URI }]);
-    expect(card(real, 'graph.induced_tree.maximum.compute')?.['relationships']).toEqual([
-      { kind: 'CONSUMES_OUTPUT_OF', capability_id: 'graph.construct.explicit' },
-      { kind: 'VERIFIED_BY', capability_id: 'graph.induced_tree.maximum.verify' },
+    expect(card(real, 'graph.construct.explicit')?.['related']).toEqual({ OUTPUT_ACCEPTED_BY: ['graph.induced_tree.maximum.compute'] });
+    expect(card(real, 'graph.induced_tree.maximum.compute')?.['related']).toEqual({ CONSUMES_OUTPUT_OF: ['graph.construct.explicit'], VERIFIED_BY: ['graph.induced_tree.maximum.verify'] });
+    expect(real.find({ capability_id: 'graph.construct.explicit' }).capability?.['relationships']).toEqual([
+      { kind: 'OUTPUT_ACCEPTED_BY', capability_id: 'graph.induced_tree.maximum.compute', artifact_type: GRAPH_SCHEMA_URI },
     ]);
     // Without the checker and the graph constructor installed, neither is named.
     const alone = api(realCapabilities().filter((c) => ['graph.induced_tree.maximum.compute', 'artifact.put'].includes(c.descriptor.id)));
-    expect(card(alone, 'graph.induced_tree.maximum.compute')?.['relationships']).toEqual([]);
+    expect(card(alone, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('related');
     expect(alone.find({ capability_id: 'graph.induced_tree.maximum.compute' }).capability?.['relationships']).toEqual([]);
-    expect(card(api(synthetic(1)), 'synthetic.op_00')?.['relationships']).toEqual([]);
+    expect(card(api(synthetic(1)), 'synthetic.op_00')).not.toHaveProperty('related');
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   InputKind,
+  INVOCATION_EXAMPLES_MAX,
   JacobianError,
   Mode,
   type Catalog,
@@ -9,10 +10,17 @@ import {
   type CapabilityDescriptor,
   type Diagnostic,
 } from '@jacobian/shared';
+import { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES, findAnswerBytes, matchLine, projectFind } from './projection.js';
 
-/** Every math.find response, text projection included, stays under this many bytes. */
-export const FIND_RESPONSE_MAX_BYTES = 16 * 1024;
-const EXAMPLE_MAX_BYTES = 1536;
+export { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES };
+/** A card carries the descriptor's first invocation example only when it is at most this large (as JSON). */
+const CARD_EXAMPLE_MAX_BYTES = 256;
+/** A card's scope rule is cut to this many characters (SUMMARY has it whole). */
+const CARD_SCOPE_MAX_CHARS = 80;
+/** A card names at most this many output fields. */
+const CARD_OUTPUTS_MAX = 7;
+/** At most this many related capability IDs per card; inspection lists up to RELATIONSHIPS_MAX. */
+const CARD_RELATIONSHIPS_MAX = 2;
 
 export const FindView = { SUMMARY: 'SUMMARY', CONTRACT: 'CONTRACT', FULL: 'FULL' } as const;
 export type FindView = (typeof FindView)[keyof typeof FindView];
@@ -22,6 +30,13 @@ export const FindArgumentsSchema = z
     query: z.string().min(1).max(500).optional().describe('words describing the outcome you want; omit to browse in ID order'),
     capability_id: z.string().min(1).max(128).optional().describe('exact capability ID to inspect'),
     view: z.enum(FindView).optional().describe('inspection detail: SUMMARY (default), CONTRACT (full input schema, examples), FULL'),
+    example_index: z
+      .number()
+      .int()
+      .min(0)
+      .max(INVOCATION_EXAMPLES_MAX - 1)
+      .optional()
+      .describe('with capability_id: return that descriptor-owned invocation example (0-based) whole; examples_available says how many exist'),
     domain: z.string().min(1).max(64).optional().describe('only capabilities of this domain (or with this exact tag)'),
     mode: z.enum(Mode).optional().describe('only capabilities offering this mode'),
     limit: z.number().int().min(1).max(20).optional().describe('matches per page, 1-20, default 5'),
@@ -46,8 +61,12 @@ export const FindArgumentsSchema = z
           ctx.addIssue({ code: 'custom', path: [key], message: `${key} cannot be combined with capability_id (inspection is exact)` });
         }
       }
+      if (args.example_index !== undefined && args.view !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['view'], message: 'view cannot be combined with example_index (example_index returns one example whole)' });
+      }
     } else {
       if (args.view !== undefined) ctx.addIssue({ code: 'custom', path: ['view'], message: 'view applies only to inspection by capability_id' });
+      if (args.example_index !== undefined) ctx.addIssue({ code: 'custom', path: ['example_index'], message: 'example_index applies only to inspection by capability_id' });
       if (args.artifact_type !== undefined && args.input_kind !== 'TYPED_ARTIFACT') {
         ctx.addIssue({ code: 'custom', path: ['artifact_type'], message: 'artifact_type applies only with input_kind TYPED_ARTIFACT' });
       }
@@ -60,21 +79,104 @@ export interface FindSources {
   descriptors: ReadonlyMap<string, CapabilityDescriptor>;
 }
 
+/** Raw query tokens, lower-cased and split at anything but letters and digits (routing reads these). */
 function tokens(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKC')
+  return fold(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((t) => t.length > 0);
 }
 
-const STOP_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'with', 'on', 'by', 'is', 'it', 'its', 'from', 'find', 'compute', 'get']);
+const TRANSLITERATED: Readonly<Record<string, string>> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
 
-/** Field weights: an ID or tag hit says more about fit than a word somewhere in a description. */
-const FIELD_WEIGHTS = { id: 4, tags: 3, title: 3, description: 1 } as const;
+/**
+ * Text folded for matching: compatibility forms composed, lower case, German umlauts and ß
+ * written out (Gröbner → groebner, the spelling IDs use), every other accent dropped (é → e).
+ */
+function fold(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[äöüß]/g, (c) => TRANSLITERATED[c] ?? c)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
+}
+
+/** Plurals the suffix rules below would get wrong. */
+const IRREGULAR: Readonly<Record<string, string>> = {
+  vertices: 'vertex',
+  matrices: 'matrix',
+  indices: 'index',
+  bases: 'basis',
+  radii: 'radius',
+  automata: 'automaton',
+  lemmata: 'lemma',
+  polyhedra: 'polyhedron',
+  hypotheses: 'hypothesis',
+};
+
+/**
+ * A light, deterministic stem, applied alike to query terms and descriptor tokens: plural to
+ * singular (trees, vertices, matches), -ivity to -ive (associativity, commutativity), then -ing
+ * and -ed with a doubled final consonant undone (colouring, labelling, embedded). It only has to
+ * send the forms of one word to one key; the key need not be a word.
+ */
+export function stem(token: string): string {
+  const irregular = IRREGULAR[token];
+  if (irregular !== undefined) return irregular;
+  if (token.length <= 3 || /\d/.test(token)) return token;
+  let s = token;
+  if (s.endsWith('ivity')) s = `${s.slice(0, -5)}ive`;
+  else if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
+  else if (/(?:ss|x|ch|sh|z)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !/(?:ss|us|is)$/.test(s)) s = s.slice(0, -1);
+  if (s.endsWith('ing') && s.length >= 7) s = undouble(s.slice(0, -3));
+  else if (s.endsWith('ed') && s.length >= 6) s = undouble(s.slice(0, -2));
+  return s;
+}
+
+function undouble(s: string): string {
+  return /([b-df-hj-np-rtv-z])\1$/.test(s) && !s.endsWith('ss') ? s.slice(0, -1) : s;
+}
+
+/**
+ * A descriptor text's match keys: the stem of every token, plus, for words joined by hyphens or
+ * underscores, the stem of the parts written together (counter-model also gives countermodel,
+ * groebner_basis also groebnerbasis).
+ */
+function indexKeys(text: string): string[] {
+  const keys: string[] = [];
+  for (const word of fold(text).split(/[^\p{L}\p{N}_-]+/u)) {
+    const parts = word.split(/[_-]+/).filter((p) => p.length > 0);
+    for (const part of parts) keys.push(stem(part));
+    if (parts.length > 1) keys.push(stem(parts.join('')));
+  }
+  return keys;
+}
+
+/** Words that say nothing about which outcome is wanted. */
+const STOP_WORDS = new Set(
+  (
+    'a an the of to in for and or with on by is it its from find compute get does do not no what which how i me my we our you be are was ' +
+    'can all this that these those as at if some any given using use want need show whether there than then into via per please'
+  ).split(' '),
+);
+
+/** Query terms: distinct stems of the query's tokens, minus stop words and single Latin letters or digits, each with the word it came from. */
+function queryTerms(queryTokens: readonly string[]): { word: string; key: string }[] {
+  const terms = new Map<string, string>();
+  for (const token of queryTokens) {
+    if (STOP_WORDS.has(token) || /^[a-z0-9]$/.test(token)) continue;
+    const key = stem(token);
+    if (!terms.has(key)) terms.set(key, token);
+  }
+  return [...terms].map(([key, word]) => ({ word, key }));
+}
+
+/** Field weights: an ID, tag or keyword hit says more about fit than a word somewhere in a description. */
+const FIELD_WEIGHTS = { id: 4, tags: 3, keywords: 3, title: 3, description: 1 } as const;
 type Field = keyof typeof FIELD_WEIGHTS;
 
-/** Per-match lexical fit: STRONG needs half the query's terms and an ID, tag or title hit. */
+/** Per-match lexical fit: STRONG needs half the query's terms and an ID, tag, keyword or title hit. */
 export type LexicalFit = 'STRONG' | 'WEAK';
 /** The coverage (per mille of query terms) a STRONG match needs at least. */
 const STRONG_COVERAGE_MILLI = 500;
@@ -88,37 +190,43 @@ interface Scored {
   lexical_fit: LexicalFit;
 }
 
-/** Each catalog entry's searchable tokens, computed once per entry object (a catalog is immutable). */
+/** Each catalog entry's match keys per field, computed once per entry object (a catalog is immutable). */
 const fieldTokens = new WeakMap<CatalogEntry, Record<Field, Set<string>>>();
 
 function fieldsOf(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record<Field, Set<string>> {
   let fields = fieldTokens.get(entry);
   if (fields === undefined) {
     fields = {
-      id: new Set(tokens(entry.id)),
-      tags: new Set(entry.tags.flatMap(tokens)),
-      title: new Set(tokens(entry.title)),
-      description: new Set(tokens(descriptor.description)),
+      id: new Set(indexKeys(entry.id)),
+      tags: new Set(entry.tags.flatMap(indexKeys)),
+      keywords: new Set(descriptor.keywords.flatMap(indexKeys)),
+      title: new Set(indexKeys(entry.title)),
+      description: new Set(indexKeys(descriptor.description)),
     };
     fieldTokens.set(entry, fields);
   }
   return fields;
 }
 
-/** Whether a token and the term share a prefix of at least four letters (tree/trees). */
+/** The shortest term that also matches the start of a longer key (isomorph → isomorphism). */
+const PREFIX_MIN_LENGTH = 5;
+
+/** Whether the term is the start of some key of the set. */
 function prefixHit(set: ReadonlySet<string>, term: string): boolean {
-  for (const token of set) {
-    if (token.startsWith(term) || (term.startsWith(token) && token.length >= 4)) return true;
+  for (const key of set) {
+    if (key.startsWith(term)) return true;
   }
   return false;
 }
 
 const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
+/** Bits of a remembered match that hold the matched fields (one per field, in FIELDS order). */
+const FIELD_BITS = 1 << FIELDS.length;
 
 /**
  * How one term matches one entry, remembered per entry (queries reuse a small vocabulary, and
  * the prefix scan over a description is most of a search's cost): the best field weight times
- * 16 plus a bit per matched field, in FIELDS order. Bounded per entry; cleared when full.
+ * FIELD_BITS plus a bit per matched field, in FIELDS order. Bounded per entry; cleared when full.
  */
 const termMatches = new WeakMap<CatalogEntry, Map<string, number>>();
 const MAX_REMEMBERED_TERMS = 4096;
@@ -136,39 +244,38 @@ function termMatch(entry: CatalogEntry, descriptor: CapabilityDescriptor, term: 
   let mask = 0;
   for (const [bit, field] of FIELDS.entries()) {
     const set = fields[field];
-    // A term matches a token exactly, or as a prefix of at least four letters (tree/trees).
-    if (set.has(term) || (term.length >= 4 && prefixHit(set, term))) {
+    if (set.has(term) || (term.length >= PREFIX_MIN_LENGTH && prefixHit(set, term))) {
       mask |= 1 << bit;
       best = Math.max(best, FIELD_WEIGHTS[field]);
     }
   }
   if (remembered.size >= MAX_REMEMBERED_TERMS) remembered.clear();
-  const match = best * 16 + mask;
+  const match = best * FIELD_BITS + mask;
   remembered.set(term, match);
   return match;
 }
 
 /** An entry's fit to the query terms, or null when no term matches it (most entries, most queries). */
-function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: string[]): Scored | null {
+function score(entry: CatalogEntry, descriptor: CapabilityDescriptor, terms: readonly { word: string; key: string }[]): Scored | null {
   let total = 0;
   let matchedMask = 0;
-  const matches = terms.map((term) => termMatch(entry, descriptor, term));
-  for (const match of matches) total += match >> 4;
+  const matches = terms.map((term) => termMatch(entry, descriptor, term.key));
+  for (const match of matches) total += Math.floor(match / FIELD_BITS);
   if (total === 0) return null;
   const matchedTerms: string[] = [];
-  // Whether some term hit an ID, tag or title token (weight 3 or more), not only the description.
+  // Whether some term hit an ID, tag, keyword or title token (weight 3 or more), not only the description.
   let namingHit = false;
   for (const [i, match] of matches.entries()) {
-    const best = match >> 4;
-    matchedMask |= match & 15;
-    if (best > 0) matchedTerms.push(terms[i] as string);
+    const best = Math.floor(match / FIELD_BITS);
+    matchedMask |= match % FIELD_BITS;
+    if (best > 0) matchedTerms.push((terms[i] as { word: string }).word);
     if (best >= FIELD_WEIGHTS.title) namingHit = true;
   }
   const coverage = terms.length === 0 ? 0 : Math.floor((1000 * matchedTerms.length) / terms.length);
   return {
     entry,
     score: total,
-    // FIELDS is in the order matched_on lists fields: id, tags, title, description.
+    // FIELDS is in the order matched_on lists fields: id, tags, keywords, title, description.
     matched_on: FIELDS.filter((_, bit) => (matchedMask & (1 << bit)) !== 0),
     matched_terms: matchedTerms,
     query_coverage_milli: coverage,
@@ -197,31 +304,30 @@ function filterKey(args: FindArguments): string {
 /** Characters of a cursor's filter digest (132 bits of SHA-256). */
 const FILTER_KEY_LENGTH = 22;
 
+/** Hex digits of the catalog digest a cursor carries (64 bits: it tells catalogs apart, it proves nothing). */
+const CURSOR_CATALOG_HEX = 16;
+
+/** A cursor as sent: `<offset>.<catalog digest prefix>.<filter digest>`, short because it is sent twice per page. */
 function encodeCursor(state: CursorState): string {
-  return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+  return `${state.o}.${state.c.replace(/^sha256:/, '').slice(0, CURSOR_CATALOG_HEX)}.${state.f}`;
 }
 
 function decodeCursor(cursor: string, catalogDigest: string, filters: string): number {
-  let state: unknown;
-  try {
-    state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new JacobianError('INVALID_REQUEST', 'cursor: not a cursor returned by math.find', { path: ['cursor'] });
-  }
-  const parsed = z.object({ o: z.number().int().min(0), c: z.string(), f: z.string() }).strict().safeParse(state);
-  if (!parsed.success) throw new JacobianError('INVALID_REQUEST', 'cursor: not a cursor returned by math.find', { path: ['cursor'] });
-  if (parsed.data.c !== catalogDigest) {
+  const match = /^(0|[1-9][0-9]{0,8})\.([0-9a-f]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
+  if (match === null) throw new JacobianError('INVALID_REQUEST', 'cursor: not a cursor returned by math.find', { path: ['cursor'] });
+  const [, offset, catalog, filter] = match as unknown as [string, string, string, string];
+  if (catalog !== catalogDigest.replace(/^sha256:/, '').slice(0, CURSOR_CATALOG_HEX)) {
     throw new JacobianError('INVALID_REQUEST', 'cursor: the catalog changed since this cursor was issued; start again without a cursor', {
       path: ['cursor'],
       data: { catalog_digest: catalogDigest },
     });
   }
-  if (parsed.data.f !== filters) {
+  if (filter !== filters) {
     throw new JacobianError('INVALID_REQUEST', 'cursor: pass the same query, domain, mode, input_kind, artifact_type and limit as the call that returned it', {
       path: ['cursor'],
     });
   }
-  return parsed.data.o;
+  return Number(offset);
 }
 
 /** What routing and relationships need to know about the whole catalog, built once per catalog. */
@@ -278,9 +384,9 @@ const RELATIONSHIPS_MAX = 8;
  * does not already name (ACCEPTS_OUTPUT_OF: this accepts an artifact type the other produces;
  * OUTPUT_ACCEPTED_BY: the other accepts, as TYPED_ARTIFACT, a type this produces).
  */
-function installedRelationships(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): Record<string, unknown> {
-  const relationships: Record<string, string>[] = descriptor.relationships.filter((r) => index.ids.has(r.capability_id)).map((r) => ({ ...r }));
-  const seen = new Set([entry.id, ...relationships.map((r) => r['capability_id'] as string)]);
+function related(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): { kind: string; capability_id: string; artifact_type?: string }[] {
+  const relationships: { kind: string; capability_id: string; artifact_type?: string }[] = descriptor.relationships.filter((r) => index.ids.has(r.capability_id)).map((r) => ({ ...r }));
+  const seen = new Set([entry.id, ...relationships.map((r) => r.capability_id)]);
   const derive = (kind: string, types: readonly string[], others: ReadonlyMap<string, readonly CatalogEntry[]>): void => {
     const named = new Set<string>();
     for (const type of types) {
@@ -293,15 +399,33 @@ function installedRelationships(entry: CatalogEntry, descriptor: CapabilityDescr
   };
   if (entry.input_kinds.includes('TYPED_ARTIFACT')) derive('ACCEPTS_OUTPUT_OF', entry.accepted_artifact_types, index.producers);
   derive('OUTPUT_ACCEPTED_BY', entry.produced_artifact_types, index.byArtifactType);
+  return relationships;
+}
+
+/** Relationships as inspection shows them: at most RELATIONSHIPS_MAX, the rest counted. */
+function installedRelationships(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): Record<string, unknown> {
+  const relationships = related(entry, descriptor, index);
   const omitted = relationships.length - RELATIONSHIPS_MAX;
   return { relationships: relationships.slice(0, RELATIONSHIPS_MAX), ...(omitted > 0 ? { relationships_omitted: omitted } : {}) };
 }
 
-function boundedExample(descriptor: CapabilityDescriptor): Record<string, unknown> | null {
-  for (const example of descriptor.examples) {
-    if (Buffer.byteLength(JSON.stringify(example)) <= EXAMPLE_MAX_BYTES) return example;
+/**
+ * The card's example: the descriptor's first invocation example within CARD_EXAMPLE_MAX_BYTES,
+ * with its index (the others are reachable whole by `example_index`).
+ */
+function cardExample(descriptor: CapabilityDescriptor): Record<string, unknown> | null {
+  for (const [i, example] of descriptor.examples.entries()) {
+    if (Buffer.byteLength(JSON.stringify(example)) <= CARD_EXAMPLE_MAX_BYTES) return { index: i, ...example };
   }
   return null;
+}
+
+/** A card in its two forms: with its example (`full`) and with the input fields instead (`lean`). */
+interface CardForms {
+  full: Record<string, unknown>;
+  fullBytes: number;
+  lean: Record<string, unknown>;
+  leanBytes: number;
 }
 
 /**
@@ -309,23 +433,31 @@ function boundedExample(descriptor: CapabilityDescriptor): Record<string, unknow
  * immutable and its entries are its own objects, so an entry also fixes the catalog the
  * card's relationships are computed against.
  */
-const baseCards = new WeakMap<CatalogEntry, { card: Record<string, unknown>; bytes: number }>();
+const baseCards = new WeakMap<CatalogEntry, CardForms>();
 
-/**
- * The compact card shown for each search or browse match, with its size as JSON in UTF-8
- * bytes. The size is the base card's (measured once) plus the search signals' own: `{a}` and
- * `{b}` spread into one object serialize as `{a,b}`, one byte less than the two together.
- */
-function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, scored?: Scored): { card: Record<string, unknown>; bytes: number } {
-  let base = baseCards.get(entry);
-  if (base === undefined) {
-    const built = baseCard(entry, descriptor, index);
-    base = { card: built, bytes: Buffer.byteLength(JSON.stringify(built)) };
-    baseCards.set(entry, base);
+function cardForms(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): CardForms {
+  let forms = baseCards.get(entry);
+  if (forms === undefined) {
+    const { card: built, example } = baseCard(entry, descriptor, index);
+    const lean = { ...built, input_fields: entry.input_fields };
+    const full = example === null ? lean : { ...built, example };
+    forms = { full, fullBytes: Buffer.byteLength(JSON.stringify(full)), lean, leanBytes: Buffer.byteLength(JSON.stringify(lean)) };
+    baseCards.set(entry, forms);
   }
-  // Object.assign, not spreads: cards differ in shape from entry to entry, and a spread into an
-  // object literal is several times slower on such sources (the search's largest cost).
-  if (scored === undefined) return { card: Object.assign({}, base.card), bytes: base.bytes };
+  return forms;
+}
+
+/** One match of a page: its card forms and the search signals, if it was searched. */
+interface PageCard {
+  forms: CardForms;
+  signals: Record<string, unknown> | null;
+  /** Bytes the signals add to either form (`{a}` and `{b}` merged serialize as `{a,b}`, one byte less than both). */
+  signalBytes: number;
+}
+
+function pageCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, scored?: Scored): PageCard {
+  const forms = cardForms(entry, descriptor, index);
+  if (scored === undefined) return { forms, signals: null, signalBytes: 0 };
   const signals = {
     matched_on: scored.matched_on,
     matched_terms: scored.matched_terms,
@@ -333,36 +465,54 @@ function card(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: Cata
     query_coverage_milli: scored.query_coverage_milli,
     lexical_fit: scored.lexical_fit,
   };
-  return { card: Object.assign({}, base.card, signals), bytes: base.bytes + Buffer.byteLength(JSON.stringify(signals)) - 1 };
+  return { forms, signals, signalBytes: Buffer.byteLength(JSON.stringify(signals)) - 1 };
 }
 
-/** A card's output summary keeps each field's line within this many characters. */
-const CARD_OUTPUT_LINE_MAX = 160;
+/** The card as sent, in its full form (with the example) or lean (input fields instead). */
+function cardOf(page: PageCard, full: boolean): Record<string, unknown> {
+  // Object.assign, not spreads: cards differ in shape from entry to entry, and a spread into an
+  // object literal is several times slower on such sources (the search's largest cost).
+  const base = full ? page.forms.full : page.forms.lean;
+  return page.signals === null ? Object.assign({}, base) : Object.assign({}, base, page.signals);
+}
 
 function providerOf(entry: CatalogEntry, descriptor: CapabilityDescriptor): Record<string, string> {
   return { name: entry.provider.name, version: entry.provider.version, availability: descriptor.provider_runtime.availability };
 }
 
-function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): Record<string, unknown> {
-  const example = boundedExample(descriptor);
-  const output = Object.entries(outputSummary(descriptor)).map(([name, line]) => [name, line.length <= CARD_OUTPUT_LINE_MAX ? line : `${line.slice(0, CARD_OUTPUT_LINE_MAX - 1)}…`]);
-  return {
+/** A card's output-schema summary: the output fields' names, the first CARD_OUTPUTS_MAX of them and how many more. */
+function cardOutputs(descriptor: CapabilityDescriptor): string[] {
+  const names = Object.keys(outputSummary(descriptor));
+  return names.length <= CARD_OUTPUTS_MAX ? names : [...names.slice(0, CARD_OUTPUTS_MAX), `(+${names.length - CARD_OUTPUTS_MAX} more)`];
+}
+
+/** Relationships as a card shows them: related capability IDs by kind, at most CARD_RELATIONSHIPS_MAX. */
+function cardRelationships(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): Record<string, unknown> {
+  const all = related(entry, descriptor, index);
+  const byKind: Record<string, string[]> = {};
+  for (const relationship of all.slice(0, CARD_RELATIONSHIPS_MAX)) (byKind[relationship.kind] ??= []).push(relationship.capability_id);
+  const omitted = all.length - CARD_RELATIONSHIPS_MAX;
+  return { ...(all.length > 0 ? { related: byKind } : {}), ...(omitted > 0 ? { related_omitted: omitted } : {}) };
+}
+
+function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex): { card: Record<string, unknown>; example: Record<string, unknown> | null } {
+  const scope = descriptor.scope_rule.length <= CARD_SCOPE_MAX_CHARS ? descriptor.scope_rule : `${descriptor.scope_rule.slice(0, CARD_SCOPE_MAX_CHARS - 1)}…`;
+  // Short names, empty lists left out (absent means none), produced types left to inspection (the
+  // related OUTPUT_ACCEPTED_BY operations follow from them): twenty cards fit a page.
+  const card: Record<string, unknown> = {
     capability_id: entry.id,
     title: entry.title,
-    domain: entry.domain,
     modes: entry.modes,
-    role: entry.role,
-    tags: entry.tags,
     input_kinds: entry.input_kinds,
-    accepted_artifact_types: entry.accepted_artifact_types,
-    produced_artifact_types: entry.produced_artifact_types,
-    output_summary: Object.fromEntries(output),
-    provider: providerOf(entry, descriptor),
-    scope_rule: descriptor.scope_rule,
+    ...(entry.accepted_artifact_types.length > 0 ? { accepts: entry.accepted_artifact_types } : {}),
+    outputs: cardOutputs(descriptor),
+    provider: `${entry.provider.name} (${descriptor.provider_runtime.availability})`,
+    scope,
     assurance_ceiling: entry.assurance_ceiling,
-    ...installedRelationships(entry, descriptor, index),
-    ...(example !== null ? { example } : { input_fields: entry.input_fields }),
+    ...cardRelationships(entry, descriptor, index),
+    examples: descriptor.examples.length,
   };
+  return { card, example: cardExample(descriptor) };
 }
 
 function outputSummary(descriptor: CapabilityDescriptor): Record<string, string> {
@@ -404,7 +554,9 @@ function inspect(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: C
     ...summary,
     input_schema: descriptor.input_schema,
     output_summary: outputSummary(descriptor),
-    examples: descriptor.examples,
+    // A copy: fitting the answer to the bound takes examples off this list.
+    examples: [...descriptor.examples],
+    examples_inline: descriptor.examples.map((_, i) => i),
     checker: descriptor.checker,
   };
   if (view === 'CONTRACT') return contract;
@@ -414,6 +566,26 @@ function inspect(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: C
     provider_runtime: descriptor.provider_runtime,
     license: { id: descriptor.provider_runtime.license_id, files: descriptor.provider_runtime.license_files },
     descriptor_digest: entry.descriptor_digest,
+  };
+}
+
+/** One descriptor-owned invocation example, whole, with the call that runs it. */
+function inspectExample(entry: CatalogEntry, descriptor: CapabilityDescriptor, exampleIndex: number): Record<string, unknown> {
+  const example = descriptor.examples[exampleIndex];
+  if (example === undefined) {
+    const n = descriptor.examples.length;
+    throw new JacobianError('INVALID_REQUEST', `example_index: ${entry.id} has ${n === 0 ? 'no invocation examples' : `${n} invocation example(s), indices 0 to ${n - 1}`}`, {
+      path: ['example_index'],
+      hint: n === 0 ? 'inspect it with view CONTRACT for its complete input schema' : `pass an example_index from 0 to ${n - 1}`,
+    });
+  }
+  return {
+    capability_id: entry.id,
+    version: entry.version,
+    title: entry.title,
+    examples_available: descriptor.examples.length,
+    example_index: exampleIndex,
+    example,
   };
 }
 
@@ -523,7 +695,7 @@ function route(args: FindArguments, queryTokens: readonly string[], index: Catal
   const phrase = args.input_kind === undefined ? naturalLanguageProofPhrase(queryTokens) : null;
   const kind = args.input_kind ?? (phrase !== null ? 'NATURAL_LANGUAGE_PROOF' : undefined);
   if (kind === undefined) {
-    return { status: 'UNCONSTRAINED', basis: 'no input_kind was given and the query names no natural-language proof; input kinds do not restrict the results', accepting: null, detected: false };
+    return { status: 'UNCONSTRAINED', basis: 'no input_kind given, no proof prose named: input kinds restrict nothing', accepting: null, detected: false };
   }
   const accepting = (args.artifact_type !== undefined ? index.byArtifactType.get(args.artifact_type) : index.byInputKind.get(kind)) ?? [];
   const what = args.artifact_type !== undefined ? `TYPED_ARTIFACT input of type ${args.artifact_type}` : `${kind} input`;
@@ -564,7 +736,7 @@ function portfolio(
   candidates: number,
   ranked: readonly { scored?: Scored }[],
 ): { fit: PortfolioFit; basis: string } {
-  if (args.query === undefined) return { fit: 'UNFILTERED', basis: 'browse lists the capabilities that pass the filters in capability-ID order; nothing is ranked' };
+  if (args.query === undefined) return { fit: 'UNFILTERED', basis: 'browse: capability-ID order, nothing ranked' };
   if (terms.length === 0) return { fit: 'NO_LEXICAL_MATCHES', basis: 'the query has no terms once stop words are removed' };
   if (candidates === 0) return { fit: 'NO_LEXICAL_MATCHES', basis: 'no installed capability passes the filters, so no query term was compared' };
   if (ranked.length === 0) {
@@ -577,11 +749,11 @@ function portfolio(
     best = Math.max(best, scored?.query_coverage_milli ?? 0);
   }
   if (strong > 0) {
-    return { fit: 'STRONG_CANDIDATES', basis: `${strong} of ${ranked.length} matches are STRONG: they cover at least ${STRONG_COVERAGE_MILLI}‰ of the ${terms.length} query terms and hit an ID, tag or title token` };
+    return { fit: 'STRONG_CANDIDATES', basis: `${strong} of ${ranked.length} matches are STRONG: they cover at least ${STRONG_COVERAGE_MILLI}‰ of the ${terms.length} query terms and hit an ID, tag, keyword or title token` };
   }
   return {
     fit: 'ONLY_WEAK_LEXICAL_MATCHES',
-    basis: `${ranked.length} matches, none STRONG: the highest coverage is ${best}‰ of the ${terms.length} query terms; STRONG needs at least ${STRONG_COVERAGE_MILLI}‰ and an ID, tag or title hit`,
+    basis: `${ranked.length} matches, none STRONG: the highest coverage is ${best}‰ of the ${terms.length} query terms; STRONG needs at least ${STRONG_COVERAGE_MILLI}‰ and an ID, tag, keyword or title hit`,
   };
 }
 
@@ -594,7 +766,7 @@ function recoveryPaths(args: FindArguments, terms: readonly string[], ranked: re
     const unmatched = terms.filter((t) => !matched.has(t));
     paths.push({
       kind: 'REFORMULATE',
-      detail: `describe the outcome in other words (ID, tag and title tokens weigh most)${unmatched.length > 0 ? `; these terms matched nothing: ${listed(unmatched)}` : ''}`,
+      detail: `describe the outcome in other words (ID, tag, keyword and title tokens weigh most)${unmatched.length > 0 ? `; these terms matched nothing: ${listed(unmatched)}` : ''}`,
     });
   }
   if (args.domain !== undefined) {
@@ -632,31 +804,8 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
         hint: 'browse with math.find and no arguments, or read capability://catalog',
       });
     }
-    const view = args.view ?? 'SUMMARY';
-    const capability = inspect(entry, descriptor, index, view);
-    // The response travels twice (structured and as text, which keeps the input schema), so
-    // half the bound is the budget; examples go first, each one named as omitted.
-    const examples = Array.isArray(capability['examples']) ? [...(capability['examples'] as unknown[])] : [];
-    let omitted = 0;
-    while (examples.length > 0 && Buffer.byteLength(JSON.stringify(capability)) > FIND_RESPONSE_MAX_BYTES / 2 - 1024) {
-      examples.pop();
-      omitted++;
-      capability['examples'] = examples;
-      capability['examples_omitted'] = omitted;
-    }
-    // FULL's extras go next, in this order (output_summary still lists every output field, and
-    // the provider summary stays); the input schema, which a valid call needs, always stays.
-    const dropped: string[] = [];
-    for (const field of ['output_schema', 'provider_runtime', 'license']) {
-      if (!(field in capability) || Buffer.byteLength(JSON.stringify(capability)) <= FIND_RESPONSE_MAX_BYTES / 2 - 1024) continue;
-      dropped.push(`${field} (${Buffer.byteLength(JSON.stringify(capability[field]))} B)`);
-      delete capability[field];
-    }
-    if (dropped.length > 0) {
-      capability['omitted_for_size'] = dropped;
-      capability['omitted_basis'] = `over the ${FIND_RESPONSE_MAX_BYTES / 1024} KiB bound; output_summary lists the output fields, provider names the provider`;
-    }
-    return {
+    const capability = args.example_index !== undefined ? inspectExample(entry, descriptor, args.example_index) : inspect(entry, descriptor, index, args.view ?? 'SUMMARY');
+    const response: FindResponse = {
       ...base,
       kind: 'INSPECT',
       total_matches: null,
@@ -672,6 +821,8 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
       routing_basis: 'exact inspection; input kinds do not apply',
       recovery_paths: [],
     };
+    fitInspection(response, capability);
+    return response;
   }
   const limit = args.limit ?? 5;
   const queryTokens = args.query === undefined ? [] : tokens(args.query);
@@ -680,13 +831,14 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
   let candidates = routing.accepting ?? catalog.capabilities;
   if (args.domain !== undefined) candidates = candidates.filter((c) => c.domain === args.domain || c.tags.includes(args.domain as string));
   if (args.mode !== undefined) candidates = candidates.filter((c) => c.modes.includes(args.mode as Mode));
-  const terms = [...new Set(queryTokens.filter((t) => !STOP_WORDS.has(t)))];
+  const termKeys = queryTerms(queryTokens);
+  const terms = termKeys.map((t) => t.word);
   let ranked: { entry: CatalogEntry; scored?: Scored }[];
   if (args.query === undefined) {
     ranked = candidates.map((entry) => ({ entry }));
   } else {
     ranked = candidates
-      .map((entry) => score(entry, descriptors.get(entry.id) as CapabilityDescriptor, terms))
+      .map((entry) => score(entry, descriptors.get(entry.id) as CapabilityDescriptor, termKeys))
       .filter((s): s is Scored => s !== null)
       .sort((a, b) => b.score - a.score || (a.entry.id < b.entry.id ? -1 : 1))
       .map((scored) => ({ entry: scored.entry, scored }));
@@ -717,19 +869,74 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
     routing_basis: routing.basis,
     recovery_paths: weak || incompatible || ranked.length === 0 ? recoveryPaths(args, terms, ranked, routing, domain) : [],
   };
-  // Keep the response (and its text projection) under the size bound by paging earlier: cards
-  // are added while they fit (at least one), each with its separating comma.
-  const budget = FIND_RESPONSE_MAX_BYTES / 2 - 512 - Buffer.byteLength(JSON.stringify(response));
-  const matches: Record<string, unknown>[] = [];
-  let used = 0;
-  for (const { entry, scored } of page) {
-    const built = card(entry, descriptors.get(entry.id) as CapabilityDescriptor, index, scored);
-    if (matches.length > 0 && used + built.bytes + 1 > budget) break;
-    matches.push(built.card);
-    used += built.bytes + 1;
-  }
-  const next = offset + matches.length;
-  response.matches = matches;
+  response.matches = fitPage(response, page.map(({ entry, scored }) => pageCard(entry, descriptors.get(entry.id) as CapabilityDescriptor, index, scored)));
+  const next = offset + response.matches.length;
   response.next_cursor = next < ranked.length ? encodeCursor({ o: next, c: catalog.digest, f: filtersOf() }) : null;
   return response;
+}
+
+/** The size of the tool result this response is sent as, its text projection unclipped. */
+const answerBytes = (response: FindResponse): number => findAnswerBytes(response, projectFind(response, { clip: false }));
+
+/**
+ * The page's cards: as many of `page` as fit the bound (at least one), then as many of those as
+ * fit with their example rather than their input fields, in page order. Each card's cost is
+ * measured as sent: its JSON in the structured content plus its line of the text content
+ * (JSON-escaped, with its newline), each plus one byte.
+ *
+ * The sum is an upper bound of what the cards add to the measured empty page, so the answer is
+ * not measured again (that was most of a search's cost): the array separators are n - 1 bytes
+ * (n counted), the text lines n times their escaped length plus an escaped newline (n more
+ * counted), and the only other change, the count line's one or two digits replacing "0", is
+ * covered by those n + n spare bytes; the empty page already carries the longest cursor.
+ */
+function fitPage(response: FindResponse, page: PageCard[]): Record<string, unknown>[] {
+  if (page.length === 0) return [];
+  const room = FIND_ANSWER_MAX_BYTES - answerBytes(response);
+  const line = (card: Record<string, unknown>): number => Buffer.byteLength(JSON.stringify(matchLine(card)));
+  // The text line does not depend on the card's form, nor the separators: measured once.
+  const lineBytes = page.map((p) => line(cardOf(p, false)) + 1);
+  let used = 0;
+  let count = 0;
+  for (const [i, p] of page.entries()) {
+    const cost = p.forms.leanBytes + p.signalBytes + (lineBytes[i] as number);
+    if (count > 0 && used + cost > room) break;
+    used += cost;
+    count++;
+  }
+  const full = page.slice(0, count).map((p) => {
+    const extra = p.forms.fullBytes - p.forms.leanBytes;
+    if (p.forms.full === p.forms.lean || used + extra > room) return false;
+    used += extra;
+    return true;
+  });
+  response.matches = page.slice(0, count).map((p, i) => cardOf(p, full[i] === true));
+  return response.matches;
+}
+
+/**
+ * Keep an inspection under the bound: inline examples go first, from the last (each stays
+ * reachable whole by example_index, and examples_inline says which are shown), then FULL's
+ * extras in this order (output_summary still lists every output field, and the provider summary
+ * stays). The input schema, which a valid call needs, always stays, in the text too.
+ */
+function fitInspection(response: FindResponse, capability: Record<string, unknown>): void {
+  const examples = capability['examples'];
+  const inline = capability['examples_inline'];
+  if (Array.isArray(examples) && Array.isArray(inline)) {
+    while (examples.length > 0 && answerBytes(response) > FIND_ANSWER_MAX_BYTES) {
+      examples.pop();
+      inline.pop();
+    }
+  }
+  const dropped: string[] = [];
+  for (const field of ['output_schema', 'provider_runtime', 'license']) {
+    if (!(field in capability) || answerBytes(response) <= FIND_ANSWER_MAX_BYTES) continue;
+    dropped.push(`${field} (${Buffer.byteLength(JSON.stringify(capability[field]))} B)`);
+    delete capability[field];
+  }
+  if (dropped.length > 0) {
+    capability['omitted_for_size'] = dropped;
+    capability['omitted_basis'] = `over the ${FIND_RESPONSE_MAX_BYTES / 1024} KiB bound; output_summary lists the output fields, provider names the provider`;
+  }
 }

@@ -12,11 +12,12 @@ are yours.
 ## Discovery: math.find
 - No arguments: browse the installed catalog in stable capability-ID order (\`limit\` 1-20,
   default 5; pass \`next_cursor\` back with the same filters to continue).
-- \`query\`: lexical search over capability IDs, titles, descriptions and tags, optionally
-  filtered by \`domain\`, \`mode\` and \`input_kind\`. Ranking is deterministic retrieval: a term
-  matching an ID token weighs 4, a tag or title token 3, a description token 1; ties break by ID.
-  A high rank says the words match, not that the operation fits your problem or that it is the
-  best one.
+- \`query\`: lexical search over capability IDs, titles, descriptions, tags and keywords (each
+  descriptor's vocabulary of its field: synonyms, names of laws, invariants, methods and tools),
+  optionally filtered by \`domain\`, \`mode\` and \`input_kind\`. Ranking is deterministic
+  retrieval: a term matching an ID token weighs 4, a tag, keyword or title token 3, a description
+  token 1; ties break by ID. A high rank says the words match, not that the operation fits your
+  problem or that it is the best one.
 - \`domain\`: only operations of this domain or carrying this exact tag. \`mode\`: only operations
   offering EXPLORE or VERIFY.
 - \`input_kind\`: only operations accepting that kind of input: STRUCTURED_REQUEST (a JSON
@@ -24,8 +25,12 @@ are yours.
   \`artifact_type\` narrows to operations accepting that exact schema URI (the \`schema_uri\` of
   the stored artifact's manifest); \`artifact_type\` is rejected with any other input kind.
 - \`capability_id\`: exact inspection. \`view\` SUMMARY (default) gives the outcome, modes, tags,
-  provider and field summaries; CONTRACT adds the complete input schema and validated invocation
-  examples; FULL adds the output schema, provider runtime and licence.
+  provider and field summaries, and \`examples_available\`; CONTRACT adds the complete input
+  schema and the validated invocation examples that fit (\`examples_inline\` lists their
+  indices); FULL adds the output schema, provider runtime and licence. \`example_index\` (with
+  \`capability_id\`, without \`view\`) returns that one example whole, 0 to examples_available - 1,
+  so every example is reachable. The text content of CONTRACT and FULL keeps the complete input
+  schema (\`input_schema: {...}\`) and each inline example as ready math.run arguments.
 - Unknown or ill-combined arguments are rejected with a diagnostic naming the field and the rule.
 - Every response carries the catalog digest and the operator-policy digest. The catalog
   (\`capability://catalog\`) is the inventory of what is installed and allowed right now; a
@@ -33,34 +38,44 @@ are yours.
 - Paging: \`total_matches\` counts every match; \`next_cursor\`, when present, continues with the
   same arguments. A cursor is bound to the catalog digest and to the filters: it stays valid while
   the catalog is unchanged, and a cursor from an older catalog is rejected with a diagnostic
-  saying the catalog changed (start again without it). Every response, and its text content,
-  stays under 16 KiB; pages are shortened to fit.
+  saying the catalog changed (start again without it). Every answer, structured content and
+  text content together as sent, stays under 16 KiB: a page holds \`limit\` cards when they fit
+  (twenty compact cards do), and is shortened only when they do not.
 
 ### Operation cards (each search or browse match)
-capability_id, title, domain, modes, role, tags; input_kinds and accepted_artifact_types (what it
-takes), produced_artifact_types; output_summary (each output field's type and description);
-provider (name, version, availability); scope_rule (the exact input a run covers);
-assurance_ceiling (the most a result can claim); relationships; and either \`example\` (one
-validated invocation example within 1.5 KiB) or, when there is none, \`input_fields\` (the input
-schema's required and available top-level fields). relationships name installed operations only:
-the descriptor's declared ones (CONSUMES_OUTPUT_OF, VERIFIED_BY, VERIFIES) whose target is
-installed, then ACCEPTS_OUTPUT_OF (this accepts an artifact type the other produces) and
-OUTPUT_ACCEPTED_BY (the other accepts, as a typed artifact, a type this produces) for operations
-not already named, with \`artifact_type\`; at most 8, the rest counted in relationships_omitted.
-These are facts about types, not advice to chain the operations.
+Compact, to be read twenty to a page; inspection has every field whole. capability_id, title,
+modes; input_kinds and \`accepts\` (the artifact types it takes as TYPED_ARTIFACT); \`outputs\`
+(the output fields' names, at most 7 and how many more); provider ("name (AVAILABLE)");
+\`scope\` (the exact input a run covers, its first 80 characters); assurance_ceiling (the most a
+result can claim); \`related\` (installed operations by kind, at most 2, the rest counted in
+\`related_omitted\`); \`examples\` (how many the descriptor has); and either \`example\` (the
+first validated invocation example within 256 bytes, with its \`index\`, while the page has room)
+or \`input_fields\` (the input schema's required and available top-level fields). A list that
+would be empty is left out. related names installed operations only: the descriptor's declared
+relationships (CONSUMES_OUTPUT_OF, VERIFIED_BY, VERIFIES) whose target is installed, then
+ACCEPTS_OUTPUT_OF (this accepts an artifact type the other produces) and OUTPUT_ACCEPTED_BY (the
+other accepts, as a typed artifact, a type this produces) for operations not already named;
+inspection lists up to 8 with their \`artifact_type\`. These are facts about types, not advice to
+chain the operations.
 
 ### Retrieval signals
 All are computed deterministically from the descriptors and your arguments.
 They are retrieval signals, not advice: they say how your words and filters meet the installed
 descriptors, never that an operation suits your problem, and never that an operation is
 impossible or absent in principle. A rejected request carries none of them (null, and no recovery paths).
-- Terms: the distinct lower-cased query tokens (split at anything but letters and digits) minus
-  stop words. A term hits a field when it equals a token there, or (4+ letters) one is a prefix
-  of the other.
-- Per match: \`matched_on\` (fields hit), \`matched_terms\`, \`relevance_score\` (sum over terms of
-  the heaviest field hit), \`query_coverage_milli\` = floor(1000 x matched terms / terms), and
-  \`lexical_fit\`: STRONG when coverage is at least 500 and some term hits an ID, tag or title
-  token; otherwise WEAK. Order among WEAK matches is not a measure of fit.
+- Terms: the distinct query tokens (split at anything but letters and digits) minus stop words
+  and single Latin letters or digits. Text is folded the same way on both sides: lower case,
+  ä ö ü ß written ae oe ue ss (Gröbner matches groebner), other accents dropped, plurals and
+  -ing/-ed forms reduced (trees = tree, vertices = vertex, colouring = colour), -ivity read as
+  -ive (associativity = associative); descriptor words joined by - or _ also match written
+  together (counter-model = countermodel). A term hits a field when it equals a token there, or
+  (5+ letters) is the start of one.
+- Per match: \`matched_on\` (fields hit: id, tags, keywords, title, description),
+  \`matched_terms\` (the query words, lower-cased and folded), \`relevance_score\` (sum over
+  terms of the heaviest field hit),
+  \`query_coverage_milli\` = floor(1000 x matched terms / terms), and
+  \`lexical_fit\`: STRONG when coverage is at least 500 and some term hits an ID, tag, keyword or
+  title token; otherwise WEAK. Order among WEAK matches is not a measure of fit.
 - \`portfolio_fit\` with \`portfolio_fit_basis\`, over all matches (not just the page):
   STRONG_CANDIDATES (at least one STRONG match), ONLY_WEAK_LEXICAL_MATCHES (matches, none STRONG),
   NO_LEXICAL_MATCHES (no match, no terms, or nothing passed the filters), UNFILTERED (browse and

@@ -91,7 +91,7 @@ describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, vers
     expect(Object.keys(run?.inputSchema.properties ?? {}).sort()).toEqual(['budget', 'capability_id', 'mode', 'payload']);
     expect(Object.keys(run?.outputSchema?.['properties'] as object | undefined ?? {})).toEqual(expect.arrayContaining(['execution', 'assurance', 'completeness', 'scope', 'diagnostics']));
     const find = tools.find((t) => t.name === 'math.find');
-    expect(Object.keys(find?.inputSchema.properties ?? {}).sort()).toEqual(['artifact_type', 'capability_id', 'cursor', 'domain', 'input_kind', 'limit', 'mode', 'query', 'view']);
+    expect(Object.keys(find?.inputSchema.properties ?? {}).sort()).toEqual(['artifact_type', 'capability_id', 'cursor', 'domain', 'example_index', 'input_kind', 'limit', 'mode', 'query', 'view']);
     expect(Object.keys(find?.outputSchema?.['properties'] as object | undefined ?? {})).toEqual(
       expect.arrayContaining(['portfolio_fit', 'portfolio_fit_basis', 'domain_filter_status', 'installed_domains', 'routing_status', 'routing_basis', 'recovery_paths']),
     );

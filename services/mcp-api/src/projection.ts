@@ -1,6 +1,17 @@
 import type { CapabilityResult, JacobianError, WriteReceipt } from '@jacobian/shared';
 import type { ReasoningNote } from './api.js';
-import { FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
+import type { FindResponse } from './find.js';
+
+/** Every math.find answer (structured content and text content, as sent) stays under this many bytes. */
+export const FIND_RESPONSE_MAX_BYTES = 16 * 1024;
+/**
+ * Bytes kept free under FIND_RESPONSE_MAX_BYTES for what wraps the tool result on the wire: the
+ * modern era's `"resultType":"complete"` and server-info `_meta` (about 110 bytes), the JSON-RPC
+ * envelope (`{"result":…,"jsonrpc":"2.0","id":…}`, about 45) and `isError`.
+ */
+const ENVELOPE_BYTES = 192;
+/** The most a math.find tool result (structured content plus text content, as JSON) may take. */
+export const FIND_ANSWER_MAX_BYTES = FIND_RESPONSE_MAX_BYTES - ENVELOPE_BYTES;
 
 const OUTPUT_TEXT_LIMIT = 4000;
 
@@ -36,25 +47,77 @@ export function projectResult(result: CapabilityResult): string {
 }
 
 /**
- * The text content of a math.find response. A CONTRACT or FULL inspection keeps the
- * complete input schema so text-only clients can build a valid call.
+ * The size in bytes of the math.find tool result carrying `response` with `text`: the
+ * CallToolResult's JSON (the text JSON-escaped), as it is sent inside the JSON-RPC response.
  */
-export function projectFind(response: FindResponse): string {
-  const lines = [`catalog ${response.catalog_digest} · policy ${response.policy_profile} ${response.policy_digest}`];
+export function findAnswerBytes(response: FindResponse, text: string): number {
+  return Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text }], structuredContent: response }));
+}
+
+/** The text line of one search or browse match. */
+export function matchLine(match: Record<string, unknown>): string {
+  const relevance = match['relevance_score'];
+  const score = typeof relevance === 'number' ? ` score ${relevance} ${String(match['lexical_fit'])} coverage ${String(match['query_coverage_milli'])}‰` : '';
+  return `- ${String(match['capability_id'])}${score}: ${String(match['title'])}`;
+}
+
+export interface ProjectFindOptions {
+  /**
+   * Whether to cut the inspection summary so the answer stays under the bound (default true).
+   * The complete input schema and the inline examples are never cut.
+   */
+  clip?: boolean;
+}
+
+/**
+ * The text content of a math.find response. An inspection keeps, whole, the complete input
+ * schema (CONTRACT and FULL) and every inline example as the payload of a ready math.run call,
+ * so text-only clients can build a valid call; the summary before them is cut only when the
+ * answer would otherwise pass the bound.
+ */
+export function projectFind(response: FindResponse, options: ProjectFindOptions = {}): string {
+  const head = [`catalog ${response.catalog_digest} · policy ${response.policy_profile} ${response.policy_digest}`];
   for (const d of response.diagnostics) {
-    lines.push(`${d.severity} ${d.code}${d.path && d.path.length > 0 ? ` at ${d.path.join('.')}` : ''}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`);
+    head.push(`${d.severity} ${d.code}${d.path && d.path.length > 0 ? ` at ${d.path.join('.')}` : ''}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`);
   }
   if (response.capability !== null) {
     const c = response.capability;
-    const { input_schema: inputSchema, output_schema: _output, provider_runtime: _runtime, ...rest } = c;
-    const schemaLine = inputSchema === undefined ? undefined : `input_schema: ${JSON.stringify(inputSchema)}`;
-    // The answer carries this text beside the structured response, JSON-escaped (quotes and
-    // newlines grow by about a fifth), so the summary gets what the bound leaves once the
-    // structured response and the complete input schema are counted.
-    const left = FIND_RESPONSE_MAX_BYTES - Buffer.byteLength(JSON.stringify(response)) - 1.2 * Buffer.byteLength(schemaLine ?? '') - 1024;
-    lines.push(compactJson(rest, Math.max(500, Math.min(6000, Math.floor(left / 1.2)))));
-    if (schemaLine !== undefined) lines.push(schemaLine);
-  } else if (response.diagnostics.length === 0) {
+    const id = String(c['capability_id']);
+    // The output fields' descriptions (output_summary) stay in structuredContent: the text names
+    // the fields (output_fields) and spends its room on the schema and the examples.
+    const { input_schema: inputSchema, output_schema: _output, provider_runtime: _runtime, output_summary: _outputs, examples, example, ...rest } = c;
+    const tail: string[] = [];
+    if (inputSchema !== undefined) tail.push(`input_schema: ${JSON.stringify(inputSchema)}`);
+    const call = (ex: { mode?: unknown; payload?: unknown }): string => JSON.stringify({ capability_id: id, mode: ex.mode, payload: ex.payload });
+    if (example !== undefined) {
+      const ex = example as { title?: unknown; mode?: unknown; payload?: unknown };
+      tail.push(`example ${String(c['example_index'])} of ${String(c['examples_available'])}: ${String(ex.title)}`, `math.run arguments: ${call(ex)}`);
+    }
+    if (Array.isArray(examples)) {
+      const inline = Array.isArray(c['examples_inline']) ? (c['examples_inline'] as number[]) : [];
+      for (const [i, ex] of (examples as { title?: unknown; mode?: unknown; payload?: unknown }[]).entries()) {
+        tail.push(`example ${String(inline[i] ?? i)} (${String(ex.title)}): math.run arguments: ${call(ex)}`);
+      }
+      const available = typeof c['examples_available'] === 'number' ? c['examples_available'] : examples.length;
+      if (examples.length < available) {
+        const missing = Array.from({ length: available }, (_, i) => i).filter((i) => !inline.includes(i));
+        tail.push(`not inline (size bound), example ${missing.join(', ')}: math.find {"capability_id": "${id}", "example_index": N} returns each whole`);
+      }
+    }
+    const text = (summary: string): string => [...head, summary, ...tail].join('\n');
+    const whole = JSON.stringify(rest);
+    if (options.clip === false || findAnswerBytes(response, text(whole)) <= FIND_ANSWER_MAX_BYTES) return text(whole);
+    // Cut the summary (never the schema or the examples) by what the answer is over, measured.
+    let keep = whole.length;
+    for (let attempt = 0; attempt < 8 && keep > 0; attempt++) {
+      const over = findAnswerBytes(response, text(compactJson(rest, keep))) - FIND_ANSWER_MAX_BYTES;
+      if (over <= 0) break;
+      keep = Math.max(0, keep - over - 64);
+    }
+    return text(compactJson(rest, keep));
+  }
+  const lines = head;
+  if (response.diagnostics.length === 0) {
     lines.push(`${response.kind}: ${response.matches.length} of ${response.total_matches ?? 0} match(es)`);
     lines.push(`portfolio_fit: ${String(response.portfolio_fit)} (${String(response.portfolio_fit_basis)})`);
     if (response.routing_status !== 'UNCONSTRAINED') lines.push(`routing_status: ${String(response.routing_status)} (${String(response.routing_basis)})`);
@@ -62,16 +125,11 @@ export function projectFind(response: FindResponse): string {
       const installed = response.installed_domains ? `; installed domains: ${response.installed_domains.join(', ')}` : '';
       lines.push(`domain_filter_status: ${String(response.domain_filter_status)} (${String(response.domain_filter_basis)}${installed})`);
     }
-    for (const match of response.matches) {
-      const relevance = match['relevance_score'];
-      const score = typeof relevance === 'number' ? ` score ${relevance} ${String(match['lexical_fit'])} coverage ${String(match['query_coverage_milli'])}‰` : '';
-      lines.push(`- ${String(match['capability_id'])} [${(match['modes'] as string[]).join(', ')}]${score}: ${String(match['title'])}`);
-    }
+    for (const match of response.matches) lines.push(matchLine(match));
     if (response.next_cursor) lines.push(`next_cursor: ${response.next_cursor}`);
     if (response.recovery_paths.length > 0) lines.push('recovery paths (unranked):', ...response.recovery_paths.map((p) => `- ${p.kind}: ${p.detail}`));
   }
-  const text = lines.join('\n');
-  return Buffer.byteLength(text) <= FIND_RESPONSE_MAX_BYTES / 2 ? text : `${text.slice(0, FIND_RESPONSE_MAX_BYTES / 2 - 200)}… (truncated)`;
+  return lines.join('\n');
 }
 
 /** The reasoning lines appended to a math.run's text when the log is on. */

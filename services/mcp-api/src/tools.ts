@@ -234,7 +234,7 @@ export const TOOLS = {
     config: {
       title: 'Find mathematical capabilities',
       description:
-        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions and tags (with optional `domain`, `mode`, `input_kind`, `artifact_type` (with TYPED_ARTIFACT), `limit` 1-20, `cursor`). Results carry deterministic retrieval signals (lexical_fit, portfolio_fit, domain_filter_status, routing_status, recovery_paths), not advice; jacobian://instructions defines them. `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL.',
+        'Find or inspect installed mathematical operations. No arguments: browse in ID order. `query`: lexical search over IDs, titles, descriptions, tags and keywords (the field\'s vocabulary: laws, invariants, methods, tools), with optional `domain`, `mode`, `input_kind`, `artifact_type` (with TYPED_ARTIFACT), `limit` 1-20, `cursor`. Results carry deterministic retrieval signals (lexical_fit, portfolio_fit, domain_filter_status, routing_status, recovery_paths), not advice; jacobian://instructions defines them. `capability_id`: exact inspection with `view` SUMMARY, CONTRACT (complete input schema and validated examples) or FULL, or `example_index` for one invocation example whole.',
       inputSchema: advertisedInput(FindArgumentsSchema),
       outputSchema: validatedOutput(FindOutputSchema),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

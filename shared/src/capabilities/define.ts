@@ -136,6 +136,8 @@ export interface CapabilityDefinition<I, O> {
   title: string;
   description: string;
   tags: string[];
+  /** The field's words for this outcome (synonyms, laws, invariants, methods, tools), for search; see CapabilityDescriptor. */
+  keywords?: string[];
   domain: string;
   modes: Mode[];
   role: Role;
@@ -214,6 +216,7 @@ export function installCapability<I, O>(
     title: definition.title,
     description: definition.description,
     tags: definition.tags,
+    keywords: definition.keywords ?? [],
     domain: definition.domain,
     modes: definition.modes,
     role: definition.role,

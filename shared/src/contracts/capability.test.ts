@@ -23,6 +23,7 @@ function producer(): CapabilityDescriptor {
     title: 'Construct a graph',
     description: 'Stores a simple graph.',
     tags: ['graph', 'construction'],
+    keywords: ['simple graph'],
     domain: 'graph',
     modes: ['EXPLORE'],
     role: 'producer',

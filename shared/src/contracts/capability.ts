@@ -50,13 +50,24 @@ export type CapabilityRelationship = z.infer<typeof CapabilityRelationshipSchema
 /** A JSON Schema document (derived from zod; never hand-written). */
 export const JsonSchemaObject = z.record(z.string(), z.unknown());
 
+/** A descriptor carries at most this many invocation examples. */
+export const INVOCATION_EXAMPLES_MAX = 5;
+/**
+ * The largest invocation example, as JSON in UTF-8 bytes: every example must be reachable
+ * whole through math.find (by `example_index`), whose answers stay under 16 KiB.
+ */
+export const INVOCATION_EXAMPLE_MAX_BYTES = 8 * 1024;
+
 export const InvocationExampleSchema = z
   .object({
     title: z.string().min(1).max(200),
     mode: z.enum(Mode),
     payload: z.record(z.string(), z.unknown()),
   })
-  .strict();
+  .strict()
+  .refine((example) => Buffer.byteLength(JSON.stringify(example)) <= INVOCATION_EXAMPLE_MAX_BYTES, {
+    message: `an invocation example must be at most ${INVOCATION_EXAMPLE_MAX_BYTES} bytes as JSON`,
+  });
 export type InvocationExample = z.infer<typeof InvocationExampleSchema>;
 
 /** Fixed checker identity carried by a checker capability's descriptor. */
@@ -81,6 +92,12 @@ export const CapabilityDescriptorSchema = z
     title: z.string().min(1).max(120),
     description: z.string().min(1).max(2000),
     tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/)).max(20),
+    /**
+     * The words of the field for this outcome, for search: synonyms, other spellings, names of
+     * the laws, invariants, objects, methods and tools a mathematician would type ("clique
+     * number", "ω", "Gröbner basis", "Mace4"). Searched like tags; never shown as a claim.
+     */
+    keywords: z.array(z.string().min(1).max(60)).max(80).default([]),
     domain: z.string().regex(/^[a-z][a-z0-9_]*$/),
     modes: z.array(z.enum(Mode)).min(1),
     role: z.enum(Role),
@@ -90,7 +107,7 @@ export const CapabilityDescriptorSchema = z
     produced_artifact_types: z.array(z.string()),
     input_schema: JsonSchemaObject,
     output_schema: JsonSchemaObject,
-    examples: z.array(InvocationExampleSchema).max(5),
+    examples: z.array(InvocationExampleSchema).max(INVOCATION_EXAMPLES_MAX),
     relationships: z.array(CapabilityRelationshipSchema),
     assurance_ceiling: z.enum(AssuranceLevel),
     scope_rule: z.string().min(1).max(1000),

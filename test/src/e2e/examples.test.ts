@@ -1,6 +1,6 @@
 /**
- * Every installed capability, through MCP: discovery lists it, and each invocation example its
- * contract advertises runs to a conclusion (COMPLETED; VERIFIED for a checker's example) over
+ * Every installed capability, through MCP: discovery lists it, and each invocation example it
+ * advertises (inline in CONTRACT or by example_index) runs to a conclusion (COMPLETED; VERIFIED for a checker's example) over
  * the modern HTTP client. An agent copies these examples; one that fails is a broken promise.
  * Examples that name a stored artifact are run after the example that stores it.
  */
@@ -74,9 +74,16 @@ describe('every capability runs its advertised examples through MCP', () => {
     let examplesRun = 0;
     for (const id of ordered) {
       const inspected = await mathFind(connection.client, { capability_id: id, view: 'CONTRACT' });
-      const capability = inspected.response.capability as { examples: Example[]; role: string } | null;
+      const capability = inspected.response.capability as { examples: Example[]; examples_available: number } | null;
       expect(capability, `${id} could not be inspected`).not.toBeNull();
-      for (const example of capability?.examples ?? []) {
+      // Every example, the ones CONTRACT had no room for too: each is reachable by example_index.
+      const examples: Example[] = [];
+      for (let index = 0; index < (capability?.examples_available ?? 0); index++) {
+        const one = await mathFind(connection.client, { capability_id: id, example_index: index });
+        examples.push((one.response.capability as { example: Example }).example);
+      }
+      expect(examples.slice(0, capability?.examples.length)).toEqual(capability?.examples);
+      for (const example of examples) {
         const { result } = await mathRun(connection.client, { capability_id: id, mode: example.mode, payload: example.payload });
         const where = `${id}, example "${example.title}": ${JSON.stringify(result.diagnostics)}`;
         expect(result.execution.status, where).toBe('COMPLETED');

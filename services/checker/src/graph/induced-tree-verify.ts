@@ -79,6 +79,7 @@ export function verifyInducedTree(authority: CheckerAuthority): CapabilityDefini
     title: 'Verify a maximum induced tree result by exhaustion',
     description: `Independently checks a stored result of graph.induced_tree.maximum.compute: re-reads the result and its input graph, checks their lineage, checks that the witness induces a tree of the claimed order, and enumerates every vertex subset (no solver) to confirm that no larger induced tree exists. Graphs of order at most ${EXHAUSTIVE_MAX_ORDER} only; larger inputs return an unsupported non-conclusion.`,
     tags: ['graph', 'induced-subgraph', 'tree', 'verification', 'exhaustive', 'checker'],
+    keywords: ['check a maximum induced tree', 'verify an induced tree', 'largest induced tree', 'exhaustive check'],
     domain: 'graph',
     modes: ['VERIFY'],
     role: 'checker',

@@ -105,6 +105,7 @@ export function verifyIsomorphism(authority: CheckerAuthority): CapabilityDefini
       description:
         'Independently checks that a vertex map from a first graph to a second is an isomorphism: a bijection of the vertices under which the edges of the first are exactly the edges of the second. Each graph is its own operand (`first`, `second`).',
       tags: ['isomorphism', 'graph-isomorphism', 'relabelling', 'bijection'],
+      keywords: ['graph isomorphism', 'isomorphic', 'check an isomorphism', 'verify an isomorphism', 'are two graphs isomorphic', 'bijection', 'relabelling', 'permutation'],
       checkerId: 'jacobian.graph.isomorphism.witness',
       method: 'test that the map is injective on equal vertex counts, then look up the image of every edge of the first graph and the preimage of every edge of the second',
       claimKind: 'ISOMORPHISM',

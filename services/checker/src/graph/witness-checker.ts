@@ -212,6 +212,8 @@ export interface GraphWitnessCheckerSpec<I> {
   title: string;
   description: string;
   tags: string[];
+  /** The field's words for this check, for search (CapabilityDescriptor.keywords). */
+  keywords: string[];
   checkerId: string;
   method: string;
   /** Kind of the signed claim, e.g. PROPER_COLOURING. */
@@ -284,6 +286,7 @@ export function graphWitnessChecker<I>(
     title: spec.title,
     description: `${spec.description} Graphs are given inline (\`graph\` with \`order\` or \`vertices\` and \`edges\`), as graph6 or sparse6, or as a stored graph artifact (\`graph_uri\`). Vertices in witnesses: ${VERTEX_REF_RULE}. An accepted claim is VERIFIED with a signed verification record; a false one is REJECTED naming the failing element.`,
     tags: ['graph', 'verification', 'witness', 'checker', ...spec.tags],
+    keywords: ['check', 'certify', 'witness', ...spec.keywords],
     domain: 'graph',
     modes: ['VERIFY'],
     role: 'checker',

@@ -126,6 +126,7 @@ export function verifyColouring(authority: CheckerAuthority): CapabilityDefiniti
       description:
         'Independently checks that a vertex colouring is proper (every edge joins two different colours) and uses at most k colours, which shows χ(G) ≤ k; for example the colouring output by graph.chromatic_number.compute. It does not check that k is the minimum.',
       tags: ['colouring', 'coloring', 'chromatic-number'],
+      keywords: ['check a colouring', 'verify a coloring', 'proper colouring', 'k-colouring', 'chromatic number', 'χ upper bound'],
       checkerId: 'jacobian.graph.colouring.witness',
       method: 'test every edge for distinct end colours and count the distinct colours',
       claimKind: 'PROPER_COLOURING',
@@ -191,6 +192,7 @@ interface VertexSetKind {
   title: string;
   description: string;
   tags: string[];
+  keywords: string[];
   checkerId: string;
   method: string;
   claimKind: string;
@@ -213,6 +215,7 @@ function vertexSetChecker(kind: VertexSetKind, authority: CheckerAuthority): Cap
       title: kind.title,
       description: kind.description,
       tags: kind.tags,
+      keywords: kind.keywords,
       checkerId: kind.checkerId,
       method: kind.method,
       claimKind: kind.claimKind,
@@ -261,6 +264,7 @@ export function verifyClique(authority: CheckerAuthority): CapabilityDefinition<
       description:
         'Independently checks that a vertex set is a clique (every two of its vertices are adjacent) of the claimed size, which shows ω(G) ≥ size; for example the clique output by graph.clique_number.compute. It does not check that no larger clique exists.',
       tags: ['clique', 'clique-number', 'omega'],
+      keywords: ['check a clique', 'verify a clique', 'clique number', 'ω lower bound', 'complete subgraph'],
       checkerId: 'jacobian.graph.clique.witness',
       method: 'test every pair of the given vertices for adjacency and count them',
       claimKind: 'CLIQUE',
@@ -285,6 +289,7 @@ export function verifyIndependentSet(authority: CheckerAuthority): CapabilityDef
       description:
         'Independently checks that a vertex set is independent (stable: no two of its vertices are adjacent) and has the claimed size, which shows α(G) ≥ size; for example the set output by graph.independence_number.compute. It does not check that no larger one exists.',
       tags: ['independent-set', 'stable-set', 'independence-number', 'alpha'],
+      keywords: ['check an independent set', 'stable set', 'independence number', 'α lower bound'],
       checkerId: 'jacobian.graph.independent_set.witness',
       method: 'test every edge of the graph for both ends in the given set and count the vertices',
       claimKind: 'INDEPENDENT_SET',
@@ -322,6 +327,7 @@ export function verifyMatching(authority: CheckerAuthority): CapabilityDefinitio
       description:
         'Independently checks that a set of edges is a matching (edges of the graph, no two sharing a vertex) of the claimed size, which shows ν(G) ≥ size; for example the matching output by graph.matching_number.compute. It does not check that no larger matching exists.',
       tags: ['matching', 'matching-number'],
+      keywords: ['check a matching', 'verify a matching', 'perfect matching', 'matching number'],
       checkerId: 'jacobian.graph.matching.witness',
       method: 'look every given edge up in the graph and test that no vertex is covered twice',
       claimKind: 'MATCHING',
@@ -383,6 +389,7 @@ function hamiltonianChecker(closed: boolean, authority: CheckerAuthority): Capab
         ? 'Independently checks that a vertex sequence is a Hamiltonian cycle: it visits every vertex exactly once, consecutive vertices are adjacent, and the last vertex is adjacent to the first (give the cycle without repeating its first vertex).'
         : 'Independently checks that a vertex sequence is a Hamiltonian path: it visits every vertex exactly once and consecutive vertices are adjacent.',
       tags: ['hamiltonian', `hamiltonian-${noun}`, noun],
+      keywords: ['Hamiltonian', `Hamiltonian ${noun}`, `Hamilton ${noun}`, 'Hamiltonicity', closed ? 'Hamiltonian graph' : 'traceable graph', 'visits every vertex once'],
       checkerId: `jacobian.graph.hamiltonian_${noun}.witness`,
       method: closed
         ? 'test that the sequence lists every vertex once and that consecutive vertices, and the last and first, are adjacent'
@@ -453,6 +460,7 @@ export function verifySpanningTree(authority: CheckerAuthority): CapabilityDefin
       description:
         'Independently checks that a set of edges is a spanning tree: edges of the graph, without repeats, exactly order − 1 of them, connecting every vertex (so they form a tree). It shows that the graph is connected.',
       tags: ['spanning-tree', 'tree', 'connectivity'],
+      keywords: ['check a spanning tree', 'verify a spanning tree', 'spanning tree', 'spanning subgraph'],
       checkerId: 'jacobian.graph.spanning_tree.witness',
       method: 'look every given edge up in the graph, count them, and join their ends with union-find to test connectivity',
       claimKind: 'SPANNING_TREE',

@@ -166,7 +166,7 @@ async function readStored<T, I>(spec: Spec<T, I>, uri: string, context: Capabili
   return { claim: payload, uri: artifact.uri };
 }
 
-function defineChecker<T extends { ring: unknown }, I>(spec: Spec<T, I>, authority: CheckerAuthority, texts: { title: string; description: string; method: string; tags: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] }): CapabilityDefinition<AlgebraVerifyInput<I>, AlgebraVerifyOutput> {
+function defineChecker<T extends { ring: unknown }, I>(spec: Spec<T, I>, authority: CheckerAuthority, texts: { title: string; description: string; method: string; tags: string[]; keywords: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] }): CapabilityDefinition<AlgebraVerifyInput<I>, AlgebraVerifyOutput> {
   const kernel = { module: KERNEL_FILE, exportName: spec.kernelExport };
   return {
     id: spec.id,
@@ -174,6 +174,7 @@ function defineChecker<T extends { ring: unknown }, I>(spec: Spec<T, I>, authori
     title: texts.title,
     description: texts.description,
     tags: texts.tags,
+    keywords: texts.keywords,
     domain: 'polynomial',
     modes: ['VERIFY'],
     role: 'checker',
@@ -327,6 +328,7 @@ export function verifyFactorization(authority: CheckerAuthority): CapabilityDefi
       method:
         "decode every polynomial strictly; check the unit is non-zero and no factor is constant; divide the polynomial by each factor to its multiplicity; multiply unit and factors out and compare exactly; then, for a factorization into irreducibles, test each factor: total degree 1, Rabin's test over GF(p), reduction modulo small primes over Q",
       tags: ['polynomial', 'factorization', 'irreducibility', 'verification', 'checker'],
+      keywords: ['check a factorization', 'verify factors', 'factorisation', 'irreducible factors', 'multiply back', 'product of factors'],
       scope: 'Covers exactly the one claim asked: by default that the factors multiply back to the polynomial and are irreducible; with FACTORIZATION_PRODUCT_IDENTITY only the product identity.',
       examples: [
         {
@@ -371,6 +373,7 @@ export function verifyIdealMembership(authority: CheckerAuthority): CapabilityDe
       description: `Independently checks an ideal membership claim (stored by polynomial.ideal_membership.decide, or inline with polynomials as text or exponent vectors) with our own exact arithmetic and no computer algebra system. MEMBER: Σ cofactors[j]·generators[j] must equal the polynomial exactly. NOT_MEMBER: the claim must carry the reduced Groebner basis with cofactors, which the Groebner basis checker must accept (both inclusions), and the polynomial's normal form modulo it must be non-zero (and equal the claimed remainder). A claim without the certificate its verdict needs is UNDECIDED, with the obligation and the evidence that closes it named. A false claim is REJECTED naming the failing part and rule (COFACTOR_MISMATCH, BASIS_REJECTED, NORMAL_FORM_ZERO, REMAINDER_MISMATCH, MALFORMED).`,
       method: 'MEMBER: multiply out the cofactors against the generators and compare; NOT_MEMBER: run the Groebner basis claim check (reducedness, cofactors, generators and S-polynomials reduce to zero) and compute the normal form of the polynomial',
       tags: ['polynomial', 'ideal-membership', 'groebner-basis', 'verification', 'checker', 'certificate'],
+      keywords: ['check ideal membership', 'verify cofactors', 'membership certificate', 'ideal membership'],
       scope: 'Covers exactly the one claim: whether its polynomial lies in the ideal of its generators, in its ring.',
       examples: [
         {

@@ -283,6 +283,7 @@ export function verifyGroebnerBasis(authority: CheckerAuthority): CapabilityDefi
     title: 'Verify a reduced Groebner basis claim',
     description: `Independently checks a reduced Groebner basis claim (ring, generators, basis, optional cofactors), stored by ${PRODUCER_ID} (result_uri) or inline (claim; polynomials as text, as the producer takes them, or as exponent vectors), with our own polynomial arithmetic and no computer algebra system: the basis is reduced (monic, no term divisible by another leading monomial), the cofactors combine the generators into each basis element, every generator reduces to zero modulo the basis, and every S-polynomial reduces to zero (Buchberger's criterion; pairs skipped only by the product and chain criteria). VERIFIED covers the whole claim asked (claim_kind): the default, that the basis is the reduced Groebner basis of exactly the generated ideal, needs cofactors (without them the answer is UNDECIDED, with the basis-in-ideal obligation open); the weaker REDUCED_GROEBNER_BASIS_OF_IDEAL_CONTAINING_GENERATORS needs none. A false claim is REJECTED naming the failing element and rule.`,
     tags: ['polynomial', 'groebner-basis', 'ideal', 'verification', 'checker', 'certificate', 'buchberger-criterion'],
+    keywords: ['check a Groebner basis', 'verify a Gröbner basis', 'Groebner basis', 'Gröbner basis', 'Grobner basis', 'Buchberger criterion', 'S-polynomials', 'standard basis', 'ideal equality', 'cofactors'],
     domain: 'polynomial',
     modes: ['VERIFY'],
     role: 'checker',

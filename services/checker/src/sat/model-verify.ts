@@ -129,6 +129,7 @@ export function verifyModel(authority: CheckerAuthority): CapabilityDefinition<V
     description:
       'Independently checks a SAT model: the CNF is re-parsed with the strict DIMACS parser, the assignment is read (every literal in range, each variable at most once; unassigned variables may take any value) and every clause is evaluated. The claim is a stored model of sat.model.find (model_uri, whose parent is the CNF) or given inline (model with dimacs or cnf_uri). An accepted claim is VERIFIED with a signed verification record; a false one is REJECTED naming the first clause not satisfied or the bad literal.',
     tags: ['sat', 'model', 'cnf', 'satisfiability', 'verification', 'checker', 'witness'],
+    keywords: ['check an assignment', 'verify a satisfying assignment', 'satisfying assignment', 'SAT certificate', 'truth assignment'],
     domain: 'sat',
     modes: ['VERIFY'],
     role: 'checker',

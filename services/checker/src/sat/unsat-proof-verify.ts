@@ -150,6 +150,7 @@ export function verifyUnsatProof(authority: CheckerAuthority): CapabilityDefinit
     description:
       'Independently checks that a CNF is unsatisfiable by replaying a clausal proof: DRAT with our backward checker (RUP, else RAT on the first literal; core-first unit propagation; deletions of unit and reason clauses ignored, as drat-trim does), or LRAT with our forward checker (every hint must be unit until a clause is falsified). The proof is stored (proof_uri, whose parent is the CNF, e.g. from sat.unsat_proof.find) or inline (drat or lrat with dimacs or cnf_uri). An accepted proof is VERIFIED with a signed verification record; a bad one is REJECTED naming the failing step, its line, the lemma and why. emit_lrat also stores the trimmed core of an accepted DRAT proof as LRAT.',
     tags: ['sat', 'unsat', 'drat', 'lrat', 'proof', 'refutation', 'verification', 'checker', 'certificate'],
+    keywords: ['DRAT', 'LRAT', 'check a DRAT proof', 'drat-trim', 'UNSAT proof', 'verify a refutation', 'proof checking', 'unsatisfiable', 'unsatisfiability'],
     domain: 'sat',
     modes: ['VERIFY'],
     role: 'checker',

@@ -261,6 +261,7 @@ export function verifyCountermodel(authority: CheckerAuthority): CapabilityDefin
     title: 'Verify a finite countermodel: tables that satisfy laws and violate a target law',
     description: `Independently checks a finite countermodel: that an algebra of order n, given by its operation tables, satisfies every source law under all n^k assignments of its variables and violates the target law at the stated assignment, with the stated values of its two sides. The claim is a stored result of ${PRODUCER_ID} (result_uri) or given inline (countermodel). The laws are re-parsed with the shared grammar and evaluated by a plain evaluator of this checker, not by the producer's encoding or solver. An accepted claim is VERIFIED with a signed verification record bound to the stored countermodel; a false one is REJECTED naming the failing law and assignment, or the bad table entry.`,
     tags: ['universal-algebra', 'countermodel', 'finite-model', 'equational-logic', 'verification', 'checker', 'exhaustive', 'witness'],
+    keywords: ['check a countermodel', 'verify a counterexample', 'counterexample', 'counter-model', 'finite model', 'Cayley table', 'law holds', 'law fails', 'associative', 'commutative'],
     domain: 'universal_algebra',
     modes: ['VERIFY'],
     role: 'checker',

@@ -46,6 +46,7 @@ export const artifactPut: CapabilityDefinition<ArtifactPutInput, ArtifactPutOutp
   description:
     'Materializes a JSON payload as a content-addressed artifact (schema URI, semantics URI, payload, parents, summary) after canonicalizing it. It confers no domain semantics: a graph stored this way is not a graph artifact that graph capabilities accept.',
   tags: ['artifact', 'storage', 'materialization'],
+  keywords: ['store JSON', 'save data', 'upload', 'persist', 'content-addressed storage', 'artifact storage'],
   domain: 'artifact',
   modes: ['EXPLORE'],
   role: 'producer',

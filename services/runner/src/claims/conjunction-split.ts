@@ -35,6 +35,7 @@ export const splitConjunction: CapabilityDefinition<SplitConjunctionInput, Split
   description:
     'For a propositional formula whose main connective is & (text, tree or stored structure), stores each immediate conjunct, in the order written, as its own structure artifact whose parent is the source, and returns how to rebuild the source (operator, order, outer parentheses). Only one level is split: a parenthesized conjunction stays one part, so (a & b) & c gives (a & b) and c. A formula whose main connective is not & is an error with rule NOT_A_CONJUNCTION.',
   tags: ['claim', 'propositional-logic', 'conjunction', 'decomposition', 'structure', 'artifact'],
+  keywords: ['split a conjunction', 'conjuncts', 'AND', 'decompose a claim', 'subgoals'],
   domain: 'logic',
   modes: ['EXPLORE'],
   role: 'producer',

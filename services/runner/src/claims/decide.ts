@@ -99,6 +99,7 @@ export function decidePropositional(runtime: ProviderRuntime, location: CadicalL
     title: 'Decide whether a propositional formula is valid, satisfiable or unsatisfiable',
     description: `Decides a propositional formula (text, tree or stored structure) by Tseitin-encoding it and its negation to CNF and running ${solverName}. VALID and UNSATISFIABLE come with the refuted CNF stored${cadical ? ` and a DRAT proof (proof_uri, parent: the CNF) for ${VERDICT_VERIFY_CAPABILITY_ID}, which checks the encoding against the formula and replays the proof (VERIFIED)` : ' but no proof (CaDiCaL is not installed)'}; SATISFIABLE comes with a model and a falsifying assignment of the atoms, each rechecked by evaluating the formula. Here the verdict is COMPUTED: the encoding's soundness and the proof stay open obligations until checked.`,
     tags: ['claim', 'propositional-logic', 'validity', 'satisfiability', 'tautology', 'tseitin', 'sat', 'drat', cadical ? 'cadical' : 'cdcl'],
+    keywords: ['tautology', 'validity', 'valid formula', 'is it valid', 'satisfiable', 'unsatisfiable', 'contradiction', 'propositional logic', 'truth table', 'boolean formula', 'entailment', 'logical equivalence', 'UNSAT proof', 'DRAT'],
     domain: 'logic',
     modes: ['EXPLORE'],
     role: 'producer',

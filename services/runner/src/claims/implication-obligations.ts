@@ -35,6 +35,7 @@ export const implicationObligations: CapabilityDefinition<ImplicationObligations
   description:
     'For a propositional formula whose main connective is -> (text, tree or stored structure), stores the immediate antecedent A and consequent B as their own structure artifacts whose parent is the source: to establish A -> B, assume A and show B. Grouping inside each part is kept as written; -> is right-associative, so a -> b -> c gives a and b -> c. Returns how to rebuild the source. A formula whose main connective is not -> is an error with rule NOT_AN_IMPLICATION.',
   tags: ['claim', 'propositional-logic', 'implication', 'obligation', 'decomposition', 'structure', 'artifact'],
+  keywords: ['implication', 'antecedent', 'consequent', 'hypothesis', 'conclusion', 'premises', 'proof obligation'],
   domain: 'logic',
   modes: ['EXPLORE'],
   role: 'producer',

@@ -39,6 +39,7 @@ export const validateClaim: CapabilityDefinition<ValidateClaimInput, ValidateCla
   description:
     'Parses a propositional formula — text with atoms, ! & | -> <-> (or not and or implies iff) and parentheses, or a tree as JSON, or a stored structure — and stores it as a PROPOSITIONAL_STRUCTURE artifact that keeps the parentheses as written. Reports the atoms, size and depth. A malformed formula is an error naming the line, column and rule broken. Pass structure_uri to claim.conjunction.split, claim.implication.obligations or claim.propositional.decide.',
   tags: ['claim', 'propositional-logic', 'formula', 'parser', 'artifact', 'validation', 'structure'],
+  keywords: ['parse a formula', 'well-formed formula', 'propositional formula', 'boolean formula', 'syntax check'],
   domain: 'logic',
   modes: ['EXPLORE'],
   role: 'producer',

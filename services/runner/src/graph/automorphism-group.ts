@@ -101,6 +101,7 @@ export function automorphismGroup(backend: SymmetryBackend): CapabilityDefinitio
       `Served here by ${nauty ? `nauty (dreadnaut ${backend.tools.version})` : `the TypeScript fallback (graphs up to ${SYMMETRY_TS_MAX_ORDER} vertices)`}. ` +
       'The graph is given inline (`graph`), as graph6 or sparse6, or as a stored graph artifact (`graph_uri`).',
     tags: ['graph', 'automorphism-group', 'automorphisms', 'symmetry', 'orbits', 'group-order', 'nauty', 'exact'],
+    keywords: ['automorphism group', 'automorphisms', 'Aut(G)', 'symmetry group', 'symmetries', 'vertex orbits', 'orbits', 'group order', 'generators', 'vertex-transitive', 'nauty', 'dreadnaut'],
     domain: 'graph',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -80,6 +80,7 @@ export function canonicalForm(backend: SymmetryBackend): CapabilityDefinition<Gr
       'compare canonical forms only between results with the same canonical_form_method. ' +
       'The graph is given inline (`graph`), as graph6 or sparse6, or as a stored graph artifact (`graph_uri`).',
     tags: ['graph', 'canonical-form', 'canonical-labelling', 'isomorphism', 'graph6', 'nauty', 'automorphisms', 'exact'],
+    keywords: ['canonical form', 'canonical labelling', 'canonical labeling', 'canonical ordering', 'graph canonization', 'canonical graph6', 'isomorphism test', 'are two graphs isomorphic', 'isomorphic graphs', 'nauty', 'labelg'],
     domain: 'graph',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -32,6 +32,7 @@ export const constructExplicit: CapabilityDefinition<ConstructExplicitInput, Con
   description:
     'Validates a complete vertex/edge list (at most 256 vertices; no loops, duplicate edges or edges to unknown vertices) before writing anything, canonicalizes labels and undirected edges, and stores the simple-graph artifact that graph capabilities accept.',
   tags: ['graph', 'construction', 'artifact', 'simple-graph', 'canonicalization'],
+  keywords: ['graph from an edge list', 'build a graph', 'create a graph', 'vertices and edges', 'undirected graph', 'simple graph', 'network', 'adjacency', 'store a graph', 'graph artifact', 'Petersen graph'],
   domain: 'graph',
   modes: ['EXPLORE'],
   role: 'producer',

@@ -666,6 +666,7 @@ export function enumerateNonisomorphic(backend: EnumerationBackend): CapabilityD
       `Served here by ${geng ? `nauty's geng (${method}), orders up to ${GENG_MAX_ORDER}` : `the TypeScript fallback (${method}), orders up to ${ENUMERATE_TS_MAX_ORDER}`}. ` +
       'When the budget ends first the run concludes nothing (TIMEOUT), never a partial count.',
     tags: ['graph', 'enumeration', 'isomorphism', 'isomorph-free', 'generation', 'counting', 'graph6', 'geng', 'nauty', 'exact', 'exhaustive'],
+    keywords: ['nonisomorphic graphs', 'non-isomorphic', 'all graphs on n vertices', 'generate graphs', 'list graphs', 'isomorphism classes', 'unlabelled graphs', 'unlabeled graphs', 'graph census', 'number of graphs', 'OEIS A000088', 'connected graphs', 'triangle-free', 'bipartite graphs', 'nauty geng', 'orderly generation', 'canonical augmentation'],
     domain: 'graph',
     modes: ['EXPLORE'],
     role: 'producer',

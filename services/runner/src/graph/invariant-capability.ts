@@ -64,6 +64,8 @@ export interface GraphInvariantSpec<O extends Record<string, unknown>> {
   title: string;
   description: string;
   tags: string[];
+  /** The field's words for this invariant, for search (CapabilityDescriptor.keywords). */
+  keywords: string[];
   /** Names the invariant in scope statements, e.g. "the clique number ω(G)". */
   invariant: string;
   pool: 'light' | 'heavy';
@@ -111,6 +113,7 @@ export function graphInvariantCapability<O extends Record<string, unknown>>(
     title: spec.title,
     description: `${spec.description} The graph is given inline (\`graph\` with \`order\` or \`vertices\` and \`edges\`), as graph6 or sparse6, or as a stored graph artifact (\`graph_uri\`).`,
     tags: ['graph', 'invariant', 'exact', ...spec.tags],
+    keywords: ['graph invariant', ...spec.keywords],
     domain: 'graph',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -79,6 +79,7 @@ interface OptimumSpec {
   title: string;
   description: string;
   tags: string[];
+  keywords: string[];
   invariant: string;
   symbol: string;
   kernel: 'clique' | 'independence' | 'chromatic' | 'domination';
@@ -96,6 +97,7 @@ function optimumCapability(spec: OptimumSpec): CapabilityDefinition<GraphInvaria
     title: spec.title,
     description: spec.description,
     tags: spec.tags,
+    keywords: spec.keywords,
     invariant: spec.invariant,
     pool: 'heavy',
     method: `exact branch and bound in TypeScript (isolated); ${WITNESS_CHECKED}; optimality rests on the search`,
@@ -137,6 +139,7 @@ export const cliqueNumber = optimumCapability({
   title: 'Clique number of a graph, with a maximum clique',
   description: 'Computes ω(G), the size of a largest clique, by exact branch and bound with a colouring bound, and returns a maximum clique.',
   tags: ['clique', 'clique-number', 'omega', 'np-hard', 'branch-and-bound', 'witness'],
+  keywords: ['clique number', 'ω', 'ω(G)', 'omega', 'maximum clique', 'largest clique', 'max clique', 'complete subgraph'],
   invariant: 'the clique number ω(G)',
   symbol: 'ω',
   kernel: 'clique',
@@ -152,6 +155,7 @@ export const independenceNumber = optimumCapability({
   title: 'Independence number of a graph, with a maximum independent set',
   description: 'Computes α(G), the size of a largest independent (stable) set, by exact branch and bound on the complement, and returns a maximum independent set.',
   tags: ['independent-set', 'stable-set', 'independence-number', 'alpha', 'np-hard', 'branch-and-bound', 'witness'],
+  keywords: ['independence number', 'α', 'α(G)', 'alpha', 'maximum independent set', 'largest independent set', 'stable set', 'coclique', 'anticlique', 'vertex packing'],
   invariant: 'the independence number α(G)',
   symbol: 'α',
   kernel: 'independence',
@@ -167,6 +171,7 @@ export const chromaticNumber = optimumCapability({
   title: 'Chromatic number of a graph, with an optimal colouring',
   description: 'Computes χ(G), the fewest colours in a proper vertex colouring, by exact branch and bound (clique lower bound, DSATUR search), and returns a colouring with that many colours.',
   tags: ['colouring', 'coloring', 'chromatic-number', 'chi', 'np-hard', 'branch-and-bound', 'witness'],
+  keywords: ['chromatic number', 'χ', 'χ(G)', 'chi', 'graph colouring', 'graph coloring', 'vertex colouring', 'vertex coloring', 'proper colouring', 'optimal colouring', 'k-colourable', 'k-colorable', 'minimum number of colours', 'colors'],
   invariant: 'the chromatic number χ(G)',
   symbol: 'χ',
   kernel: 'chromatic',
@@ -195,6 +200,7 @@ export const dominationNumber = optimumCapability({
   title: 'Domination number of a graph, with a minimum dominating set',
   description: 'Computes γ(G), the size of a smallest dominating set (every vertex is in it or adjacent to it), by exact branch and bound, and returns a minimum dominating set.',
   tags: ['domination', 'dominating-set', 'domination-number', 'gamma', 'np-hard', 'branch-and-bound', 'witness'],
+  keywords: ['domination number', 'γ', 'γ(G)', 'gamma', 'minimum dominating set', 'dominating set'],
   invariant: 'the domination number γ(G)',
   symbol: 'γ',
   kernel: 'domination',
@@ -212,6 +218,7 @@ export const matchingNumber = graphInvariantCapability({
   title: 'Matching number of a graph, with a maximum matching',
   description: "Computes ν(G), the size of a largest matching, by Edmonds' blossom algorithm, and returns a maximum matching.",
   tags: ['matching', 'matching-number', 'blossom', 'edmonds', 'witness'],
+  keywords: ['matching number', 'ν', 'ν(G)', 'maximum matching', 'maximum cardinality matching', 'perfect matching', 'Edmonds blossom algorithm'],
   invariant: 'the matching number ν(G)',
   pool: 'light',
   method: `Edmonds' blossom algorithm (${POLYNOMIAL}, isolated); ${WITNESS_CHECKED}`,
@@ -233,6 +240,7 @@ export const vertexConnectivity = graphInvariantCapability({
   description:
     'Computes κ(G), the fewest vertices whose removal disconnects the graph (n−1 for the complete graph K_n, 0 when disconnected), by maximum flows, and returns a minimum separating set.',
   tags: ['connectivity', 'vertex-connectivity', 'kappa', 'separator', 'max-flow', 'witness'],
+  keywords: ['vertex connectivity', 'κ', 'κ(G)', 'kappa', 'vertex cut', 'separating set', 'minimum separator', 'k-connected', 'Menger', 'maximum flow'],
   invariant: 'the vertex connectivity κ(G)',
   pool: 'light',
   method: `maximum flows with vertex splitting (${POLYNOMIAL}, isolated); ${WITNESS_CHECKED}`,
@@ -268,6 +276,7 @@ export const edgeConnectivity = graphInvariantCapability({
   title: 'Edge connectivity of a graph, with a minimum edge cut',
   description: 'Computes λ(G), the fewest edges whose removal disconnects the graph (0 when disconnected or of order ≤ 1), by maximum flows, and returns a minimum edge cut.',
   tags: ['connectivity', 'edge-connectivity', 'lambda', 'cut', 'min-cut', 'max-flow', 'witness'],
+  keywords: ['edge connectivity', 'λ', 'λ(G)', 'lambda', 'edge cut', 'minimum cut', 'min cut', 'Stoer-Wagner', 'k-edge-connected', 'bridges'],
   invariant: 'the edge connectivity λ(G)',
   pool: 'light',
   method: `maximum flows (${POLYNOMIAL}, isolated); ${WITNESS_CHECKED}`,
@@ -298,6 +307,7 @@ export const spanningTreeCount = graphInvariantCapability({
   title: 'Number of spanning trees of a graph (exact big integer)',
   description: "Computes τ(G), the number of spanning trees, exactly by Kirchhoff's matrix-tree theorem (a fraction-free determinant of the reduced Laplacian in big integers). 0 for disconnected graphs.",
   tags: ['spanning-trees', 'tree-number', 'complexity', 'kirchhoff', 'matrix-tree', 'laplacian', 'determinant', 'counting'],
+  keywords: ['number of spanning trees', 'count spanning trees', 'τ', 'τ(G)', 'tree number', 'complexity of a graph', 'Kirchhoff', 'matrix-tree theorem', 'Laplacian determinant'],
   invariant: 'the number of spanning trees τ(G)',
   pool: 'light',
   method: `Kirchhoff's matrix-tree theorem with a Bareiss determinant in exact integers (${POLYNOMIAL}, isolated)`,
@@ -313,6 +323,7 @@ export const triangleCountCapability = graphInvariantCapability({
   title: 'Number of triangles in a graph',
   description: 'Counts the triangles (3-cliques) of a graph exactly.',
   tags: ['triangles', 'triangle-count', 'counting', 'clustering', 'small'],
+  keywords: ['number of triangles', 'count triangles', 'triangles', '3-cycles', 'K3 subgraphs'],
   invariant: 'the number of triangles',
   pool: 'light',
   method: `exact count over the edges (${POLYNOMIAL})`,
@@ -331,6 +342,7 @@ export const diameterCapability = graphInvariantCapability({
   title: 'Diameter of a graph, with a longest shortest path',
   description: 'Computes the diameter (the largest distance between two vertices) by breadth-first search from every vertex; null (infinite) for disconnected graphs.',
   tags: ['diameter', 'distance', 'eccentricity', 'bfs', 'shortest-path', 'witness'],
+  keywords: ['diameter', 'longest shortest path', 'maximum distance', 'maximum eccentricity', 'distance'],
   invariant: 'the diameter',
   pool: 'light',
   method: `breadth-first search from every vertex (${POLYNOMIAL}); ${WITNESS_CHECKED}`,
@@ -357,6 +369,7 @@ export const radiusCapability = graphInvariantCapability({
   title: 'Radius of a graph, with a central vertex',
   description: 'Computes the radius (the smallest eccentricity) by breadth-first search from every vertex; null (infinite) for disconnected graphs.',
   tags: ['radius', 'distance', 'eccentricity', 'centre', 'center', 'bfs'],
+  keywords: ['radius', 'minimum eccentricity', 'centre', 'center', 'central vertex'],
   invariant: 'the radius',
   pool: 'light',
   method: `breadth-first search from every vertex (${POLYNOMIAL})`,
@@ -379,6 +392,7 @@ export const girthCapability = graphInvariantCapability({
   title: 'Girth of a graph, with a shortest cycle',
   description: 'Computes the girth (the length of a shortest cycle) by breadth-first search from every vertex; null (infinite) for forests.',
   tags: ['girth', 'cycle', 'shortest-cycle', 'bfs', 'witness'],
+  keywords: ['girth', 'shortest cycle', 'smallest cycle', 'length of the shortest cycle'],
   invariant: 'the girth',
   pool: 'light',
   method: `breadth-first search from every vertex (${POLYNOMIAL}); ${WITNESS_CHECKED}`,

@@ -110,6 +110,7 @@ export function maximumInducedTree(runtime: ProviderRuntime): CapabilityDefiniti
     description:
       'Finds a largest vertex set inducing a tree (connected and acyclic) in a stored simple graph, by a sequence of Z3 satisfiability queries under the run budget. Returns a witness with lower and upper bounds and the termination reason, stored as a result artifact bound to the input graph.',
     tags: ['graph', 'induced-subgraph', 'tree', 'optimization', 'smt', 'z3'],
+    keywords: ['maximum induced tree', 'largest induced tree', 'induced subtree', 'induced tree', 'SMT', 'Z3', 'optimization'],
     domain: 'graph',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -191,6 +191,7 @@ export const transformFormat: CapabilityDefinition<TransformFormatInput, Transfo
     'Rewrites a simple undirected graph from one form into another, exactly and deterministically: graph6 and sparse6 (byte-identical to nauty), edge-list text ("n m" then one "u v" line per edge), an adjacency matrix, or adjacency lists. ' +
     'Give the graph in one of the fields `graph6`, `sparse6`, `edge_list`, `adjacency_matrix`, `adjacency_lists` (or inline as `graph`, or stored as `graph_uri`) and the target in `format`; the output puts it in the field of that name.',
   tags: ['graph', 'format', 'conversion', 'graph6', 'sparse6', 'edge-list', 'adjacency-matrix', 'adjacency-lists', 'nauty', 'exact'],
+  keywords: ['convert graph format', 'graph6', 'sparse6', 'edge list', 'adjacency matrix', 'adjacency list', 'encode a graph', 'decode a graph', 'nauty format', 'serialize'],
   domain: 'graph',
   modes: ['EXPLORE'],
   role: 'producer',

@@ -65,6 +65,7 @@ export const materializeCnf: CapabilityDefinition<MaterializeCnfInput, Materiali
   description:
     'Checks a propositional formula in conjunctive normal form — DIMACS text (header, clauses ended by 0, every literal naming a declared variable, the declared number of clauses) or clauses as integer arrays — and stores it as a CNF artifact in normal form (one clause per line). Pass the returned cnf_uri to sat.model.find, sat.unsat_proof.find and their checkers. A malformed formula is an error naming the line and the rule broken.',
   tags: ['sat', 'cnf', 'dimacs', 'propositional-logic', 'artifact', 'validation'],
+  keywords: ['DIMACS', 'CNF', 'conjunctive normal form', 'clauses', 'SAT instance', 'parse a CNF', 'store a formula'],
   domain: 'sat',
   modes: ['EXPLORE'],
   role: 'producer',

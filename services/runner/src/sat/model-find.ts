@@ -97,6 +97,7 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
     title: 'Find a satisfying assignment of a CNF formula',
     description: `Decides a propositional formula in CNF (DIMACS text inline, or a stored CNF) with ${solverName}. SATISFIABLE returns an assignment of every variable, rechecked against every clause, and stores it (model_uri) for ${MODEL_VERIFY_CAPABILITY_ID}; UNSATISFIABLE means no assignment exists, without a proof (use ${PROOF_FIND_CAPABILITY_ID} for a checkable DRAT refutation); UNKNOWN means the budget ended first.`,
     tags: ['sat', 'cnf', 'dimacs', 'satisfiability', 'model', 'propositional-logic', cadical ? 'cadical' : 'cdcl', 'witness'],
+    keywords: ['satisfying assignment', 'SAT solver', 'solve a CNF', 'satisfiable', 'boolean satisfiability', 'SAT', 'CaDiCaL', 'CDCL', 'model', 'truth assignment'],
     domain: 'sat',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -72,6 +72,7 @@ export function findUnsatProof(runtime: ProviderRuntime, location: CadicalLocati
     title: 'Refute a CNF formula with a DRAT proof (or find a model)',
     description: `Runs CaDiCaL on a CNF (DIMACS text inline, or a stored CNF) keeping a DRAT proof. UNSATISFIABLE stores the CNF and the proof (proof_uri, parent: the CNF) for ${VERIFY_CAPABILITY_ID}, which replays it with an independent DRAT checker; SATISFIABLE returns a model, rechecked against every clause; UNKNOWN means the budget or the proof-size limit ended the search.`,
     tags: ['sat', 'unsat', 'cnf', 'dimacs', 'drat', 'proof', 'refutation', 'cadical', 'certificate'],
+    keywords: ['UNSAT proof', 'proof of unsatisfiability', 'unsatisfiable', 'unsatisfiability', 'refutation', 'refute', 'DRAT', 'DRAT proof', 'resolution proof', 'CaDiCaL', 'certificate'],
     domain: 'sat',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -376,6 +376,7 @@ export function countermodelSearch(runtime: ProviderRuntime, options: Countermod
       `WITNESS_FOUND returns the tables and a violating assignment, rechecked exhaustively by an evaluator independent of the engines, and stores them as a result artifact (result_uri) that ${VERIFY_CAPABILITY_ID} verifies independently; in a range, every lower order is listed as searched without a countermodel, with the engine that settled it. ` +
       `NO_WITNESS_FOUND means no such algebra exists at any requested order, given that the encoding is sound, and stores each order's CNF${engines.sat.engine === 'CADICAL' ? ' and DRAT refutation' : ' (Z3 writes no proof)'} as artifacts; INDETERMINATE means the budget ended first, naming the orders settled. Says nothing about orders not requested.`,
     tags: ['universal-algebra', 'countermodel', 'finite-model', 'model-finding', 'equational-logic', 'sat', engines.sat.engine === 'CADICAL' ? 'cadical' : 'z3', 'drat', 'witness', 'order-range'],
+    keywords: ['countermodel', 'counter-model', 'counterexample', 'counter-example', 'finite model', 'model finder', 'Mace4', 'Mace4-style', 'does not imply', 'non-implication', 'independence of axioms', 'implication between laws', 'equational theory', 'magma', 'semigroup', 'monoid', 'group', 'quasigroup', 'associative', 'associativity', 'commutative', 'commutativity', 'idempotent', 'Cayley table', 'SAT encoding'],
     domain: 'universal_algebra',
     modes: ['EXPLORE'],
     role: 'producer',

@@ -142,6 +142,7 @@ export const enumerateModelsCapability: CapabilityDefinition<EnumerateModelsInpu
   title: 'Enumerate the finite models of a set of laws up to isomorphism, at one fixed order',
   description: `Lists every algebra of exactly order n (operation tables over 0 … n−1, n ≤ ${MAX_ENUMERATION_ORDER}) that satisfies the given laws, one per isomorphism class, with the number of classes, each class's automorphism count and the number of labelled models. Exact and complete for that order when the status is COMPLETE (e.g. 5 semigroups of order 2, 2 groups of order 4); tables are inline for at most ${MAX_INLINE_MODELS} classes and otherwise stored as an artifact. Method: backtracking search in TypeScript (no solver) with propagation through the laws' ground instances, least-number symmetry breaking, and canonical forms under all n! relabellings; every listed model is rechecked against every law. Says nothing about other orders.`,
   tags: ['universal-algebra', 'finite-model', 'model-enumeration', 'isomorphism-classes', 'equational-logic', 'semigroup', 'group', 'quasigroup', 'exhaustive', 'exact'],
+  keywords: ['enumerate models', 'all models', 'count models', 'models up to isomorphism', 'finite algebras', 'semigroups of order n', 'groups of order n', 'magmas', 'monoids', 'quasigroups', 'Cayley tables', 'isomorphism classes', 'Mace4', 'spectrum', 'OEIS'],
   domain: 'universal_algebra',
   modes: ['EXPLORE'],
   role: 'producer',

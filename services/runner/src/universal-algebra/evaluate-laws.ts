@@ -123,6 +123,7 @@ export const evaluateLawsCapability: CapabilityDefinition<EvaluateLawsInput, Eva
   description:
     'Decides, for each law (an equation between terms over a declared signature of constants, unary and binary operations), whether it holds in one finite algebra of order n given by its operation tables, by evaluating both sides under all n^k assignments of its k variables. A failing law comes with its first violating assignment in lexicographic order and the two differing values.',
   tags: ['universal-algebra', 'equational-logic', 'finite-algebra', 'laws', 'identities', 'magma', 'group', 'exhaustive', 'exact'],
+  keywords: ['check identities', 'check laws', 'does the law hold', 'operation table', 'Cayley table', 'multiplication table', 'finite algebra', 'magma', 'semigroup', 'monoid', 'group', 'quasigroup', 'loop', 'associative', 'associativity', 'commutative', 'commutativity', 'idempotent', 'identity element', 'equation', 'model checking'],
   domain: 'universal_algebra',
   modes: ['EXPLORE'],
   role: 'producer',

@@ -1,0 +1,339 @@
+/**
+ * math.find over every capability this repository defines (the runner's and the checker's,
+ * installed without probing providers, so that card sizes, examples and retrieval are measured
+ * on the real descriptors): limits and paging, every example reachable, the CONTRACT text, and
+ * retrieval on the words an agent types.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createChecker } from '@jacobian/checker';
+import { runnerRegistrations } from '@jacobian/runner';
+import {
+  installCapability,
+  keyId,
+  OperatorPolicySchema,
+  type ArtifactStore,
+  type InstalledCapability,
+  type IsolatedExecutor,
+  type ProviderRuntime,
+  type RunQueue,
+} from '@jacobian/shared';
+import { createApi, type Api } from './api.js';
+import { FIND_ANSWER_MAX_BYTES, stem, type FindResponse } from './find.js';
+import { findAnswerBytes, projectFind } from './projection.js';
+import { findToolResult } from './tools.js';
+
+function runtime(provider: string): ProviderRuntime {
+  return {
+    provider,
+    availability: 'AVAILABLE',
+    version: '1.0.0',
+    digest_kind: 'SOURCE_TREE',
+    digest: '6'.repeat(64),
+    platform: 'test',
+    install_tier: 'T0',
+    license_id: 'MIT',
+    license_files: ['LICENSE'],
+    features: [],
+  };
+}
+
+const refuse = (): Promise<never> => Promise.reject(new Error('math.find runs nothing'));
+const artifacts: ArtifactStore = {
+  limits: { maxPayloadBytes: 1, maxManifestBytes: 1 },
+  put: refuse,
+  get: refuse,
+  getManifest: refuse,
+  has: refuse,
+  sync: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+};
+const executor: IsolatedExecutor = { run: refuse, stats: () => ({ size: 0, busy: 0, idle: 0, pids: [] }), close: () => Promise.resolve() };
+
+/** Every runner and checker capability, installed (each runner provider replaced by a stand-in runtime). */
+async function realCatalogCapabilities(): Promise<InstalledCapability[]> {
+  const producers: InstalledCapability[] = [];
+  for (const registration of runnerRegistrations()) {
+    // A choice among providers (first-healthy-of(native, ours)) is tried with each candidate's
+    // name, our own code first; the countermodel search is built on plain cadical's runtime.
+    // What only a probed native tool can build (factorization needs Singular's probed tools) is
+    // probed for real.
+    const names = /^first-healthy-of\((.*)\)$/.exec(registration.provider.name)?.[1]?.split(', ').reverse() ?? [registration.provider.name];
+    const stands = [...names.map((name) => runtime(name)), { ...runtime('cadical'), digest_kind: 'EXECUTABLE' as const }];
+    let installed: InstalledCapability | undefined;
+    for (const stand of stands) {
+      try {
+        installed = installCapability(registration.create(stand), stand, null);
+        break;
+      } catch {
+        // the next stand-in
+      }
+    }
+    if (installed === undefined) {
+      const probed = await registration.provider.probe();
+      installed = installCapability(registration.create(probed), probed, null);
+    }
+    producers.push(installed);
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const checker = await createChecker({ artifacts, executor, authorization: 'bundled', signingKey: { privateKey, publicKey, keyId: keyId(publicKey) } });
+  return [...producers, ...checker.installed];
+}
+
+const queue: RunQueue = { submit: refuse, stats: () => ({ inFlight: 0, queued: 0, running: 0 }), close: () => Promise.resolve() };
+const bytes = (value: unknown): number => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
+const ids = (response: FindResponse): unknown[] => response.matches.map((m) => m['capability_id']);
+
+function expectBounded(response: FindResponse): void {
+  expect(findAnswerBytes(response, projectFind(response))).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+}
+
+/** Follow next_cursor from the first page to the last, returning every page. */
+function allPages(target: Api, args: Record<string, unknown>): FindResponse[] {
+  const pages: FindResponse[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = target.find(cursor === null ? args : { ...args, cursor });
+    expect(page.diagnostics).toEqual([]);
+    pages.push(page);
+    cursor = page.next_cursor;
+    expect(pages.length).toBeLessThan(200);
+  } while (cursor !== null);
+  return pages;
+}
+
+let installed: InstalledCapability[] = [];
+let full: Api;
+beforeAll(async () => {
+  installed = await realCatalogCapabilities();
+  full = createApi({ installed: () => installed, policy: OperatorPolicySchema.parse({}), queue, artifacts, trustedCheckerKeys: new Map() });
+});
+
+describe('math.find over every capability this repository defines', () => {
+  /** The tool result exactly as the server sends it (the JSON-RPC envelope adds under 64 bytes). */
+  const sent = (args: Record<string, unknown>): { response: FindResponse; text: string; bytes: number } => {
+    const result = findToolResult(full, args);
+    const first = result.content[0];
+    return { response: result.structuredContent as FindResponse, text: first?.type === 'text' ? first.text : '', bytes: bytes(result) };
+  };
+
+  it('has the whole catalog: about fifty capabilities', () => {
+    expect(installed.length).toBeGreaterThanOrEqual(45);
+    expect(new Set(installed.map((c) => c.descriptor.id)).size).toBe(installed.length);
+  });
+
+  it('honours limit 20: every browse page but the last holds 20 cards, each answer under the bound, every capability once', () => {
+    const visited: string[] = [];
+    let cursor: string | null = null;
+    let calls = 0;
+    do {
+      const page = sent(cursor === null ? { limit: 20 } : { limit: 20, cursor });
+      calls++;
+      expect(page.bytes).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+      expect(page.response.total_matches).toBe(installed.length);
+      cursor = page.response.next_cursor;
+      if (cursor !== null) expect(page.response.matches).toHaveLength(20);
+      visited.push(...page.response.matches.map((m) => m['capability_id'] as string));
+      expect(calls).toBeLessThanOrEqual(10);
+    } while (cursor !== null);
+    expect(calls).toBe(Math.ceil(installed.length / 20));
+    expect(visited).toEqual(installed.map((c) => c.descriptor.id).sort());
+  });
+
+  it('visits every capability exactly once with cursors, whatever the limit', () => {
+    const expected = installed.map((c) => c.descriptor.id).sort();
+    for (const limit of [1, 3, 7, 20]) {
+      const pages = allPages(full, { limit });
+      for (const page of pages) {
+        expectBounded(page);
+        expect(page.matches.length).toBe(page.next_cursor === null ? expected.length - (pages.length - 1) * limit : limit);
+      }
+      expect(pages.flatMap(ids)).toEqual(expected);
+    }
+  });
+
+  it.each([
+    ['graph', 5],
+    ['verify', 3],
+    ['graph', 12],
+    ['polynomial', 10],
+    ['sat', 4],
+    ['clique colouring matching', 6],
+  ])('returns min(limit, matches) for "%s" with limit %d', (query, limit) => {
+    const page = sent({ query, limit });
+    expect(page.bytes).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+    expect(page.response.total_matches).toBeGreaterThan(0);
+    expect(page.response.matches).toHaveLength(Math.min(limit, page.response.total_matches ?? 0));
+  });
+
+  it('reaches every descriptor-owned example by example_index, whole and valid against the input schema', () => {
+    let examples = 0;
+    for (const capability of installed) {
+      const { descriptor } = capability;
+      expect(sent({ capability_id: descriptor.id }).response.capability?.['examples_available']).toBe(descriptor.examples.length);
+      for (const [i, example] of descriptor.examples.entries()) {
+        const { response, text, bytes: size } = sent({ capability_id: descriptor.id, example_index: i });
+        expect(response.diagnostics).toEqual([]);
+        expect(size).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+        expect(response.capability).toMatchObject({ capability_id: descriptor.id, example_index: i, examples_available: descriptor.examples.length, example });
+        expect(capability.input.safeParse((response.capability?.['example'] as { payload: unknown }).payload).success).toBe(true);
+        // The text carries the ready call, so text-only clients get the example whole too.
+        expect(text).toContain(`math.run arguments: ${JSON.stringify({ capability_id: descriptor.id, mode: example.mode, payload: example.payload })}`);
+        examples++;
+      }
+      const beyond = sent({ capability_id: descriptor.id, example_index: descriptor.examples.length });
+      expect(beyond.response.diagnostics).toMatchObject([{ code: 'INVALID_REQUEST', path: ['example_index'] }]);
+    }
+    expect(examples).toBeGreaterThan(installed.length);
+  });
+
+  it('says in CONTRACT and FULL which examples are inline and how to get the others, and keeps the complete input schema in the text', () => {
+    for (const { descriptor } of installed) {
+      for (const view of ['CONTRACT', 'FULL']) {
+        const { response, text, bytes: size } = sent({ capability_id: descriptor.id, view });
+        expect(size, `${descriptor.id} ${view}`).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+        const capability = response.capability as Record<string, unknown>;
+        expect(capability['input_schema']).toEqual(descriptor.input_schema);
+        expect(text).toContain(`\ninput_schema: ${JSON.stringify(descriptor.input_schema)}\n`.trimEnd());
+        const inline = capability['examples_inline'] as number[];
+        expect(capability['examples']).toEqual(inline.map((i) => descriptor.examples[i]));
+        expect(capability['examples_available']).toBe(descriptor.examples.length);
+        for (const i of inline) expect(text).toContain(`example ${i} (`);
+        if (inline.length < descriptor.examples.length) expect(text).toContain('"example_index": N');
+      }
+    }
+    // The two the issue named now carry their examples inline in CONTRACT.
+    for (const id of ['universal_algebra.search.countermodel', 'polynomial.groebner_basis.verify']) {
+      expect(sent({ capability_id: id, view: 'CONTRACT' }).response.capability?.['examples_inline']).not.toEqual([]);
+    }
+  });
+
+  it('rejects example_index without capability_id, and with view', () => {
+    expect(full.find({ example_index: 0 }).diagnostics).toMatchObject([{ code: 'INVALID_REQUEST', path: ['example_index'] }]);
+    expect(full.find({ capability_id: 'graph.construct.explicit', example_index: 0, view: 'CONTRACT' }).diagnostics).toMatchObject([{ code: 'INVALID_REQUEST', path: ['view'] }]);
+    expect(full.find({ capability_id: 'graph.construct.explicit', example_index: -1 }).diagnostics[0]?.path).toEqual(['example_index']);
+  });
+});
+
+/** [query an agent would type, the capability expected among the first three]. */
+const EXPECTED: [string, string][] = [
+  ['countermodel associativity does not imply commutativity', 'universal_algebra.search.countermodel'],
+  ['find a finite semigroup that is not commutative', 'universal_algebra.search.countermodel'],
+  ['Mace4-style finite model search for a magma', 'universal_algebra.search.countermodel'],
+  ['counterexample to an equational implication', 'universal_algebra.search.countermodel'],
+  ['check that a Cayley table is associative', 'universal_algebra.evaluate_laws'],
+  ['does this operation table satisfy the group axioms', 'universal_algebra.evaluate_laws'],
+  ['enumerate all semigroups of order 4 up to isomorphism', 'universal_algebra.enumerate.models'],
+  ['verify a counterexample tables violate the target law', 'universal_algebra.countermodel.verify'],
+  ['clique number of a graph', 'graph.clique_number.compute'],
+  ['ω(G)', 'graph.clique_number.compute'],
+  ['largest complete subgraph', 'graph.clique_number.compute'],
+  ['independence number α', 'graph.independence_number.compute'],
+  ['maximum stable set', 'graph.independence_number.compute'],
+  ['chromatic number χ of the Petersen graph', 'graph.chromatic_number.compute'],
+  ['minimum vertex coloring', 'graph.chromatic_number.compute'],
+  ['is this a proper colouring with 3 colours', 'graph.colouring.verify'],
+  ['dominating set of minimum size', 'graph.domination_number.compute'],
+  ['maximum matching Edmonds blossom', 'graph.matching_number.compute'],
+  ['vertex connectivity kappa', 'graph.vertex_connectivity.compute'],
+  ['minimum edge cut', 'graph.edge_connectivity.compute'],
+  ['how many spanning trees, Kirchhoff matrix-tree theorem', 'graph.spanning_tree_count.compute'],
+  ['count triangles', 'graph.triangle_count.compute'],
+  ['girth shortest cycle', 'graph.girth.compute'],
+  ['diameter of a graph', 'graph.diameter.compute'],
+  ['verify a Hamiltonian cycle', 'graph.hamiltonian_cycle.verify'],
+  ['check a Hamiltonian path', 'graph.hamiltonian_path.verify'],
+  ['are these two graphs isomorphic', 'graph.isomorphism.verify'],
+  ['canonical labelling with nauty', 'graph.canonical_form.compute'],
+  ['automorphism group order and orbits', 'graph.automorphism_group.compute'],
+  ['symmetries of a graph', 'graph.automorphism_group.compute'],
+  ['all non-isomorphic graphs on 7 vertices', 'graph.enumerate.nonisomorphic'],
+  ['convert graph6 to an adjacency matrix', 'graph.transform.format'],
+  ['build a graph from an edge list', 'graph.construct.explicit'],
+  ['largest induced tree', 'graph.induced_tree.maximum.compute'],
+  ['Gröbner basis', 'polynomial.groebner_basis.compute'],
+  ['groebner basis buchberger lex order', 'polynomial.groebner_basis.compute'],
+  ['Grobner bases of polynomial ideals', 'polynomial.groebner_basis.compute'],
+  ['standard basis of an ideal', 'polynomial.groebner_basis.compute'],
+  ['verify a Gröbner basis claim', 'polynomial.groebner_basis.verify'],
+  ['is a polynomial in the ideal', 'polynomial.ideal_membership.decide'],
+  ['factorize a polynomial into irreducible factors', 'polynomial.factor.compute'],
+  ['greatest common divisor of polynomials', 'polynomial.gcd.compute'],
+  ['resultant eliminate a variable', 'polynomial.resultant.compute'],
+  ['expand and simplify a polynomial expression', 'polynomial.expression.normalize'],
+  ['satisfying assignment for a CNF', 'sat.model.find'],
+  ['solve a SAT instance in DIMACS', 'sat.model.find'],
+  ['UNSAT proof DRAT', 'sat.unsat_proof.find'],
+  ['prove a CNF is unsatisfiable', 'sat.unsat_proof.find'],
+  ['check a DRAT proof', 'sat.unsat_proof.verify'],
+  ['LRAT proof checking', 'sat.unsat_proof.verify'],
+  ['verify a satisfying assignment', 'sat.model.verify'],
+  ['is this propositional formula a tautology', 'claim.propositional.decide'],
+  ['validity of a boolean formula', 'claim.propositional.decide'],
+  ['split a conjunction into conjuncts', 'claim.conjunction.split'],
+  ['antecedent and consequent of an implication', 'claim.implication.obligations'],
+  ['store a JSON payload', 'artifact.put'],
+];
+
+/** Queries about mathematics nothing installed does: no STRONG match may come back. */
+const NO_STRONG_MATCH = [
+  'quaternion holonomy',
+  'Riemann zeta zeros',
+  'numerical integration of an ODE',
+  'fast Fourier transform of a signal',
+  'eigenvalues of a Hermitian operator',
+  'prime factorization of an integer with the elliptic curve method',
+  'homology of a simplicial complex',
+];
+
+describe('math.find retrieval on realistic queries', () => {
+  it('has at least forty queries, each naming an installed capability', () => {
+    expect(EXPECTED.length).toBeGreaterThanOrEqual(40);
+    const ids = new Set(installed.map((c) => c.descriptor.id));
+    for (const [, id] of EXPECTED) expect(ids.has(id), id).toBe(true);
+  });
+
+  it.each(EXPECTED)('"%s" puts %s in the top three, as a STRONG match', (query, id) => {
+    const response = full.find({ query, limit: 3 });
+    expect(response.diagnostics).toEqual([]);
+    const top = response.matches.map((m) => m['capability_id']);
+    expect(top, JSON.stringify(response.matches.map((m) => [m['capability_id'], m['relevance_score'], m['matched_terms']]))).toContain(id);
+    expect(response.matches.find((m) => m['capability_id'] === id)?.['lexical_fit']).toBe('STRONG');
+  });
+
+  it.each(NO_STRONG_MATCH)('"%s" finds no STRONG match', (query) => {
+    const response = full.find({ query, limit: 20 });
+    expect(response.matches.filter((m) => m['lexical_fit'] === 'STRONG').map((m) => m['capability_id'])).toEqual([]);
+    expect(['ONLY_WEAK_LEXICAL_MATCHES', 'NO_LEXICAL_MATCHES']).toContain(response.portfolio_fit);
+    expect(response.recovery_paths.length).toBeGreaterThan(0);
+  });
+
+  it('the issue query no longer matches weakly: the countermodel search comes first, STRONG, with its laws matched', () => {
+    const response = full.find({ query: 'countermodel associativity does not imply commutativity' });
+    expect(response.portfolio_fit).toBe('STRONG_CANDIDATES');
+    expect(response.matches[0]).toMatchObject({ capability_id: 'universal_algebra.search.countermodel', lexical_fit: 'STRONG' });
+    expect(response.matches[0]?.['matched_terms']).toEqual(expect.arrayContaining(['countermodel', 'associativity', 'commutativity']));
+  });
+
+  it('folds case, accents, plurals and hyphens the same way on both sides', () => {
+    for (const query of ['GRÖBNER BASIS', 'groebner bases', 'Grobner basis']) {
+      expect(full.find({ query, limit: 1 }).matches[0]?.['capability_id'], query).toMatch(/^polynomial\.groebner_basis\./);
+    }
+    for (const query of ['counter-model', 'counter model', 'countermodels']) {
+      expect(full.find({ query, limit: 3 }).matches.map((m) => m['capability_id']), query).toContain('universal_algebra.search.countermodel');
+    }
+    expect(stem('trees')).toBe(stem('tree'));
+    expect(stem('vertices')).toBe('vertex');
+    expect(stem('associativity')).toBe(stem('associative'));
+    expect(stem('colouring')).toBe(stem('colour'));
+    expect(stem('labelling')).toBe(stem('label'));
+    expect(stem('matches')).toBe(stem('match'));
+    expect(stem('basis')).toBe('basis');
+  });
+
+  it('no longer lets a short word hit the start of a longer one backwards: "count" is not "countermodel"', () => {
+    const ids = full.find({ query: 'countermodel', limit: 20 }).matches.map((m) => m['capability_id']);
+    expect(ids).not.toContain('graph.spanning_tree_count.compute');
+    expect(ids).not.toContain('graph.triangle_count.compute');
+  });
+});
