@@ -234,6 +234,7 @@ export function verifyPropositional(authority: CheckerAuthority): CapabilityDefi
     title: 'Verify that a propositional formula is valid (a tautology) or unsatisfiable',
     description: `Independently checks a VALID or UNSATISFIABLE verdict of ${PRODUCER_ID} from the stored formula: the Tseitin CNF is checked clause by clause to be a sound encoding of the formula's negation (VALID) or of the formula (UNSATISFIABLE): each clause follows from the definition of a subformula, or asserts the root; and the DRAT or LRAT proof is replayed against that CNF by the checker of sat.unsat_proof.verify. Together these prove the verdict about the formula itself, which an accepted claim's signed record binds (not just "this CNF is unsatisfiable"). Evidence: the stored refutation (proof_uri) or all of it inline. A failing clause or proof step is REJECTED, named.`,
     tags: ['claim', 'propositional-logic', 'validity', 'tautology', 'unsatisfiability', 'tseitin', 'drat', 'lrat', 'verification', 'checker', 'certificate'],
+    keywords: ['verify a tautology', 'check validity', 'propositional validity', 'formula is valid', 'unsatisfiable formula', 'Tseitin encoding', 'DRAT refutation', 'boolean formula', 'proof of validity'],
     domain: 'logic',
     modes: ['VERIFY'],
     role: 'checker',
