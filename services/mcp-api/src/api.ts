@@ -119,6 +119,13 @@ export interface Api {
   forTenant(tenant: string): Api;
 }
 
+/**
+ * How long after a run's wall-time budget its caller still waits for the result (the runner
+ * stops the run at the budget; this covers handing the result back). Beyond it the API answers
+ * TIMEOUT itself, so an answer arrives within the budget plus this plus the time to send it.
+ */
+export const ANSWER_GRACE_MS = 1000;
+
 const UNADMITTED = {
   job_id: 'unadmitted',
   request_digest: `sha256:${'0'.repeat(64)}`,
@@ -349,17 +356,51 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     });
   }
 
-  /** Submit an admitted run and check what comes back (the result contract, a VERIFIED record). */
+  /**
+   * Submit an admitted run and check what comes back (the result contract, a VERIFIED record).
+   * The budget holds end to end: when no result has come back {@link ANSWER_GRACE_MS} after the
+   * run's wall-time budget (counted from admission, so time spent waiting in the queue counts),
+   * this caller withdraws (the queue cancels the run once nobody waits for it) and the answer
+   * is TIMEOUT.
+   */
   async function submit(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
     const target = runTargetOf(capability.descriptor);
-    let result: CapabilityResult;
-    try {
-      result = await deps.queue.submit(admitted, target, {
-        ...(signal === undefined ? {} : { signal }),
+    const started = performance.now();
+    const deadline = new AbortController();
+    const limitMs = admitted.budget.wall_time_ms + ANSWER_GRACE_MS;
+    const timer = setTimeout(() => deadline.abort(new JacobianError('EXECUTION_TIMEOUT', `no answer within the wall-time budget of ${admitted.budget.wall_time_ms} ms`)), limitMs);
+    timer.unref();
+    const queued = deps.queue
+      .submit(admitted, target, {
+        signal: signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]),
         ...(onProgress === undefined ? {} : { onProgress }),
+      })
+      .catch((error: unknown) => nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] }));
+    // The deadline answers even if the queue is slow to acknowledge the withdrawal.
+    const expired = new Promise<undefined>((resolve) => deadline.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    let result: CapabilityResult | undefined;
+    try {
+      result = await Promise.race([queued, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (result === undefined || (deadline.signal.aborted && signal?.aborted !== true && result.execution.status === 'CANCELLED')) {
+      // Withdrawn at the deadline: the queue answered CANCELLED (or nothing yet) because this caller left.
+      return nonConclusionResult(admitted, {
+        status: 'TIMEOUT',
+        runtimeMs: performance.now() - started,
+        capabilityVersion: capability.descriptor.version,
+        provider: providerRef(capability),
+        diagnostics: [
+          errorDiagnostic(
+            new JacobianError(
+              'EXECUTION_TIMEOUT',
+              `no result within the wall-time budget of ${admitted.budget.wall_time_ms} ms (+${ANSWER_GRACE_MS} ms to answer), counted from admission; the run was withdrawn and nothing was concluded`,
+              { hint: 'raise budget.wall_time_ms, or retry when the server is less busy' },
+            ),
+          ),
+        ],
       });
-    } catch (error) {
-      result = nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] });
     }
     // The queue hands back results that satisfy the result contract: the cluster queue parses
     // each one as it arrives from Redis, the embedded one gets them from the host, which
