@@ -1,12 +1,14 @@
 import type { CapabilityResult, JacobianError, WriteReceipt } from '@jacobian/shared';
 import type { ReasoningNote } from './api.js';
+import { boundedJson } from './bounded-json.js';
 import { FIND_RESPONSE_MAX_BYTES, type FindResponse } from './find.js';
 
 const OUTPUT_TEXT_LIMIT = 4000;
 
 function compactJson(value: unknown, limit: number): string {
-  const text = JSON.stringify(value);
-  return text.length <= limit ? text : `${text.slice(0, limit)}… (truncated; the complete value is in structuredContent)`;
+  // Bounded: only what is shown is serialized, however large the value.
+  const { text, cut } = boundedJson(value, limit);
+  return cut ? `${text}… (truncated; the complete value is in structuredContent)` : text;
 }
 
 /**
