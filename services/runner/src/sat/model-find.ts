@@ -21,6 +21,13 @@ export type FindModelInput = z.infer<typeof FindModelInput>;
 
 const Int = z.number().int();
 
+/**
+ * Largest model returned inline (about 1 MB of JSON): a larger one is in the answer only as its
+ * stored artifact (model_uri), so that a model of millions of variables does not become a
+ * multi-megabyte answer that takes longer to send than the budget allowed for the run.
+ */
+export const MAX_INLINE_MODEL_VARIABLES = 100_000;
+
 export const SatStatus = { SATISFIABLE: 'SATISFIABLE', UNSATISFIABLE: 'UNSATISFIABLE', UNKNOWN: 'UNKNOWN' } as const;
 
 /** What the solver reported, shared by the SAT producer outputs. */
@@ -40,7 +47,12 @@ export const FindModelOutput = z
     status: z.enum(SatStatus).describe('SATISFIABLE with a model, UNSATISFIABLE (no model exists), or UNKNOWN (the budget ended first)'),
     variables: Int,
     clauses: Int,
-    model: z.array(Int).nullable().describe('SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause'),
+    model: z
+      .array(Int)
+      .nullable()
+      .describe(
+        `SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause. Null when the formula has more than ${MAX_INLINE_MODEL_VARIABLES} variables and the model was stored: read it from model_uri`,
+      ),
     model_uri: z.string().nullable().describe(`SATISFIABLE: the stored model (${SAT_MODEL_SCHEMA_URI}, parent: the CNF), to verify with ${MODEL_VERIFY_CAPABILITY_ID}`),
     cnf_uri: z.string().nullable().describe('the stored CNF the model is about (the given cnf_uri, or the inline formula stored when a model was found)'),
     solver: SolverReport,
@@ -116,7 +128,7 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
     ],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the one formula given: a model of it, or that it has none; nothing about other formulas.',
-    limits: { max_inline_dimacs_length: MAX_INLINE_DIMACS_LENGTH, max_variables: SAT_LIMITS.maxVariables, max_literals: SAT_LIMITS.maxLiterals },
+    limits: { max_inline_dimacs_length: MAX_INLINE_DIMACS_LENGTH, max_variables: SAT_LIMITS.maxVariables, max_literals: SAT_LIMITS.maxLiterals, max_inline_model_variables: MAX_INLINE_MODEL_VARIABLES },
     async run(input, context): Promise<CapabilityOutcome<FindModelOutput>> {
       const resolved = await resolveCnf(input, context);
       const { cnf } = resolved;
@@ -129,9 +141,21 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
         case 'SATISFIABLE': {
           const model = solved.model as number[];
           const { modelUri, cnfUri } = await storeModel(resolved, model, context, diagnostics);
+          // A model that was not stored stays inline whatever its size: it is the answer.
+          const inline = modelUri === null || cnf.variables <= MAX_INLINE_MODEL_VARIABLES;
+          if (!inline) {
+            diagnostics.push({
+              severity: 'INFO',
+              code: 'OUTPUT_NOT_INLINE',
+              stage: 'ARTIFACT',
+              message: `the model of ${cnf.variables} variables is not inline (more than ${MAX_INLINE_MODEL_VARIABLES}); it is stored as ${modelUri}`,
+              path: ['output', 'model'],
+              hint: 'read the model from the artifact model_uri',
+            });
+          }
           return {
             status: 'COMPLETED',
-            output: { ...base, status: 'SATISFIABLE', model, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
+            output: { ...base, status: 'SATISFIABLE', model: inline ? model : null, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
             scope,
             completeness: { status: 'COMPLETE', basis: 'a model was found and it satisfies every clause' },
             qualifiers: ['EXACT'],
