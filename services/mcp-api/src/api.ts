@@ -9,6 +9,7 @@ import {
   errorDiagnostic,
   evaluatePolicy,
   inSpan,
+  isPlainObject,
   JacobianError,
   nonConclusionResult,
   parseArtifactUri,
@@ -41,6 +42,7 @@ import {
   type SpanAttributes as Attributes,
 } from '@jacobian/shared';
 import { z } from 'zod';
+import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
 
 export interface ApiDependencies {
@@ -65,6 +67,12 @@ export interface ApiDependencies {
     /** The tenant's own reasoning log; undefined when the log is OFF. */
     reasoning(tenant: string): ReasoningLog | undefined;
   };
+  /**
+   * Where requests larger than LARGE_REQUEST_BYTES are admitted (see admission-pool.ts). Default:
+   * a pool of this API, whose worker starts with the first large request; null: every request
+   * is admitted on the calling thread.
+   */
+  admissionPool?: AdmissionPool | null;
 }
 
 /** What a math.run response tells the model about the reasoning log (only when it is on). */
@@ -97,6 +105,8 @@ export interface RunAnswer {
 export interface Api {
   catalog(): Catalog;
   find(args: unknown): FindResponse;
+  /** Stop what the API started for itself (the admission worker); idempotent. */
+  close(): Promise<void>;
   /** `onProgress` hears the run's progress reports while it runs (informational). */
   run(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
   /** {@link Api.run}, with the reasoning log's account of the call. */
@@ -125,6 +135,9 @@ export interface Api {
  * TIMEOUT itself, so an answer arrives within the budget plus this plus the time to send it.
  */
 export const ANSWER_GRACE_MS = 1000;
+
+/** The queue signals of runs in flight (see submit). */
+const retained = new Set<AbortSignal>();
 
 const UNADMITTED = {
   job_id: 'unadmitted',
@@ -175,7 +188,8 @@ function modeOf(args: unknown): Mode {
   return 'EXPLORE';
 }
 
-export function createApi(deps: ApiDependencies): Api {
+export function createApi(options: ApiDependencies): Api {
+  const deps: ApiDependencies = options.admissionPool === undefined ? { ...options, admissionPool: createAdmissionPool() } : options;
   const views = new Map<string, Api>();
   const forTenant = (tenant: string): Api => {
     let view = views.get(tenant);
@@ -262,33 +276,47 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   type Admission = { rejected: CapabilityResult } | { admitted: AdmittedRun; capability: AdmissibleCapability };
 
-  /** {@link admitRequestArgs}, as an `admission` span when tracing is on. */
-  function admit(args: unknown): Admission {
+  /**
+   * {@link admitRequestArgs}, or for a large request {@link admitInWorker}, as an `admission`
+   * span when tracing is on. A small request is admitted synchronously (a promise only for a
+   * large one), so that its run reaches the queue in the same turn as the call.
+   */
+  function admit(args: unknown): Admission | Promise<Admission> {
+    const large = deps.admissionPool != null && isPlainObject(args) && jsonLongerThan(args, LARGE_REQUEST_BYTES);
     const tracer = activeTracer();
-    if (tracer === undefined) return admitRequestArgs(args);
+    if (tracer === undefined) return large ? admitInWorker(args) : admitRequestArgs(args);
     const span = tracer.startSpan('admission');
-    try {
-      const admission = admitRequestArgs(args);
+    const described = (admission: Admission): Admission => {
       if ('rejected' in admission) span.setAttribute(SpanAttribute.outcome, 'REJECTED');
       else span.setAttributes(runSpanAttributes(admission.admitted));
-      return admission;
-    } finally {
       span.end();
+      return admission;
+    };
+    try {
+      return large ? admitInWorker(args).then(described) : described(admitRequestArgs(args));
+    } catch (error) {
+      span.end();
+      throw error;
     }
   }
 
-  /** Validate, check policy and admit a request; nothing is submitted. */
-  function admitRequestArgs(args: unknown): Admission {
-    const parsed = CapabilityRequestSchema.safeParse(args);
-    if (!parsed.success) {
-      return {
-        rejected: nonConclusionResult(
-          { capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED },
-          { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(parsed.error, []) },
-        ),
-      };
-    }
-    const request = parsed.data;
+  /** A malformed request: nothing about a capability is known. */
+  function requestInvalid(args: unknown, diagnostics: CapabilityResult['diagnostics']): Admission {
+    return { rejected: nonConclusionResult({ capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED }, { status: 'ERROR', diagnostics }) };
+  }
+
+  /** A payload that does not satisfy the capability's input schema. */
+  function payloadInvalid(request: { capability_id: string; mode: Mode }, capability: AdmissibleCapability, diagnostics: CapabilityResult['diagnostics']): Admission {
+    return {
+      rejected: nonConclusionResult(
+        { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
+        { status: 'ERROR', diagnostics, capabilityVersion: capability.descriptor.version, provider: providerRef(capability) },
+      ),
+    };
+  }
+
+  /** The installed capability a well-formed request names, if it exists, policy shows it and it offers the mode. */
+  function choose(args: unknown, request: { capability_id: string; mode: Mode }): { rejected: CapabilityResult } | { capability: AdmissibleCapability } {
     const capability = current().installed.find((c) => c.descriptor.id === request.capability_id);
     if (capability === undefined) {
       return {
@@ -322,26 +350,68 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
         rejected: rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `mode: ${request.mode} of ${request.capability_id} is hidden by operator policy`, { path: ['mode'] }), capability),
       };
     }
+    return { capability };
+  }
+
+  /** Validate, check policy and admit a request on this thread; nothing is submitted. */
+  function admitRequestArgs(args: unknown): Admission {
+    const parsed = CapabilityRequestSchema.safeParse(args);
+    if (!parsed.success) return requestInvalid(args, zodIssuesToDiagnostics(parsed.error, []));
+    const request = parsed.data;
+    const chosen = choose(args, request);
+    if ('rejected' in chosen) return chosen;
+    const { capability } = chosen;
     const payload = capability.input.safeParse(request.payload);
-    if (!payload.success) {
-      return {
-        rejected: nonConclusionResult(
-          { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
-          {
-            status: 'ERROR',
-            diagnostics: zodIssuesToDiagnostics(payload.error, ['payload']),
-            capabilityVersion: capability.descriptor.version,
-            provider: providerRef(capability),
-          },
-        ),
-      };
-    }
+    if (!payload.success) return payloadInvalid(request, capability, zodIssuesToDiagnostics(payload.error, ['payload']));
     try {
       return { admitted: admitRequest(request, tenant), capability };
     } catch (error) {
       // The digest covers {capability_id, mode, payload, budget}, so the error's path
       // already starts at the request's own field (e.g. ['payload', 'x', 1]).
       return { rejected: rejected(args, toAppError(error), capability) };
+    }
+  }
+
+  /**
+   * {@link admitRequestArgs} for a large request (arguments as JSON gives them): the request's
+   * own fields, the capability, policy and mode are checked here (cheap); the payload's schema
+   * and the request digest in the admission worker. The payload is checked against the
+   * capability's advertised JSON Schema; its cross-field rules are checked by the runner
+   * before anything is computed. A worker that fails leaves the request to this thread.
+   */
+  async function admitInWorker(args: Record<string, unknown>): Promise<Admission> {
+    const pool = deps.admissionPool as AdmissionPool;
+    const head = CapabilityRequestSchema.safeParse({ ...args, payload: isPlainObject(args['payload']) ? {} : args['payload'] });
+    let capability: AdmissibleCapability | undefined;
+    if (head.success) {
+      const chosen = choose(args, head.data);
+      if ('rejected' in chosen) return chosen;
+      capability = chosen.capability;
+    }
+    let text: string;
+    try {
+      text = JSON.stringify(args);
+    } catch {
+      return admitRequestArgs(args);
+    }
+    const verdict = await pool.admit(text, capability?.descriptor, tenant);
+    switch (verdict.kind) {
+      case 'request_invalid':
+        return requestInvalid(args, verdict.diagnostics);
+      case 'payload_invalid':
+        return head.success && capability !== undefined ? payloadInvalid(head.data, capability, verdict.diagnostics) : admitRequestArgs(args);
+      case 'refused':
+        return { rejected: rejected(args, toAppError(verdict.error), capability) };
+      case 'admitted': {
+        if (capability === undefined) return admitRequestArgs(args);
+        const { capability_id, mode, budget, request_digest, job_id } = verdict.run;
+        const admitted: AdmittedRun = { capability_id, mode, payload: args['payload'] as Record<string, unknown>, budget, request_digest, job_id };
+        if (verdict.run.tenant !== undefined) admitted.tenant = verdict.run.tenant;
+        return { admitted, capability };
+      }
+      case 'schema_missing':
+      case 'crashed':
+        return admitRequestArgs(args);
     }
   }
 
@@ -370,19 +440,24 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     const limitMs = admitted.budget.wall_time_ms + ANSWER_GRACE_MS;
     const timer = setTimeout(() => deadline.abort(new JacobianError('EXECUTION_TIMEOUT', `no answer within the wall-time budget of ${admitted.budget.wall_time_ms} ms`)), limitMs);
     timer.unref();
+    // Held here until the queue answers: a signal made by AbortSignal.any is only weakly held by
+    // its sources, and would otherwise be collected (its listeners never told) while it waits.
+    const combined = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
     const queued = deps.queue
       .submit(admitted, target, {
-        signal: signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]),
+        signal: combined,
         ...(onProgress === undefined ? {} : { onProgress }),
       })
       .catch((error: unknown) => nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] }));
     // The deadline answers even if the queue is slow to acknowledge the withdrawal.
     const expired = new Promise<undefined>((resolve) => deadline.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    retained.add(combined);
     let result: CapabilityResult | undefined;
     try {
       result = await Promise.race([queued, expired]);
     } finally {
       clearTimeout(timer);
+      retained.delete(combined);
     }
     if (result === undefined || (deadline.signal.aborted && signal?.aborted !== true && result.execution.status === 'CANCELLED')) {
       // Withdrawn at the deadline: the queue answered CANCELLED (or nothing yet) because this caller left.
@@ -445,7 +520,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   async function answerRun(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
     if (log === undefined) {
-      const admission = admit(args);
+      const pending = admit(args);
+      const admission = pending instanceof Promise ? await pending : pending;
       if ('rejected' in admission) return { result: admission.rejected, reasoning: null };
       return { result: await execute(admission.admitted, admission.capability, signal, onProgress), reasoning: null };
     }
@@ -466,7 +542,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
       next_required: null,
       ...fields,
     });
-    const admission = admit(split.rest);
+    const pending = admit(split.rest);
+    const admission = pending instanceof Promise ? await pending : pending;
     if ('rejected' in admission) {
       const named = runId !== null || callId !== null;
       return {
@@ -544,7 +621,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
     runUnbound(args, signal) {
       const unbound = async (): Promise<CapabilityResult> => {
-        const admission = admit(splitReasoningIds(args).rest);
+        const pending = admit(splitReasoningIds(args).rest);
+        const admission = pending instanceof Promise ? await pending : pending;
         if ('rejected' in admission) return admission.rejected;
         return execute(admission.admitted, admission.capability, signal);
       };
@@ -563,5 +641,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     tenant: tenant ?? null,
 
     forTenant,
+
+    close: () => deps.admissionPool?.close() ?? Promise.resolve(),
   };
 }
