@@ -410,3 +410,27 @@ describe('bytes and digests', () => {
     expect(formatJsonPath([0, 'x'])).toBe('[0].x');
   });
 });
+
+describe('arrays of safe integers (written as one chunk)', () => {
+  it('give the reference canonical form, nested or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.maxSafeInteger(), fc.integer(), fc.constant(-0), fc.constant(Number.MIN_SAFE_INTEGER))), (list) => {
+        expect(canonicalize(list)).toBe(canonicalizeReference(list));
+        expect(canonicalize({ edges: [list, list] })).toBe(canonicalizeReference({ edges: [list, list] }));
+      }),
+    );
+  });
+
+  it('still refuse a hole, an unsafe integer and a float, at the element', () => {
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
+    expect(thrown(() => canonicalize([1, , 3])).path).toEqual([1]);
+    expect(thrown(() => canonicalize([1, 2 ** 53])).path).toEqual([1]);
+    expect(thrown(() => canonicalize({ x: [1, 2.5] })).path).toEqual(['x', 1]);
+  });
+
+  it('report the size limit at the element where it is passed', () => {
+    const error = thrown(() => canonicalize([1000, 2000, 3000, 4000], { maxBytes: 12 }));
+    expect(error.code).toBe('SIZE_LIMIT_EXCEEDED');
+    expect(error.path).toEqual([2]);
+  });
+});
