@@ -15,6 +15,7 @@ import { createApi, type Api } from './api.js';
 import { startHttpServer } from './http.js';
 import { createMcpServer } from './mcp-server.js';
 import { SQUARE, squared } from './square.fixture.js';
+import { INSTRUCTIONS } from './instructions.js';
 import { PROGRESS_HEARTBEAT_MS, progressChannel, type ProgressNotice } from './tools.js';
 
 /** A run that reports nothing for 2.6 s, longer than the clients' 1.5 s timeout below. */
@@ -100,6 +101,16 @@ describe('a run longer than the client timeout, with resetTimeoutOnProgress', ()
       await server.close();
     }
   }, 30_000);
+});
+
+describe('jacobian://instructions', () => {
+  it('tells a client how to wait for a long run: progress with the timeout reset, or tasks; and the end-to-end budget', () => {
+    expect(INSTRUCTIONS).toContain('### Long runs and client timeouts');
+    expect(INSTRUCTIONS).toContain('resetTimeoutOnProgress: true');
+    expect(INSTRUCTIONS).toMatch(new RegExp(`said nothing for\\s+${PROGRESS_HEARTBEAT_MS / 1000} s a heartbeat`));
+    expect(INSTRUCTIONS).toContain('io.modelcontextprotocol/tasks');
+    expect(INSTRUCTIONS).toContain('The budget holds end to end');
+  });
 });
 
 describe('progressChannel', () => {
