@@ -434,3 +434,31 @@ describe('arrays of safe integers (written as one chunk)', () => {
     expect(error.path).toEqual([2]);
   });
 });
+
+describe('a too long array of safe integers', () => {
+  it('fails where the element-by-element walk fails: the first chunk past the limit names its path', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5000, max: 5000 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 200 }), (list, maxBytes) => {
+        // The walk's chunks: "[", then per element "," (after the first) and the number, each at [i], then "]".
+        let at = 0;
+        let expected: JsonPath | null = null;
+        const chunk = (length: number, path: JsonPath): void => {
+          at += length;
+          if (expected === null && at > maxBytes) expected = path;
+        };
+        chunk(1, []);
+        list.forEach((n, i) => {
+          if (i > 0) chunk(1, [i]);
+          chunk(String(n).length, [i]);
+        });
+        chunk(1, []);
+        if (expected === null) {
+          expect(canonicalize(list, { maxBytes })).toBe(JSON.stringify(list));
+          return;
+        }
+        const error = thrown(() => canonicalize(list, { maxBytes }));
+        expect({ code: error.code, path: error.path }).toEqual({ code: 'SIZE_LIMIT_EXCEEDED', path: expected });
+      }),
+    );
+  });
+});
