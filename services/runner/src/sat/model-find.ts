@@ -51,7 +51,7 @@ export const FindModelOutput = z
       .array(Int)
       .nullable()
       .describe(
-        `SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause. Null when the formula has more than ${MAX_INLINE_MODEL_VARIABLES} variables and the model was stored: read it from model_uri`,
+        `SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause. Null when the formula has more than ${MAX_INLINE_MODEL_VARIABLES} variables: the model is then in model_uri (or, when even the store refuses its size, not retained, as a diagnostic says)`,
       ),
     model_uri: z.string().nullable().describe(`SATISFIABLE: the stored model (${SAT_MODEL_SCHEMA_URI}, parent: the CNF), to verify with ${MODEL_VERIFY_CAPABILITY_ID}`),
     cnf_uri: z.string().nullable().describe('the stored CNF the model is about (the given cnf_uri, or the inline formula stored when a model was found)'),
@@ -82,9 +82,46 @@ export async function storeModel(resolved: ResolvedCnf, model: number[], context
   } catch (error) {
     const appError = toAppError(error);
     if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
-    diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the model was not stored: ${appError.message}`.slice(0, 2000), path: null, hint: 'the model in the output stands' });
+    diagnostics.push({
+      severity: 'WARNING',
+      code: 'EVIDENCE_NOT_RETAINED',
+      stage: 'ARTIFACT',
+      message: `the model was not stored: ${appError.message}`.slice(0, 2000),
+      path: null,
+      hint: resolved.cnf.variables <= MAX_INLINE_MODEL_VARIABLES ? 'the model in the output stands' : null,
+    });
     return { modelUri: null, cnfUri: resolved.uri };
   }
+}
+
+/**
+ * The model as the output carries it: inline up to MAX_INLINE_MODEL_VARIABLES variables, else
+ * null with a diagnostic saying where it is (model_uri), or that it is not retained at all.
+ */
+export function inlineModel(variables: number, model: number[], modelUri: string | null, diagnostics: Diagnostic[]): number[] | null {
+  if (variables <= MAX_INLINE_MODEL_VARIABLES) return model;
+  diagnostics.push(
+    modelUri !== null
+      ? {
+          severity: 'INFO',
+          code: 'OUTPUT_NOT_INLINE',
+          stage: 'ARTIFACT',
+          message: `the model of ${variables} variables is not inline (more than ${MAX_INLINE_MODEL_VARIABLES}); it is stored as ${modelUri}`,
+          path: ['output', 'model'],
+          hint: 'read the model from the artifact model_uri',
+        }
+      : {
+          // Too large to store and too large to answer with: the verdict stands (the model was
+          // rechecked against every clause), the model itself is not retained.
+          severity: 'WARNING',
+          code: 'OUTPUT_NOT_INLINE',
+          stage: 'ARTIFACT',
+          message: `the model of ${variables} variables is neither inline (more than ${MAX_INLINE_MODEL_VARIABLES}) nor stored (see EVIDENCE_NOT_RETAINED); SATISFIABLE stands: the model was rechecked against every clause`,
+          path: ['output', 'model'],
+          hint: 'no model of this formula is retained; split the formula, or assign some variables, to get one of a size that can be stored',
+        },
+  );
+  return null;
 }
 
 function solverReport(runtime: ProviderRuntime, solved: SolveOutcome): z.infer<typeof SolverReport> {
@@ -141,21 +178,10 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
         case 'SATISFIABLE': {
           const model = solved.model as number[];
           const { modelUri, cnfUri } = await storeModel(resolved, model, context, diagnostics);
-          // A model that was not stored stays inline whatever its size: it is the answer.
-          const inline = modelUri === null || cnf.variables <= MAX_INLINE_MODEL_VARIABLES;
-          if (!inline) {
-            diagnostics.push({
-              severity: 'INFO',
-              code: 'OUTPUT_NOT_INLINE',
-              stage: 'ARTIFACT',
-              message: `the model of ${cnf.variables} variables is not inline (more than ${MAX_INLINE_MODEL_VARIABLES}); it is stored as ${modelUri}`,
-              path: ['output', 'model'],
-              hint: 'read the model from the artifact model_uri',
-            });
-          }
+          const inline = inlineModel(cnf.variables, model, modelUri, diagnostics);
           return {
             status: 'COMPLETED',
-            output: { ...base, status: 'SATISFIABLE', model: inline ? model : null, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
+            output: { ...base, status: 'SATISFIABLE', model: inline, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
             scope,
             completeness: { status: 'COMPLETE', basis: 'a model was found and it satisfies every clause' },
             qualifiers: ['EXACT'],
