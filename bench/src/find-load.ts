@@ -31,7 +31,8 @@ interface Phase {
   /** Loaded: when the last large call was answered, from the start of the phase. */
   load_seconds: number | null;
   graph_statuses: Record<string, number>;
-  sat: { status: string; answered_ms: number; budget_ms: number; response_bytes: number; within_budget_plus_2s: boolean } | null;
+  /** `status`: execution status; `answer`: the output's status (SATISFIABLE, UNKNOWN when the solver was stopped at the budget). */
+  sat: { status: string; answer: string; answered_ms: number; budget_ms: number; response_bytes: number; within_budget_plus_2s: boolean } | null;
 }
 
 export interface FindLoadReport {
@@ -103,8 +104,10 @@ export async function runFindLoadBench(context: BenchContext, options: FindLoadO
       const satBudget = options.satBudgetMs + round_;
       const sat = client.post(toolCall(options.era, id++, 'math.run', { capability_id: 'sat.model.find', payload: { dimacs: SAT_FORMULA }, budget: { wall_time_ms: satBudget } })).then((response) => {
         const answeredMs = performance.now() - started;
-        const execution = parseToolCall(response).result?.structuredContent?.['execution'] as { status?: string } | undefined;
-        return { status: execution?.status ?? 'NO_RESULT', answered_ms: round(answeredMs, 0), budget_ms: satBudget, response_bytes: response.body.length, within_budget_plus_2s: answeredMs <= satBudget + 2000 };
+        const content = parseToolCall(response).result?.structuredContent;
+        const execution = content?.['execution'] as { status?: string } | undefined;
+        const output = content?.['output'] as { status?: string } | null | undefined;
+        return { status: execution?.status ?? 'NO_RESULT', answer: output?.status ?? 'none', answered_ms: round(answeredMs, 0), budget_ms: satBudget, response_bytes: response.body.length, within_budget_plus_2s: answeredMs <= satBudget + 2000 };
       });
       let inFlight = true;
       const all = Promise.all([...graphs, sat]).finally(() => {
@@ -116,7 +119,7 @@ export async function runFindLoadBench(context: BenchContext, options: FindLoadO
       const loadSeconds = round((performance.now() - started) / 1000, 2);
       phases.push({ round: round_, phase: 'loaded', latency: summarize(loaded), load_seconds: loadSeconds, graph_statuses: graphStatuses, sat: satOutcome });
       context.log(
-        `find-load: round ${round_}: loaded math.find p50 ${round(summarize(loaded).p50_ms, 2)} ms, p99 ${round(summarize(loaded).p99_ms, 2)} ms over ${loaded.length} calls; SAT ${satOutcome.status} at ${satOutcome.answered_ms} ms (${satOutcome.response_bytes} bytes)`,
+        `find-load: round ${round_}: loaded math.find p50 ${round(summarize(loaded).p50_ms, 2)} ms, p99 ${round(summarize(loaded).p99_ms, 2)} ms over ${loaded.length} calls; SAT ${satOutcome.status} ${satOutcome.answer} at ${satOutcome.answered_ms} ms (${satOutcome.response_bytes} bytes)`,
       );
     }
 
@@ -138,7 +141,7 @@ export async function runFindLoadBench(context: BenchContext, options: FindLoadO
       {
         name: 'the huge SAT model answered within its budget + 2 s (every round)',
         target: 'yes',
-        measured: sats.map((s) => `${s.status} at ${s.answered_ms} ms of ${s.budget_ms}`).join('; '),
+        measured: sats.map((s) => `${s.status} ${s.answer} at ${s.answered_ms} ms of ${s.budget_ms}`).join('; '),
         met: sats.every((s) => s.within_budget_plus_2s),
       },
       { name: 'math.find p50 under load / idle p50', target: '≤ 3', measured: summary['p50_loaded_over_idle'] as number, met: (summary['p50_loaded_over_idle'] as number) <= 3 },
@@ -169,7 +172,7 @@ export function printFindLoadTables(report: FindLoadReport): string {
       Object.entries(p.graph_statuses)
         .map(([status, count]) => `${count} ${status}`)
         .join(', '),
-      p.sat === null ? '' : `${p.sat.status} at ${p.sat.answered_ms} ms (budget ${p.sat.budget_ms}), ${p.sat.response_bytes} B`,
+      p.sat === null ? '' : `${p.sat.status} ${p.sat.answer} at ${p.sat.answered_ms} ms (budget ${p.sat.budget_ms}), ${p.sat.response_bytes} B`,
     ]),
   );
   const summary = table(['measure', 'value'], Object.entries(report.summary));
