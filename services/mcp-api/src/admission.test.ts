@@ -129,10 +129,21 @@ describe('a large request admitted in the worker', () => {
 
 describe('the event loop stays free', () => {
   it('answers a math.find sent while large math.run calls are being admitted before any of them', async () => {
-    // The pool of this API, counting the requests handed to it: math.find is sent once every
-    // large call has reached the server and is being admitted.
+    // The pool of this API, counting the requests handed to it and holding their verdicts until
+    // the test lets them go: math.find is sent once every large call has reached the server and
+    // is being admitted, and must be answered while they still are.
     let handed = 0;
-    const counted: AdmissionPool = { admit: (...args) => (handed++, pool.admit(...args)), close: () => Promise.resolve() };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const counted: AdmissionPool = {
+      admit: async (...args) => {
+        handed++;
+        const verdict = await pool.admit(...args);
+        await gate;
+        return verdict;
+      },
+      close: () => Promise.resolve(),
+    };
     const api = createApi({ installed: () => [SQUARE, EDGES], policy: OperatorPolicySchema.parse({}), queue, artifacts: store, trustedCheckerKeys: new Map(), admissionPool: counted });
     const server = await startHttpServer({ api, host: '127.0.0.1', port: 0 });
     const call = async (id: number, name: string, args: unknown): Promise<string> => {
@@ -152,19 +163,20 @@ describe('the event loop stays free', () => {
       return name;
     };
     try {
-      // Warm: the worker is started and has the schema.
-      await call(0, 'math.run', LARGE);
-      handed = 0;
       const order: string[] = [];
-      const big = { ...LARGE, payload: { order: 400, edges: edges(400) } };
       // Distinct budgets: distinct requests, each admitted on its own.
-      const large = Array.from({ length: 6 }, (_, i) => call(i + 1, 'math.run', { ...big, budget: { wall_time_ms: 5000 + i } }).then((name) => order.push(name)));
-      while (handed < 6) await new Promise((resolve) => setTimeout(resolve, 2));
-      const found = call(100, 'math.find', { query: 'edges' }).then((name) => order.push(name));
-      await Promise.all([...large, found]);
-      expect(order[0]).toBe('math.find');
+      const large = Array.from({ length: 6 }, (_, i) => call(i + 1, 'math.run', { ...LARGE, budget: { wall_time_ms: 6000 + i } }).then((name) => order.push(name)));
+      for (let waited = 0; handed < 6; waited++) {
+        if (waited > 10_000) throw new Error(`only ${handed} of 6 large calls reached the admission pool`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await call(100, 'math.find', { query: 'edges' }).then((name) => order.push(name));
+      expect(order).toEqual(['math.find']);
+      release();
+      await Promise.all(large);
       expect(order.filter((name) => name === 'math.run')).toHaveLength(6);
     } finally {
+      release();
       await server.close();
     }
   }, 60_000);
