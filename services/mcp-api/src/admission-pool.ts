@@ -16,6 +16,13 @@
 import { Worker } from 'node:worker_threads';
 import type { AdmittedRun, CapabilityDescriptor, Diagnostic, SerializedError } from '@jacobian/shared';
 
+/**
+ * Longest math.run arguments (as JSON) admitted at all, over every transport: the HTTP body
+ * limit, applied to stdio too, whose messages have no limit of their own. Larger operands are
+ * stored first (graph.construct.explicit, sat.cnf.materialize, artifact.put) and passed by URI.
+ */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
 /** Arguments longer than this (as JSON) are admitted in the worker; shorter ones on the API's thread, where they cost less than the hand-over. */
 export const LARGE_REQUEST_BYTES = 64 * 1024;
 

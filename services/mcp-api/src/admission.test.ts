@@ -21,7 +21,7 @@ import {
   type RunQueue,
 } from '@jacobian/shared';
 import { createApi, type Api } from './api.js';
-import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
+import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
 import { startHttpServer } from './http.js';
 import { SQUARE, squared } from './square.fixture.js';
 
@@ -117,6 +117,18 @@ describe('a large request admitted in the worker', () => {
     expect(there.execution).toMatchObject({ status: 'ERROR', job_id: 'unadmitted' });
     expect(submitted).toEqual([]);
   }, 30_000);
+
+  it('refuses arguments over the request size limit on any transport, naming the field and the limit, before anything else', async () => {
+    submitted.length = 0;
+    const huge = { ...LARGE, payload: { order: 2, edges: [[0, 1]], note: 'x'.repeat(MAX_REQUEST_BYTES) } };
+    for (const api of [offloaded, inline]) {
+      const result = await api.run(huge);
+      expect(result.execution).toMatchObject({ status: 'ERROR', job_id: 'unadmitted' });
+      expect(result.diagnostics[0]).toMatchObject({ code: 'SIZE_LIMIT_EXCEEDED', path: ['payload'] });
+      expect(result.diagnostics[0]?.message).toContain(String(MAX_REQUEST_BYTES));
+    }
+    expect(submitted).toEqual([]);
+  });
 
   it("leaves the capability's own cross-field rules to the runner (the advertised JSON Schema cannot state them)", async () => {
     submitted.length = 0;

@@ -42,7 +42,7 @@ import {
   type SpanAttributes as Attributes,
 } from '@jacobian/shared';
 import { z } from 'zod';
-import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
+import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
 
 export interface ApiDependencies {
@@ -282,6 +282,18 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
    * large one), so that its run reaches the queue in the same turn as the call.
    */
   function admit(args: unknown): Admission | Promise<Admission> {
+    if (isPlainObject(args) && jsonLongerThan(args, MAX_REQUEST_BYTES)) {
+      return {
+        rejected: rejected(
+          args,
+          new JacobianError('SIZE_LIMIT_EXCEEDED', `payload: the arguments of math.run exceed ${MAX_REQUEST_BYTES} bytes as JSON (the request size limit)`, {
+            path: ['payload'],
+            data: { maxBytes: MAX_REQUEST_BYTES },
+            hint: 'store a large operand first (for example with graph.construct.explicit, sat.cnf.materialize or artifact.put) and pass its artifact URI',
+          }),
+        ),
+      };
+    }
     const large = deps.admissionPool != null && isPlainObject(args) && jsonLongerThan(args, LARGE_REQUEST_BYTES);
     const tracer = activeTracer();
     if (tracer === undefined) return large ? admitInWorker(args) : admitRequestArgs(args);

@@ -1,5 +1,5 @@
 import { BUDGET_LIMITS, REASONING_MAX_CYCLES, REASONING_SUMMARY_MAX_BYTES, REASONING_SUMMARY_MAX_CHARS } from '@jacobian/shared';
-import { LARGE_REQUEST_BYTES } from './admission-pool.js';
+import { LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES } from './admission-pool.js';
 import { ANSWER_GRACE_MS } from './api.js';
 import { PROGRESS_HEARTBEAT_MS } from './tools.js';
 
@@ -130,7 +130,8 @@ ${BUDGET_LIMITS.wall_time_ms.max / 1000} s. Two ways to wait for a long run:
   that is unknown, expired or another tenant's is refused with a JSON-RPC invalid-params error.
 
 ### Large requests and outputs
-Over HTTP a request body is at most 4 MiB (HTTP 413 beyond). Arguments over ${LARGE_REQUEST_BYTES / 1024} KiB (as JSON) are checked in a worker
+The arguments of math.run are at most ${MAX_REQUEST_BYTES / (1024 * 1024)} MiB as JSON on every transport (beyond: an ERROR
+result, code SIZE_LIMIT_EXCEEDED at \`payload\`; over HTTP a larger body is refused with 413). Arguments over ${LARGE_REQUEST_BYTES / 1024} KiB (as JSON) are checked in a worker
 thread so they do not hold up other calls: against the request schema and the capability's
 published input schema before anything runs; the cross-field rules a JSON Schema cannot state
 (for example an edge naming a vertex that is not listed) are then checked by the runner before
