@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { checkCvc5, printAlgebraTables, runAlgebraBench } from './algebra.js';
 import type { BenchContext } from './context.js';
 import { printFindTables, runFindBench } from './find.js';
+import { printFindLoadTables, runFindLoadBench } from './find-load.js';
 import { checkGeng, printGraphsTables, runGraphsBench } from './graphs.js';
 import type { Era } from './mcp-http.js';
 import { stopPeerShells } from './peer.js';
@@ -20,7 +21,7 @@ import { checkSingular, printPolynomialTables, runPolynomialBench } from './poly
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
 import { printStartupTables, runStartupBench } from './startup.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|startup|algebra|graphs|sat|polynomial|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -29,6 +30,10 @@ find    math.find requests/s (server on core 0, load generator on core 1) vs a m
 startup time from spawning \`jacobian stdio\` to its first math.find answer (a new data dir: every
         provider health check runs; a data dir from an earlier start: checks remembered) vs the
         smallest stdio server on the same SDK, interleaved rounds, ratios per round. Not part of all.
+find-load math.find latency (p50/p99) on an idle embedded serve vs the same server while 20 large
+        inline-graph math.run calls (K256, ~300 KB each) and one huge SAT model (sat.model.find on
+        p cnf 4000000 2, budget 15 s) are in flight; and when the SAT answer arrived against its
+        budget. Not part of all.
 algebra universal_algebra.search.countermodel (one call searching orders 1…8, over MCP HTTP to an
         embedded serve) vs cvc5 --finite-model-find on a fixed set of implications between magma laws;
         needs /usr/bin/cvc5 (Debian package cvc5). Not part of all.
@@ -80,6 +85,9 @@ Options:
   --sat-only A,B         sat: run only the instances whose name contains A or B (e.g. php, rand3-250)
   --polynomial-reps N    polynomial: repetitions per system, medians reported (default 3)
   --polynomial-only A,B  polynomial: run only the systems whose name contains A or B (e.g. cyclic-6)
+  --load-rounds N        find-load: idle/loaded phase pairs (default 3)
+  --load-idle-calls N    find-load: math.find calls of each idle phase (default 200)
+  --load-graph-calls N   find-load: large inline-graph calls in flight in each loaded phase (default 20)
   --era modern|legacy    MCP envelope of every request (default modern: 2026-07-28, JSON answers)
   --log-level LEVEL      JACOBIAN_LOG_LEVEL of the jacobian processes (default info, the product default)
   --wait-quiet S         before each phase, wait up to S seconds for other processes on the machine
@@ -134,6 +142,9 @@ async function main(): Promise<number> {
       'sat-only': { type: 'string' },
       'polynomial-reps': { type: 'string' },
       'polynomial-only': { type: 'string' },
+      'load-rounds': { type: 'string' },
+      'load-idle-calls': { type: 'string' },
+      'load-graph-calls': { type: 'string' },
       era: { type: 'string' },
       'log-level': { type: 'string' },
       json: { type: 'string' },
@@ -147,7 +158,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
@@ -279,6 +290,17 @@ async function main(): Promise<number> {
         report.stopped = await teardown(context);
         process.stdout.write(`\n== startup ==\n${printStartupTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+      } else if (name === 'find-load') {
+        const report = await runFindLoadBench(context, {
+          rounds: positiveInt('load-rounds', values['load-rounds'], 3),
+          idleCalls: positiveInt('load-idle-calls', values['load-idle-calls'], 200),
+          graphCalls: positiveInt('load-graph-calls', values['load-graph-calls'], 20),
+          satBudgetMs: 15_000,
+          era,
+        });
+        const stopped = await teardown(context);
+        process.stdout.write(`\n== find-load ==\n${printFindLoadTables(report)}\n`);
+        reports.push({ ...report, stopped, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
       } else if (name === 'sat') {
         const report = await runSatBench(context, {
           reps: positiveInt('sat-reps', values['sat-reps'], 3),

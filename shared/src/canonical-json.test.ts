@@ -410,3 +410,55 @@ describe('bytes and digests', () => {
     expect(formatJsonPath([0, 'x'])).toBe('[0].x');
   });
 });
+
+describe('arrays of safe integers (written as one chunk)', () => {
+  it('give the reference canonical form, nested or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.maxSafeInteger(), fc.integer(), fc.constant(-0), fc.constant(Number.MIN_SAFE_INTEGER))), (list) => {
+        expect(canonicalize(list)).toBe(canonicalizeReference(list));
+        expect(canonicalize({ edges: [list, list] })).toBe(canonicalizeReference({ edges: [list, list] }));
+      }),
+    );
+  });
+
+  it('still refuse a hole, an unsafe integer and a float, at the element', () => {
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
+    expect(thrown(() => canonicalize([1, , 3])).path).toEqual([1]);
+    expect(thrown(() => canonicalize([1, 2 ** 53])).path).toEqual([1]);
+    expect(thrown(() => canonicalize({ x: [1, 2.5] })).path).toEqual(['x', 1]);
+  });
+
+  it('report the size limit at the element where it is passed', () => {
+    const error = thrown(() => canonicalize([1000, 2000, 3000, 4000], { maxBytes: 12 }));
+    expect(error.code).toBe('SIZE_LIMIT_EXCEEDED');
+    expect(error.path).toEqual([2]);
+  });
+});
+
+describe('a too long array of safe integers', () => {
+  it('fails where the element-by-element walk fails: the first chunk past the limit names its path', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5000, max: 5000 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 200 }), (list, maxBytes) => {
+        // The walk's chunks: "[", then per element "," (after the first) and the number, each at [i], then "]".
+        let at = 0;
+        let expected: JsonPath | null = null;
+        const chunk = (length: number, path: JsonPath): void => {
+          at += length;
+          if (expected === null && at > maxBytes) expected = path;
+        };
+        chunk(1, []);
+        list.forEach((n, i) => {
+          if (i > 0) chunk(1, [i]);
+          chunk(String(n).length, [i]);
+        });
+        chunk(1, []);
+        if (expected === null) {
+          expect(canonicalize(list, { maxBytes })).toBe(JSON.stringify(list));
+          return;
+        }
+        const error = thrown(() => canonicalize(list, { maxBytes }));
+        expect({ code: error.code, path: error.path }).toEqual({ code: 'SIZE_LIMIT_EXCEEDED', path: expected });
+      }),
+    );
+  });
+});

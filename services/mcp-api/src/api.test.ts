@@ -11,8 +11,11 @@ import {
   CapabilityRequestSchema,
   CapabilityResultSchema,
   createLocalFolderArtifactStore,
+  errorDiagnostic,
   installCapability,
+  JacobianError,
   keyId,
+  nonConclusionResult,
   OperatorPolicySchema,
   signRecord,
   VERIFICATION_RECORD_SCHEMA_URI,
@@ -33,7 +36,7 @@ import {
   type VerificationRecordBody,
 } from '@jacobian/shared';
 import { memoryTracing } from '@jacobian/shared/testing';
-import { createApi, type Api } from './api.js';
+import { ANSWER_GRACE_MS, createApi, type Api } from './api.js';
 
 const RUNTIME: ProviderRuntime = {
   provider: 'fake-provider',
@@ -221,8 +224,39 @@ describe('admitted runs go to the queue', () => {
     const request: CapabilityRequestInput = { capability_id: 'test.square', payload: { n: 7 } };
     const result = await api(queue).run(request, controller.signal);
     const expected = admitRequest(CapabilityRequestSchema.parse(request));
-    expect(submits).toEqual([{ run: expected, target: { kind: 'pool', pool: 'light' }, signal: controller.signal }]);
+    expect(submits.map(({ run, target }) => ({ run, target }))).toEqual([{ run: expected, target: { kind: 'pool', pool: 'light' } }]);
     expect(result).toEqual(computedResult(expected));
+    // The queue's signal follows the caller's (combined with the API's own deadline).
+    const signal = submits[0]?.signal;
+    expect(signal?.aborted).toBe(false);
+    controller.abort();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('answers TIMEOUT once the budget and the answer grace have passed, and withdraws from the queue', async () => {
+    // A queue that never answers, not even when withdrawn: the API's deadline answers anyway.
+    const { queue, submits } = fakeQueue(() => new Promise<CapabilityResult>(() => undefined));
+    const result = await api(queue).run({ capability_id: 'test.square', payload: { n: 7 }, budget: { wall_time_ms: 100 } });
+    expect(result.execution.status).toBe('TIMEOUT');
+    expect(diagnostic(result)).toMatchObject({ code: 'EXECUTION_TIMEOUT', stage: 'EXECUTION' });
+    expect(diagnostic(result).message).toContain(`+${ANSWER_GRACE_MS} ms`);
+    expect(result.artifact_uris).toEqual([]);
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    expect(submits[0]?.signal?.aborted).toBe(true);
+  });
+
+  it('keeps a result that arrives before the deadline, and a caller cancellation stays CANCELLED', async () => {
+    const { queue } = fakeQueue(async (run) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return computedResult(run);
+    });
+    const kept = await api(queue).run({ capability_id: 'test.square', payload: { n: 7 }, budget: { wall_time_ms: 100 } });
+    expect(kept.execution.status).toBe('COMPLETED');
+    const withdrawn = fakeQueue((run) => nonConclusionResult(run, { status: 'CANCELLED', diagnostics: [errorDiagnostic(new JacobianError('EXECUTION_CANCELLED', 'cancelled'))] }));
+    const controller = new AbortController();
+    controller.abort();
+    const cancelled = await api(withdrawn.queue).run({ capability_id: 'test.square', payload: { n: 7 } }, controller.signal);
+    expect(cancelled.execution.status).toBe('CANCELLED');
   });
 
   it('sends checker capabilities to the checker target', async () => {

@@ -9,6 +9,7 @@ import {
   errorDiagnostic,
   evaluatePolicy,
   inSpan,
+  isPlainObject,
   JacobianError,
   nonConclusionResult,
   parseArtifactUri,
@@ -41,6 +42,7 @@ import {
   type SpanAttributes as Attributes,
 } from '@jacobian/shared';
 import { z } from 'zod';
+import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
 import { unknownCapability } from './suggest.js';
 
@@ -66,6 +68,12 @@ export interface ApiDependencies {
     /** The tenant's own reasoning log; undefined when the log is OFF. */
     reasoning(tenant: string): ReasoningLog | undefined;
   };
+  /**
+   * Where requests larger than LARGE_REQUEST_BYTES are admitted (see admission-pool.ts). Default:
+   * a pool of this API, whose worker starts with the first large request; null: every request
+   * is admitted on the calling thread.
+   */
+  admissionPool?: AdmissionPool | null;
 }
 
 /** What a math.run response tells the model about the reasoning log (only when it is on). */
@@ -98,6 +106,8 @@ export interface RunAnswer {
 export interface Api {
   catalog(): Catalog;
   find(args: unknown): FindResponse;
+  /** Stop what the API started for itself (the admission worker); idempotent. */
+  close(): Promise<void>;
   /** `onProgress` hears the run's progress reports while it runs (informational). */
   run(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
   /** {@link Api.run}, with the reasoning log's account of the call. */
@@ -119,6 +129,16 @@ export interface Api {
    */
   forTenant(tenant: string): Api;
 }
+
+/**
+ * How long after a run's wall-time budget its caller still waits for the result (the runner
+ * stops the run at the budget; this covers handing the result back). Beyond it the API answers
+ * TIMEOUT itself, so an answer arrives within the budget plus this plus the time to send it.
+ */
+export const ANSWER_GRACE_MS = 1000;
+
+/** The queue signals of runs in flight (see submit). */
+const retained = new Set<AbortSignal>();
 
 const UNADMITTED = {
   job_id: 'unadmitted',
@@ -169,7 +189,8 @@ function modeOf(args: unknown): Mode {
   return 'EXPLORE';
 }
 
-export function createApi(deps: ApiDependencies): Api {
+export function createApi(options: ApiDependencies): Api {
+  const deps: ApiDependencies = options.admissionPool === undefined ? { ...options, admissionPool: createAdmissionPool() } : options;
   const views = new Map<string, Api>();
   const forTenant = (tenant: string): Api => {
     let view = views.get(tenant);
@@ -258,33 +279,59 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   type Admission = { rejected: CapabilityResult } | { admitted: AdmittedRun; capability: AdmissibleCapability };
 
-  /** {@link admitRequestArgs}, as an `admission` span when tracing is on. */
-  function admit(args: unknown): Admission {
-    const tracer = activeTracer();
-    if (tracer === undefined) return admitRequestArgs(args);
-    const span = tracer.startSpan('admission');
-    try {
-      const admission = admitRequestArgs(args);
-      if ('rejected' in admission) span.setAttribute(SpanAttribute.outcome, 'REJECTED');
-      else span.setAttributes(runSpanAttributes(admission.admitted));
-      return admission;
-    } finally {
-      span.end();
-    }
-  }
-
-  /** Validate, check policy and admit a request; nothing is submitted. */
-  function admitRequestArgs(args: unknown): Admission {
-    const parsed = CapabilityRequestSchema.safeParse(args);
-    if (!parsed.success) {
+  /**
+   * {@link admitRequestArgs}, or for a large request {@link admitInWorker}, as an `admission`
+   * span when tracing is on. A small request is admitted synchronously (a promise only for a
+   * large one), so that its run reaches the queue in the same turn as the call.
+   */
+  function admit(args: unknown): Admission | Promise<Admission> {
+    if (isPlainObject(args) && jsonLongerThan(args, MAX_REQUEST_BYTES)) {
       return {
-        rejected: nonConclusionResult(
-          { capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED },
-          { status: 'ERROR', diagnostics: zodIssuesToDiagnostics(parsed.error, [], 'VALIDATION', { schema: CapabilityRequestSchema, input: args }) },
+        rejected: rejected(
+          args,
+          new JacobianError('SIZE_LIMIT_EXCEEDED', `payload: the arguments of math.run exceed ${MAX_REQUEST_BYTES} bytes as JSON (the request size limit)`, {
+            path: ['payload'],
+            data: { maxBytes: MAX_REQUEST_BYTES },
+            hint: 'store a large operand first (for example with graph.construct.explicit, sat.cnf.materialize or artifact.put) and pass its artifact URI',
+          }),
         ),
       };
     }
-    const request = parsed.data;
+    const large = deps.admissionPool != null && isPlainObject(args) && jsonLongerThan(args, LARGE_REQUEST_BYTES);
+    const tracer = activeTracer();
+    if (tracer === undefined) return large ? admitInWorker(args) : admitRequestArgs(args);
+    const span = tracer.startSpan('admission');
+    const described = (admission: Admission): Admission => {
+      if ('rejected' in admission) span.setAttribute(SpanAttribute.outcome, 'REJECTED');
+      else span.setAttributes(runSpanAttributes(admission.admitted));
+      span.end();
+      return admission;
+    };
+    try {
+      return large ? admitInWorker(args).then(described) : described(admitRequestArgs(args));
+    } catch (error) {
+      span.end();
+      throw error;
+    }
+  }
+
+  /** A malformed request: nothing about a capability is known. */
+  function requestInvalid(args: unknown, diagnostics: CapabilityResult['diagnostics']): Admission {
+    return { rejected: nonConclusionResult({ capability_id: idOf(args), mode: modeOf(args), ...UNADMITTED }, { status: 'ERROR', diagnostics }) };
+  }
+
+  /** A payload that does not satisfy the capability's input schema. */
+  function payloadInvalid(request: { capability_id: string; mode: Mode }, capability: AdmissibleCapability, diagnostics: CapabilityResult['diagnostics']): Admission {
+    return {
+      rejected: nonConclusionResult(
+        { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
+        { status: 'ERROR', diagnostics, capabilityVersion: capability.descriptor.version, provider: providerRef(capability) },
+      ),
+    };
+  }
+
+  /** The installed capability a well-formed request names, if it exists, policy shows it and it offers the mode. */
+  function choose(args: unknown, request: { capability_id: string; mode: Mode }): { rejected: CapabilityResult } | { capability: AdmissibleCapability } {
     const capability = current().installed.find((c) => c.descriptor.id === request.capability_id);
     if (capability === undefined) {
       return {
@@ -315,26 +362,68 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
         rejected: rejected(args, new JacobianError('CAPABILITY_POLICY_DENIED', `mode: ${request.mode} of ${request.capability_id} is hidden by operator policy`, { path: ['mode'] }), capability),
       };
     }
+    return { capability };
+  }
+
+  /** Validate, check policy and admit a request on this thread; nothing is submitted. */
+  function admitRequestArgs(args: unknown): Admission {
+    const parsed = CapabilityRequestSchema.safeParse(args);
+    if (!parsed.success) return requestInvalid(args, zodIssuesToDiagnostics(parsed.error, [], 'VALIDATION', { schema: CapabilityRequestSchema, input: args }));
+    const request = parsed.data;
+    const chosen = choose(args, request);
+    if ('rejected' in chosen) return chosen;
+    const { capability } = chosen;
     const payload = capability.input.safeParse(request.payload);
-    if (!payload.success) {
-      return {
-        rejected: nonConclusionResult(
-          { capability_id: request.capability_id, mode: request.mode, ...UNADMITTED },
-          {
-            status: 'ERROR',
-            diagnostics: zodIssuesToDiagnostics(payload.error, ['payload'], 'VALIDATION', { schema: capability.input, input: request.payload }),
-            capabilityVersion: capability.descriptor.version,
-            provider: providerRef(capability),
-          },
-        ),
-      };
-    }
+    if (!payload.success) return payloadInvalid(request, capability, zodIssuesToDiagnostics(payload.error, ['payload'], 'VALIDATION', { schema: capability.input, input: request.payload }));
     try {
       return { admitted: admitRequest(request, tenant), capability };
     } catch (error) {
       // The digest covers {capability_id, mode, payload, budget}, so the error's path
       // already starts at the request's own field (e.g. ['payload', 'x', 1]).
       return { rejected: rejected(args, toAppError(error), capability) };
+    }
+  }
+
+  /**
+   * {@link admitRequestArgs} for a large request (arguments as JSON gives them): the request's
+   * own fields, the capability, policy and mode are checked here (cheap); the payload's schema
+   * and the request digest in the admission worker. The payload is checked against the
+   * capability's advertised JSON Schema; its cross-field rules are checked by the runner
+   * before anything is computed. A worker that fails leaves the request to this thread.
+   */
+  async function admitInWorker(args: Record<string, unknown>): Promise<Admission> {
+    const pool = deps.admissionPool as AdmissionPool;
+    const head = CapabilityRequestSchema.safeParse({ ...args, payload: isPlainObject(args['payload']) ? {} : args['payload'] });
+    let capability: AdmissibleCapability | undefined;
+    if (head.success) {
+      const chosen = choose(args, head.data);
+      if ('rejected' in chosen) return chosen;
+      capability = chosen.capability;
+    }
+    let text: string;
+    try {
+      text = JSON.stringify(args);
+    } catch {
+      return admitRequestArgs(args);
+    }
+    const verdict = await pool.admit(text, capability?.descriptor, tenant);
+    switch (verdict.kind) {
+      case 'request_invalid':
+        return requestInvalid(args, verdict.diagnostics);
+      case 'payload_invalid':
+        return head.success && capability !== undefined ? payloadInvalid(head.data, capability, verdict.diagnostics) : admitRequestArgs(args);
+      case 'refused':
+        return { rejected: rejected(args, toAppError(verdict.error), capability) };
+      case 'admitted': {
+        if (capability === undefined) return admitRequestArgs(args);
+        const { capability_id, mode, budget, request_digest, job_id } = verdict.run;
+        const admitted: AdmittedRun = { capability_id, mode, payload: args['payload'] as Record<string, unknown>, budget, request_digest, job_id };
+        if (verdict.run.tenant !== undefined) admitted.tenant = verdict.run.tenant;
+        return { admitted, capability };
+      }
+      case 'schema_missing':
+      case 'crashed':
+        return admitRequestArgs(args);
     }
   }
 
@@ -349,17 +438,56 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     });
   }
 
-  /** Submit an admitted run and check what comes back (the result contract, a VERIFIED record). */
+  /**
+   * Submit an admitted run and check what comes back (the result contract, a VERIFIED record).
+   * The budget holds end to end: when no result has come back {@link ANSWER_GRACE_MS} after the
+   * run's wall-time budget (counted from admission, so time spent waiting in the queue counts),
+   * this caller withdraws (the queue cancels the run once nobody waits for it) and the answer
+   * is TIMEOUT.
+   */
   async function submit(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
     const target = runTargetOf(capability.descriptor);
-    let result: CapabilityResult;
-    try {
-      result = await deps.queue.submit(admitted, target, {
-        ...(signal === undefined ? {} : { signal }),
+    const started = performance.now();
+    const deadline = new AbortController();
+    const limitMs = admitted.budget.wall_time_ms + ANSWER_GRACE_MS;
+    const timer = setTimeout(() => deadline.abort(new JacobianError('EXECUTION_TIMEOUT', `no answer within the wall-time budget of ${admitted.budget.wall_time_ms} ms`)), limitMs);
+    timer.unref();
+    // Held here until the queue answers: a signal made by AbortSignal.any is only weakly held by
+    // its sources, and would otherwise be collected (its listeners never told) while it waits.
+    const combined = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+    const queued = deps.queue
+      .submit(admitted, target, {
+        signal: combined,
         ...(onProgress === undefined ? {} : { onProgress }),
+      })
+      .catch((error: unknown) => nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] }));
+    // The deadline answers even if the queue is slow to acknowledge the withdrawal.
+    const expired = new Promise<undefined>((resolve) => deadline.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    retained.add(combined);
+    let result: CapabilityResult | undefined;
+    try {
+      result = await Promise.race([queued, expired]);
+    } finally {
+      clearTimeout(timer);
+      retained.delete(combined);
+    }
+    if (result === undefined || (deadline.signal.aborted && signal?.aborted !== true && result.execution.status === 'CANCELLED')) {
+      // Withdrawn at the deadline: the queue answered CANCELLED (or nothing yet) because this caller left.
+      return nonConclusionResult(admitted, {
+        status: 'TIMEOUT',
+        runtimeMs: performance.now() - started,
+        capabilityVersion: capability.descriptor.version,
+        provider: providerRef(capability),
+        diagnostics: [
+          errorDiagnostic(
+            new JacobianError(
+              'EXECUTION_TIMEOUT',
+              `no result within the wall-time budget of ${admitted.budget.wall_time_ms} ms (+${ANSWER_GRACE_MS} ms to answer), counted from admission; the run was withdrawn and nothing was concluded`,
+              { hint: 'raise budget.wall_time_ms, or retry when the server is less busy' },
+            ),
+          ),
+        ],
       });
-    } catch (error) {
-      result = nonConclusionResult(admitted, { status: 'ERROR', diagnostics: [errorDiagnostic(toAppError(error))] });
     }
     // The queue hands back results that satisfy the result contract: the cluster queue parses
     // each one as it arrives from Redis, the embedded one gets them from the host, which
@@ -404,7 +532,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   async function answerRun(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
     if (log === undefined) {
-      const admission = admit(args);
+      const pending = admit(args);
+      const admission = pending instanceof Promise ? await pending : pending;
       if ('rejected' in admission) return { result: admission.rejected, reasoning: null };
       return { result: await execute(admission.admitted, admission.capability, signal, onProgress), reasoning: null };
     }
@@ -425,7 +554,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
       next_required: null,
       ...fields,
     });
-    const admission = admit(split.rest);
+    const pending = admit(split.rest);
+    const admission = pending instanceof Promise ? await pending : pending;
     if ('rejected' in admission) {
       const named = runId !== null || callId !== null;
       return {
@@ -503,7 +633,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
     runUnbound(args, signal) {
       const unbound = async (): Promise<CapabilityResult> => {
-        const admission = admit(splitReasoningIds(args).rest);
+        const pending = admit(splitReasoningIds(args).rest);
+        const admission = pending instanceof Promise ? await pending : pending;
         if ('rejected' in admission) return admission.rejected;
         return execute(admission.admitted, admission.capability, signal);
       };
@@ -522,5 +653,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     tenant: tenant ?? null,
 
     forTenant,
+
+    close: () => deps.admissionPool?.close() ?? Promise.resolve(),
   };
 }

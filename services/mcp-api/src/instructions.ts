@@ -1,4 +1,7 @@
 import { BUDGET_LIMITS, REASONING_MAX_CYCLES, REASONING_SUMMARY_MAX_BYTES, REASONING_SUMMARY_MAX_CHARS } from '@jacobian/shared';
+import { LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES } from './admission-pool.js';
+import { ANSWER_GRACE_MS } from './api.js';
+import { PROGRESS_HEARTBEAT_MS } from './tools.js';
 
 const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
 
@@ -112,23 +115,48 @@ of the request. The same request twice is one job: a second call while the first
 same result, and a COMPLETED answer is remembered for a while and returned again without
 computing. A run that ended in TIMEOUT, CANCELLED or ERROR is computed afresh when asked again.
 
-Long runs report progress when the call asks for it (a \`progressToken\` in the request's
-\`_meta\`): \`notifications/progress\` on the same call, at most a few per second, with a count that
-only grows and a message saying where the run stands (a search reports the bounds it has proven
-so far). Progress is information while you wait, never a result: a run that ends early concludes
-only what its result says.
+The budget holds end to end: the answer arrives within \`wall_time_ms\` plus about ${ANSWER_GRACE_MS / 1000} s,
+counted from admission (time waiting for a free runner counts). A run that has no result by then
+is answered TIMEOUT and withdrawn; it concluded nothing.
 
-Over HTTP with the current protocol, a client that declares the tasks extension
-(\`io.modelcontextprotocol/tasks\`) gets a task handle (\`resultType: "task"\`) instead of the
-result when a run takes more than about a second: poll \`tasks/get\` with its \`taskId\` (at the
-suggested \`pollIntervalMs\`). While the task is \`working\`, its \`statusMessage\` is the run's
-latest progress; once \`completed\`, its \`result\` is the math.run result (\`failed\` carries an
-\`error\` instead). \`tasks/cancel\` ends the run and the task reads \`cancelled\` from then on,
-even if the work finished meanwhile. Such a client reads progress there and gets no progress
-notifications, even with a \`progressToken\`. The run is the same job either way. A task is kept
-for its run's wall-time budget plus an hour (\`ttlMs\`); any API process of a cluster answers for
-it, also after the one that started it restarted. A task ID that is unknown, expired or another
-tenant's is refused with a JSON-RPC invalid-params error.
+### Long runs and client timeouts
+MCP clients time out requests (the TypeScript SDK's default is 60 s) while budgets reach
+${BUDGET_LIMITS.wall_time_ms.max / 1000} s. Two ways to wait for a long run:
+- **Progress** (any protocol version, stdio and HTTP): put a \`progressToken\` in the request's
+  \`_meta\`. The call then gets \`notifications/progress\` while it runs: the run's own reports
+  (at most a few per second, a count that only grows and a message saying where the run stands;
+  a search reports the bounds it has proven so far), and whenever the run has said nothing for
+  ${PROGRESS_HEARTBEAT_MS / 1000} s a heartbeat (\`running for N s\`, with the run's last message). A client that
+  resets its timeout on progress (the SDK's \`resetTimeoutOnProgress: true\`) never times out a
+  run that is still within its budget, whatever its timeout (1 s or more). Progress is
+  information while you wait, never a result: a run that ends early concludes only what its
+  result says.
+- **Tasks** (current protocol over HTTP): a client that declares the tasks extension
+  (\`io.modelcontextprotocol/tasks\` in its request's client capabilities) gets a task handle
+  (\`resultType: "task"\`) instead of the result when a run takes more than about a second, and
+  polls \`tasks/get\` with its \`taskId\` (at the suggested \`pollIntervalMs\`); each poll is a short
+  request, so no client timeout applies to the run. While the task is \`working\`, its
+  \`statusMessage\` is the run's latest progress; once \`completed\`, its \`result\` is the math.run
+  result (\`failed\` carries an \`error\` instead). \`tasks/cancel\` ends the run and the task reads
+  \`cancelled\` from then on, even if the work finished meanwhile. Such a client reads progress
+  there and gets no progress notifications, even with a \`progressToken\`. The run is the same
+  job either way. A task is kept for its run's wall-time budget plus an hour (\`ttlMs\`); any API
+  process of a cluster answers for it, also after the one that started it restarted. A task ID
+  that is unknown, expired or another tenant's is refused with a JSON-RPC invalid-params error.
+
+### Large requests and outputs
+The arguments of math.run are at most ${MAX_REQUEST_BYTES / (1024 * 1024)} MiB as JSON on every transport (beyond: an ERROR
+result, code SIZE_LIMIT_EXCEEDED at \`payload\`; over HTTP a larger body is refused with 413). Arguments over ${LARGE_REQUEST_BYTES / 1024} KiB (as JSON) are checked in a worker
+thread so they do not hold up other calls: against the request schema and the capability's
+published input schema before anything runs; the cross-field rules a JSON Schema cannot state
+(for example an edge naming a vertex that is not listed) are then checked by the runner before
+it computes, and reported the same way (ERROR, the field's path and the rule). For repeated use,
+store a large operand once (for example a graph with graph.construct.explicit, a CNF with
+sat.cnf.materialize) and pass its artifact URI. Large outputs are kept as artifacts: an output
+field documented as null above a limit (a SAT model of more than 100,000 variables) is then in
+the stored artifact its URI names, and an INFO diagnostic \`OUTPUT_NOT_INLINE\` says so. The text
+content of a result shows at most the first 4,000 characters of the output; structuredContent
+holds all of it.
 
 ## Errors
 Two kinds, kept apart. A request the protocol cannot take (malformed JSON-RPC, an unknown method

@@ -1,9 +1,9 @@
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { throttleProgress, toAppError, type ProgressListener, type ReasoningLog } from '@jacobian/shared';
+import { toAppError, type ReasoningLog } from '@jacobian/shared';
 import type { Api } from './api.js';
 import { instructionsFor } from './instructions.js';
-import { findToolResult, reasoningWriteResult, runToolResult, TOOLS } from './tools.js';
+import { findToolResult, progressChannel, reasoningWriteResult, runToolResult, TOOLS, type ProgressChannel } from './tools.js';
 import { SERVER_VERSION } from './version.js';
 import { TASKS_EXTENSION } from './tasks.js';
 
@@ -22,43 +22,34 @@ const REASONING_INSTRUCTIONS = {
     ' The reasoning log is REQUIRED: open a run with reasoning.write PLAN, write BEFORE_TOOL before each math.run and pass its reasoning_run_id and reasoning_call_id to math.run (otherwise it is refused), then AFTER_TOOL, and FINAL at the end.',
 } as const;
 
-/** Least time between two progress notifications of one call. */
-const PROGRESS_NOTIFY_INTERVAL_MS = 250;
-
 /**
- * When the caller asked for progress (a `progressToken` in the request's `_meta`), a listener
- * that sends each report as `notifications/progress` on the same call (at most one per
- * PROGRESS_NOTIFY_INTERVAL_MS, `progress` strictly increasing as the protocol requires);
- * otherwise undefined.
+ * When the caller asked for progress (a `progressToken` in the request's `_meta`), the call's
+ * progress channel (see progressChannel): the run's reports and a heartbeat while it runs, each
+ * sent as `notifications/progress` on the same call; otherwise undefined.
  */
-function progressNotifier(ctx: ServerContext): (ProgressListener & { cancel(): void }) | undefined {
+function progressNotifier(ctx: ServerContext, heartbeatMs: number | undefined): ProgressChannel | undefined {
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return undefined;
-  let last = Number.NEGATIVE_INFINITY;
-  return throttleProgress((report) => {
-    // Strictly increasing, as notifications/progress requires; a report that does not advance
-    // (the same count of solver calls with a new message) is shown as a small step.
-    const progress = report.progress > last ? report.progress : last + 0.001;
-    last = progress;
-    ctx.mcpReq
-      .notify({
-        method: 'notifications/progress',
-        params: {
-          progressToken: token,
-          progress,
-          ...(report.total === undefined || report.total < progress ? {} : { total: report.total }),
-          ...(report.message === undefined ? {} : { message: report.message }),
-        },
-      })
-      .catch(() => undefined);
-  }, PROGRESS_NOTIFY_INTERVAL_MS);
+  return progressChannel(
+    (notice) => {
+      ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...notice } }).catch(() => undefined);
+    },
+    heartbeatMs === undefined ? {} : { heartbeatMs },
+  );
 }
 
 /**
  * One MCP server instance over the shared API. Stateless HTTP builds one per request and
  * stdio one per connection, so nothing here may hold state between requests.
  */
-export function createMcpServer(api: Api, options: { tasks?: boolean } = {}): McpServer {
+export interface McpServerOptions {
+  /** Advertise the tasks extension. */
+  tasks?: boolean;
+  /** Longest silence on a math.run call that asked for progress (default PROGRESS_HEARTBEAT_MS). */
+  progressHeartbeatMs?: number;
+}
+
+export function createMcpServer(api: Api, options: McpServerOptions = {}): McpServer {
   const reasoning = api.reasoning;
   const mode = reasoning?.mode ?? 'OFF';
   const server = new McpServer(
@@ -71,12 +62,12 @@ export function createMcpServer(api: Api, options: { tasks?: boolean } = {}): Mc
 
   server.registerTool(TOOLS.find.name, TOOLS.find.config, (args) => findToolResult(api, args));
   server.registerTool(TOOLS.run.name, reasoning === null ? TOOLS.run.config : TOOLS.runWithReasoning.config, async (args, ctx) => {
-    const notifier = progressNotifier(ctx);
+    const notifier = progressNotifier(ctx, options.progressHeartbeatMs);
     try {
-      return await runToolResult(api, args, ctx.mcpReq.signal, notifier);
+      return await runToolResult(api, args, ctx.mcpReq.signal, notifier?.listener);
     } finally {
       // No notification after the result.
-      notifier?.cancel();
+      notifier?.stop();
     }
   });
 

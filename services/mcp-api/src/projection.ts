@@ -1,5 +1,6 @@
 import type { CapabilityResult, JacobianError, WriteReceipt } from '@jacobian/shared';
 import type { ReasoningNote } from './api.js';
+import { boundedJson } from './bounded-json.js';
 import type { FindResponse } from './find.js';
 
 /** Every math.find answer (structured content and text content, as sent) stays under this many bytes. */
@@ -16,8 +17,9 @@ export const FIND_ANSWER_MAX_BYTES = FIND_RESPONSE_MAX_BYTES - ENVELOPE_BYTES;
 const OUTPUT_TEXT_LIMIT = 4000;
 
 function compactJson(value: unknown, limit: number): string {
-  const text = JSON.stringify(value);
-  return text.length <= limit ? text : `${text.slice(0, limit)}… (truncated; the complete value is in structuredContent)`;
+  // Bounded: only what is shown is serialized, however large the value.
+  const { text, cut } = boundedJson(value, limit);
+  return cut ? `${text}… (truncated; the complete value is in structuredContent)` : text;
 }
 
 /**

@@ -13,9 +13,11 @@ import {
   ReasoningWriteInputSchema,
   ReportComparisonSchema,
   toAppError,
+  throttleProgress,
   type CapabilityResult,
   type ProgressListener,
   type ReasoningLog,
+  type RunProgress,
 } from '@jacobian/shared';
 import type { Api, ReasoningNote } from './api.js';
 import { DOMAIN_FILTER_STATUSES, FindArgumentsSchema, PORTFOLIO_FITS, RECOVERY_KINDS, ROUTING_STATUSES } from './find.js';
@@ -169,6 +171,79 @@ export function runCallToolResult(result: CapabilityResult, reasoning: Reasoning
     structuredContent: result,
     ...(result.execution.status === 'ERROR' ? { isError: true } : {}),
     ...(reasoning === null ? {} : { _meta: { [REASONING_META_KEY]: reasoning } }),
+  };
+}
+
+/** Least time between two progress notifications of one call. */
+export const PROGRESS_NOTIFY_INTERVAL_MS = 250;
+/**
+ * Longest silence on a call that asked for progress: when the run has reported nothing for this
+ * long, a heartbeat notification says how long it has been running. Clients that reset their
+ * request timeout on progress (the SDK's `resetTimeoutOnProgress`) then never time out a run
+ * that is still within its budget, whatever their timeout (the SDK's default is 60 s; budgets
+ * reach 600 s). A second leaves room under timeouts as short as 1.5 s.
+ */
+export const PROGRESS_HEARTBEAT_MS = 1000;
+
+/** One `notifications/progress` message's params, without the token. */
+export interface ProgressNotice {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a call's progress channel gives the run: a listener, and a stop for when the call ends. */
+export interface ProgressChannel {
+  readonly listener: ProgressListener;
+  /** No notification after this (call it when the result is ready, before answering). */
+  stop(): void;
+}
+
+/**
+ * The progress a call that carries a `progressToken` gets: the run's own reports (at most one
+ * per PROGRESS_NOTIFY_INTERVAL_MS, the latest kept), and between them a heartbeat whenever
+ * nothing was sent for `heartbeatMs`, with the time the call has been running and the run's
+ * latest message. `progress` strictly increases, as the protocol requires: a heartbeat, or a
+ * report that does not advance, is sent as a small step past the last value. `send` must not
+ * throw. Timers are unref'ed.
+ */
+export function progressChannel(send: (notice: ProgressNotice) => void, options: { heartbeatMs?: number; now?: () => number } = {}): ProgressChannel {
+  const heartbeatMs = options.heartbeatMs ?? PROGRESS_HEARTBEAT_MS;
+  const now = options.now ?? Date.now;
+  const started = now();
+  let last = Number.NEGATIVE_INFINITY;
+  let latest: RunProgress | undefined;
+  let stopped = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const emit = (report: RunProgress | undefined, beat: boolean): void => {
+    if (stopped) return;
+    const base = report?.progress ?? 0;
+    const progress = !beat && base > last ? base : last === Number.NEGATIVE_INFINITY ? base : last + 0.001;
+    last = progress;
+    const seconds = Math.round((now() - started) / 1000);
+    const message = beat ? `running for ${seconds} s${report?.message === undefined ? '' : `; last report: ${report.message}`}` : report?.message;
+    const total = report?.total;
+    send({ progress, ...(total === undefined || total < progress ? {} : { total }), ...(message === undefined ? {} : { message: message.slice(0, 300) }) });
+    arm();
+  };
+  const arm = (): void => {
+    clearTimeout(heartbeat);
+    if (stopped) return;
+    heartbeat = setTimeout(() => emit(latest, true), heartbeatMs);
+    heartbeat.unref();
+  };
+  const throttled = throttleProgress((report) => emit(report, false), PROGRESS_NOTIFY_INTERVAL_MS);
+  arm();
+  return {
+    listener: (report) => {
+      latest = report;
+      throttled(report);
+    },
+    stop: () => {
+      stopped = true;
+      throttled.cancel();
+      clearTimeout(heartbeat);
+    },
   };
 }
 

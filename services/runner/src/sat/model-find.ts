@@ -21,6 +21,13 @@ export type FindModelInput = z.infer<typeof FindModelInput>;
 
 const Int = z.number().int();
 
+/**
+ * Largest model returned inline (about 1 MB of JSON): a larger one is in the answer only as its
+ * stored artifact (model_uri), so that a model of millions of variables does not become a
+ * multi-megabyte answer that takes longer to send than the budget allowed for the run.
+ */
+export const MAX_INLINE_MODEL_VARIABLES = 100_000;
+
 export const SatStatus = { SATISFIABLE: 'SATISFIABLE', UNSATISFIABLE: 'UNSATISFIABLE', UNKNOWN: 'UNKNOWN' } as const;
 
 /** What the solver reported, shared by the SAT producer outputs. */
@@ -40,7 +47,12 @@ export const FindModelOutput = z
     status: z.enum(SatStatus).describe('SATISFIABLE with a model, UNSATISFIABLE (no model exists), or UNKNOWN (the budget ended first)'),
     variables: Int,
     clauses: Int,
-    model: z.array(Int).nullable().describe('SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause'),
+    model: z
+      .array(Int)
+      .nullable()
+      .describe(
+        `SATISFIABLE: one literal per variable, in order (v true, −v false); it satisfies every clause. Null when the formula has more than ${MAX_INLINE_MODEL_VARIABLES} variables: the model is then in model_uri (or, when even the store refuses its size, not retained, as a diagnostic says)`,
+      ),
     model_uri: z.string().nullable().describe(`SATISFIABLE: the stored model (${SAT_MODEL_SCHEMA_URI}, parent: the CNF), to verify with ${MODEL_VERIFY_CAPABILITY_ID}`),
     cnf_uri: z.string().nullable().describe('the stored CNF the model is about (the given cnf_uri, or the inline formula stored when a model was found)'),
     solver: SolverReport,
@@ -70,9 +82,46 @@ export async function storeModel(resolved: ResolvedCnf, model: number[], context
   } catch (error) {
     const appError = toAppError(error);
     if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
-    diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the model was not stored: ${appError.message}`.slice(0, 2000), path: null, hint: 'the model in the output stands' });
+    diagnostics.push({
+      severity: 'WARNING',
+      code: 'EVIDENCE_NOT_RETAINED',
+      stage: 'ARTIFACT',
+      message: `the model was not stored: ${appError.message}`.slice(0, 2000),
+      path: null,
+      hint: resolved.cnf.variables <= MAX_INLINE_MODEL_VARIABLES ? 'the model in the output stands' : null,
+    });
     return { modelUri: null, cnfUri: resolved.uri };
   }
+}
+
+/**
+ * The model as the output carries it: inline up to MAX_INLINE_MODEL_VARIABLES variables, else
+ * null with a diagnostic saying where it is (model_uri), or that it is not retained at all.
+ */
+export function inlineModel(variables: number, model: number[], modelUri: string | null, diagnostics: Diagnostic[]): number[] | null {
+  if (variables <= MAX_INLINE_MODEL_VARIABLES) return model;
+  diagnostics.push(
+    modelUri !== null
+      ? {
+          severity: 'INFO',
+          code: 'OUTPUT_NOT_INLINE',
+          stage: 'ARTIFACT',
+          message: `the model of ${variables} variables is not inline (more than ${MAX_INLINE_MODEL_VARIABLES}); it is stored as ${modelUri}`,
+          path: ['output', 'model'],
+          hint: 'read the model from the artifact model_uri',
+        }
+      : {
+          // Too large to store and too large to answer with: the verdict stands (the model was
+          // rechecked against every clause), the model itself is not retained.
+          severity: 'WARNING',
+          code: 'OUTPUT_NOT_INLINE',
+          stage: 'ARTIFACT',
+          message: `the model of ${variables} variables is neither inline (more than ${MAX_INLINE_MODEL_VARIABLES}) nor stored (see EVIDENCE_NOT_RETAINED); SATISFIABLE stands: the model was rechecked against every clause`,
+          path: ['output', 'model'],
+          hint: 'no model of this formula is retained; split the formula, or assign some variables, to get one of a size that can be stored',
+        },
+  );
+  return null;
 }
 
 function solverReport(runtime: ProviderRuntime, solved: SolveOutcome): z.infer<typeof SolverReport> {
@@ -117,7 +166,7 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
     ],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the one formula given: a model of it, or that it has none; nothing about other formulas.',
-    limits: { max_inline_dimacs_length: MAX_INLINE_DIMACS_LENGTH, max_variables: SAT_LIMITS.maxVariables, max_literals: SAT_LIMITS.maxLiterals },
+    limits: { max_inline_dimacs_length: MAX_INLINE_DIMACS_LENGTH, max_variables: SAT_LIMITS.maxVariables, max_literals: SAT_LIMITS.maxLiterals, max_inline_model_variables: MAX_INLINE_MODEL_VARIABLES },
     async run(input, context): Promise<CapabilityOutcome<FindModelOutput>> {
       const resolved = await resolveCnf(input, context);
       const { cnf } = resolved;
@@ -130,9 +179,10 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
         case 'SATISFIABLE': {
           const model = solved.model as number[];
           const { modelUri, cnfUri } = await storeModel(resolved, model, context, diagnostics);
+          const inline = inlineModel(cnf.variables, model, modelUri, diagnostics);
           return {
             status: 'COMPLETED',
-            output: { ...base, status: 'SATISFIABLE', model, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
+            output: { ...base, status: 'SATISFIABLE', model: inline, model_uri: modelUri, cnf_uri: cnfUri, reason: null },
             scope,
             completeness: { status: 'COMPLETE', basis: 'a model was found and it satisfies every clause' },
             qualifiers: ['EXACT'],

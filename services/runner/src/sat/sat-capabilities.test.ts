@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityResultSchema, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { admitRequest, CapabilityRequestSchema, CapabilityResultSchema, createLocalFolderArtifactStore, executeCapability, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { probeCadical } from '../providers/cadical.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { firstFalsifiedClause, solveCdcl } from './cdcl.js';
 import { materializeCnf, type MaterializeCnfOutput } from './cnf-materialize.js';
-import { findModel, type FindModelOutput } from './model-find.js';
+import { findModel, MAX_INLINE_MODEL_VARIABLES, type FindModelOutput } from './model-find.js';
 import {
   clauseOf,
   DRAT_REFUTATION_SEMANTICS_URI,
@@ -137,6 +140,38 @@ describe('SAT producer capabilities', () => {
       expect(SatModelPayloadSchema.parse(model.payload).assignment).toEqual(output.model);
       expect(result.assurance.level).toBe('COMPUTED');
     });
+
+    it('keeps a model of more than MAX_INLINE_MODEL_VARIABLES variables as its artifact only, and says so', async () => {
+      const variables = MAX_INLINE_MODEL_VARIABLES + 1;
+      const result = await run(capability(), { dimacs: `p cnf ${variables} 2\n1 2 0\n-1 -2 0\n` });
+      const output = result.output as FindModelOutput;
+      expect(output).toMatchObject({ status: 'SATISFIABLE', variables, model: null });
+      expect(result.artifact_uris).toContain(output.model_uri);
+      expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'INFO', code: 'OUTPUT_NOT_INLINE', path: ['output', 'model'] })]);
+      const stored = SatModelPayloadSchema.parse((await h.artifacts.get(output.model_uri as string)).payload).assignment;
+      expect(stored).toHaveLength(variables);
+      expect(Math.sign(stored[0] as number)).not.toBe(Math.sign(stored[1] as number));
+    }, 60_000);
+
+    it('keeps SATISFIABLE but neither inlines nor retains a model the store refuses as too large, and says so', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'jacobian-sat-small-store-'));
+      const small = createLocalFolderArtifactStore({ root, limits: { maxPayloadBytes: 64 * 1024 } });
+      try {
+        const variables = MAX_INLINE_MODEL_VARIABLES + 1;
+        const request = { capability_id: 'sat.model.find', mode: 'EXPLORE', payload: { dimacs: `p cnf ${variables} 2\n1 2 0\n-1 -2 0\n` } };
+        const result = await executeCapability(capability(), admitRequest(CapabilityRequestSchema.parse(request)), { artifacts: small, executor: h.executor }, new AbortController().signal);
+        expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+        expect(result.output).toMatchObject({ status: 'SATISFIABLE', model: null, model_uri: null });
+        expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([
+          ['WARNING', 'EVIDENCE_NOT_RETAINED'],
+          ['WARNING', 'OUTPUT_NOT_INLINE'],
+        ]);
+        expect(result.artifact_uris).toEqual([]);
+      } finally {
+        await small.close();
+        await rm(root, { recursive: true, force: true });
+      }
+    }, 60_000);
 
     it('answers UNSATISFIABLE with the missing certificate as an open obligation', async () => {
       const result = await run(capability(), { dimacs: UNSAT_TEXT });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { JacobianError, toAppError, type CapabilityDefinition, type CapabilityOutcome, type Diagnostic, type ProviderRuntime, type StoredArtifact } from '@jacobian/shared';
 import type { CadicalLocation } from '../providers/cadical.js';
 import { cnfOperandShape, exactlyOneCnf, MAX_INLINE_DIMACS_LENGTH, resolveCnf, storeCnf } from './cnf-operand.js';
-import { SatStatus, SMALL_SAT_EXAMPLE, SMALL_UNSAT_EXAMPLE, SolverReport, storeModel } from './model-find.js';
+import { inlineModel, MAX_INLINE_MODEL_VARIABLES, SatStatus, SMALL_SAT_EXAMPLE, SMALL_UNSAT_EXAMPLE, SolverReport, storeModel } from './model-find.js';
 import { DRAT_REFUTATION_SEMANTICS_URI, SAT_CNF_SCHEMA_URI, SAT_DRAT_SCHEMA_URI, SAT_LIMITS, SAT_MODEL_SCHEMA_URI } from './sat-domain.js';
 import { isCadical, solveWithCadical } from './solve.js';
 
@@ -34,7 +34,10 @@ export const FindUnsatProofOutput = z
       .object({ format: z.literal('DRAT_TEXT'), bytes: Int, lemmas: Int, deletions: Int, ends_with_empty_clause: z.boolean() })
       .strict()
       .nullable(),
-    model: z.array(Int).nullable().describe('SATISFIABLE: one literal per variable (rechecked against every clause)'),
+    model: z
+      .array(Int)
+      .nullable()
+      .describe(`SATISFIABLE: one literal per variable (rechecked against every clause); null above ${MAX_INLINE_MODEL_VARIABLES} variables, the model then in model_uri`),
     model_uri: z.string().nullable(),
     solver: SolverReport,
     reason: z.string().nullable(),
@@ -111,7 +114,7 @@ export function findUnsatProof(runtime: ProviderRuntime, location: CadicalLocati
         const { modelUri, cnfUri } = await storeModel(resolved, model, context, diagnostics);
         return {
           status: 'COMPLETED',
-          output: { ...base, status: 'SATISFIABLE', cnf_uri: cnfUri, proof_uri: null, proof: null, model, model_uri: modelUri, reason: null },
+          output: { ...base, status: 'SATISFIABLE', cnf_uri: cnfUri, proof_uri: null, proof: null, model: inlineModel(cnf.variables, model, modelUri, diagnostics), model_uri: modelUri, reason: null },
           scope,
           completeness: { status: 'COMPLETE', basis: 'the formula is satisfiable: the model satisfies every clause' },
           qualifiers: ['EXACT'],
