@@ -304,6 +304,32 @@ describe('math.find retrieval on realistic queries', () => {
     expect(response.matches.find((m) => m['capability_id'] === id)?.['lexical_fit']).toBe('STRONG');
   });
 
+  it.each(EXPECTED)('"%s" with limit 20 returns min(20, matches) cards, under the bound as sent', (query) => {
+    const result = findToolResult(full, { query, limit: 20 });
+    const response = result.structuredContent as FindResponse;
+    expect(bytes(result)).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+    expect(response.matches).toHaveLength(Math.min(20, response.total_matches ?? 0));
+  });
+
+  it.each(['graph', 'verify', 'compute', 'polynomial', 'a'])('broad query "%s" with limit 20 returns 20 cards when there are at least 20 matches', (query) => {
+    const result = findToolResult(full, { query, limit: 20 });
+    const response = result.structuredContent as FindResponse;
+    expect(bytes(result)).toBeLessThanOrEqual(FIND_ANSWER_MAX_BYTES);
+    // "compute" is a stop word and "a" a single letter: no terms, no matches; the others match plenty.
+    if (query === 'graph' || query === 'verify') expect(response.total_matches).toBeGreaterThanOrEqual(20);
+    expect(response.matches).toHaveLength(Math.min(20, response.total_matches ?? 0));
+    // Every card keeps the retrieval signals and what the capability surface asks of a card.
+    for (const card of response.matches) {
+      expect(card).toMatchObject({ matched_on: expect.stringMatching(/^(id|tags|keywords|title|description)(,(id|tags|keywords|title|description))*$/) as unknown });
+      for (const key of ['capability_id', 'title', 'modes', 'input_kinds', 'outputs', 'provider', 'scope', 'assurance_ceiling', 'examples', 'relevance_score', 'query_coverage_milli', 'lexical_fit']) {
+        expect(card, key).toHaveProperty(key);
+      }
+      if (card['query_coverage_milli'] !== 1000) expect(card['matched_terms']).toEqual(expect.any(Array));
+      // A card whose descriptor has no example always names its input fields.
+      if (card['examples'] === 0) expect(card['inputs']).toEqual(expect.any(Array));
+    }
+  });
+
   it.each(NO_STRONG_MATCH)('"%s" finds no STRONG match', (query) => {
     const response = full.find({ query, limit: 20 });
     expect(response.matches.filter((m) => m['lexical_fit'] === 'STRONG').map((m) => m['capability_id'])).toEqual([]);
@@ -315,7 +341,10 @@ describe('math.find retrieval on realistic queries', () => {
     const response = full.find({ query: 'countermodel associativity does not imply commutativity' });
     expect(response.portfolio_fit).toBe('STRONG_CANDIDATES');
     expect(response.matches[0]).toMatchObject({ capability_id: 'universal_algebra.search.countermodel', lexical_fit: 'STRONG' });
-    expect(response.matches[0]?.['matched_terms']).toEqual(expect.arrayContaining(['countermodel', 'associativity', 'commutativity']));
+    // Every term matched (no matched_terms on the card), the laws among them.
+    expect(response.matches[0]).toMatchObject({ query_coverage_milli: 1000 });
+    expect(response.matches[0]).not.toHaveProperty('matched_terms');
+    expect(response.query_terms).toEqual(expect.arrayContaining(['countermodel', 'associativity', 'commutativity']));
   });
 
   it('folds case, accents, plurals and hyphens the same way on both sides', () => {

@@ -224,7 +224,15 @@ describe('math.find search', () => {
   it('explains each match with the fields and terms it matched', () => {
     const top = real.find({ query: 'z3' }).matches;
     expect(top).toHaveLength(1);
-    expect(top[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: ['tags', 'keywords', 'description'], matched_terms: ['z3'], relevance_score: 3 });
+    expect(top[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: 'tags,keywords,description', relevance_score: 3 });
+    // Every query term matched: the response's query_terms are the card's matched terms.
+    expect(top[0]).not.toHaveProperty('matched_terms');
+    expect(real.find({ query: 'z3' }).query_terms).toEqual(['z3']);
+    // Some did not: the card names those that did.
+    const partial = real.find({ query: 'z3 quaternion' });
+    expect(partial.query_terms).toEqual(['z3', 'quaternion']);
+    expect(partial.matches[0]).toMatchObject({ matched_terms: ['z3'], query_coverage_milli: 500 });
+    expect(real.find({}).query_terms).toBeNull();
   });
 });
 
@@ -399,7 +407,7 @@ describe('math.find retrieval signals', () => {
     expect(real.find({ query: 'z3 quaternion holonomy' }).matches[0]).toMatchObject({ query_coverage_milli: 333, lexical_fit: 'WEAK' });
     // Every term matched, but only in a description: still WEAK.
     const described = real.find({ query: 'satisfiability' });
-    expect(described.matches[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: ['description'], query_coverage_milli: 1000, lexical_fit: 'WEAK' });
+    expect(described.matches[0]).toMatchObject({ capability_id: 'graph.induced_tree.maximum.compute', matched_on: 'description', query_coverage_milli: 1000, lexical_fit: 'WEAK' });
     expect(described).toMatchObject({ portfolio_fit: 'ONLY_WEAK_LEXICAL_MATCHES' });
   });
 
@@ -498,7 +506,15 @@ describe('math.find retrieval signals', () => {
     expect(text).toContain('domain_filter_status: UNKNOWN_DOMAIN (');
     expect(text).toContain('installed domains: artifact, graph');
     expect(text).toContain('recovery paths (unranked):\n- REFORMULATE: ');
-    expect(projectFind(real.find({ query: 'z3' }))).toContain('- graph.induced_tree.maximum.compute score 3 STRONG coverage 1000‰: ');
+    expect(projectFind(real.find({ query: 'z3' }))).toContain('\nscore 3 STRONG coverage 1000‰:\n- graph.induced_tree.maximum.compute');
+    // Matches sharing their signals share one signal line, in ranked order.
+    const lines = projectFind(real.find({ query: 'graph tree', limit: 20 })).split('\n');
+    const runs = lines.filter((line) => line.startsWith('score '));
+    expect(runs.length).toBeGreaterThan(0);
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(lines.filter((line) => line.startsWith('- ')).length).toBe(real.find({ query: 'graph tree', limit: 20 }).matches.length);
+    // Browse lines carry the title.
+    expect(projectFind(real.find({}))).toContain('\n- artifact.put: ');
   });
 });
 
@@ -564,14 +580,17 @@ describe('math.find operation cards', () => {
     expect(card(real, 'graph.induced_tree.maximum.compute')).toMatchObject({
       input_kinds: ['TYPED_ARTIFACT'],
       accepts: [GRAPH_SCHEMA_URI],
-      provider: 'z3-solver (AVAILABLE)',
-      scope: 'Covers exactly the one stored input graph; bounds found under a budget stay bou…',
+      provider: 'z3-solver',
+      scope: 'Covers exactly the one stored input graph; bounds found under a…',
       assurance_ceiling: 'COMPUTED',
       examples: 1,
       example: { index: 0, mode: 'EXPLORE' },
     });
-    expect(card(real, 'graph.induced_tree.maximum.compute')?.['outputs']).toEqual(expect.arrayContaining(['result_uri', 'maximum', 'witness']));
-    expect(card(real, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('input_fields');
+    // The first five output fields, in schema order, and how many more (inspection lists them all).
+    const outputFields = real.find({ capability_id: 'graph.induced_tree.maximum.compute' }).capability?.['output_fields'] as string[];
+    expect(outputFields.length).toBeGreaterThan(5);
+    expect(card(real, 'graph.induced_tree.maximum.compute')?.['outputs']).toEqual([...outputFields.slice(0, 5), `(+${outputFields.length - 5} more)`]);
+    expect(card(real, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('inputs');
     // Produced types are inspection's (the cards' related operations follow from them); empty lists are left out.
     expect(card(real, 'graph.induced_tree.maximum.compute')).not.toHaveProperty('produces');
     expect(card(real, 'artifact.put')).not.toHaveProperty('accepts');
@@ -582,8 +601,8 @@ describe('math.find operation cards', () => {
     const large = card(api(synthetic(1, 600)), 'synthetic.op_00');
     expect(large).not.toHaveProperty('example');
     expect(large).toMatchObject({ examples: 5 });
-    expect(large?.['input_fields']).toMatchObject({ required: ['values'] });
-    expect((large?.['input_fields'] as { available: string[] }).available).toContain('field_11');
+    expect(large?.['inputs']).toContain('values*');
+    expect(large?.['inputs']).toContain('field_11');
   });
 
   it('relates only to installed operations: declared relationships, then artifact-type compatibility', () => {

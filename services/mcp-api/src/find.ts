@@ -10,15 +10,15 @@ import {
   type CapabilityDescriptor,
   type Diagnostic,
 } from '@jacobian/shared';
-import { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES, findAnswerBytes, matchLine, projectFind } from './projection.js';
+import { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES, findAnswerBytes, matchLineBytes, projectFind } from './projection.js';
 
 export { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES };
 /** A card carries the descriptor's first invocation example only when it is at most this large (as JSON). */
 const CARD_EXAMPLE_MAX_BYTES = 256;
 /** A card's scope rule is cut to this many characters (SUMMARY has it whole). */
-const CARD_SCOPE_MAX_CHARS = 80;
+const CARD_SCOPE_MAX_CHARS = 64;
 /** A card names at most this many output fields. */
-const CARD_OUTPUTS_MAX = 7;
+const CARD_OUTPUTS_MAX = 5;
 /** At most this many related capability IDs per card; inspection lists up to RELATIONSHIPS_MAX. */
 const CARD_RELATIONSHIPS_MAX = 2;
 
@@ -420,13 +420,24 @@ function cardExample(descriptor: CapabilityDescriptor): Record<string, unknown> 
   return null;
 }
 
-/** A card in its two forms: with its example (`full`) and with the input fields instead (`lean`). */
+/**
+ * A card in its three forms: with its example (`full`), with the input fields instead (`lean`),
+ * and with neither (`bare`). A card whose descriptor has no example is never bare (its input
+ * fields are then the only way to a call); a bare card's `examples` counts the examples that
+ * `example_index` returns whole.
+ */
 interface CardForms {
   full: Record<string, unknown>;
   fullBytes: number;
   lean: Record<string, unknown>;
   leanBytes: number;
+  bare: Record<string, unknown>;
+  bareBytes: number;
 }
+
+/** Which form of a card a page sends. */
+const CardForm = { BARE: 0, LEAN: 1, FULL: 2 } as const;
+type CardForm = (typeof CardForm)[keyof typeof CardForm];
 
 /**
  * Each entry's card without search signals, built once per entry object. A catalog is
@@ -439,9 +450,11 @@ function cardForms(entry: CatalogEntry, descriptor: CapabilityDescriptor, index:
   let forms = baseCards.get(entry);
   if (forms === undefined) {
     const { card: built, example } = baseCard(entry, descriptor, index);
-    const lean = { ...built, input_fields: entry.input_fields };
+    const lean = { ...built, inputs: cardInputs(entry) };
     const full = example === null ? lean : { ...built, example };
-    forms = { full, fullBytes: Buffer.byteLength(JSON.stringify(full)), lean, leanBytes: Buffer.byteLength(JSON.stringify(lean)) };
+    const bare = descriptor.examples.length === 0 ? lean : built;
+    const bytes = (card: Record<string, unknown>): number => Buffer.byteLength(JSON.stringify(card));
+    forms = { full, fullBytes: bytes(full), lean, leanBytes: bytes(lean), bare, bareBytes: bytes(bare) };
     baseCards.set(entry, forms);
   }
   return forms;
@@ -458,9 +471,11 @@ interface PageCard {
 function pageCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: CatalogIndex, scored?: Scored): PageCard {
   const forms = cardForms(entry, descriptor, index);
   if (scored === undefined) return { forms, signals: null, signalBytes: 0 };
+  // matched_on as one comma-separated string; matched_terms only when some query term did not
+  // match (the response's query_terms lists them all, once): twenty search cards fit a page.
   const signals = {
-    matched_on: scored.matched_on,
-    matched_terms: scored.matched_terms,
+    matched_on: scored.matched_on.join(','),
+    ...(scored.query_coverage_milli < 1000 ? { matched_terms: scored.matched_terms } : {}),
     relevance_score: scored.score,
     query_coverage_milli: scored.query_coverage_milli,
     lexical_fit: scored.lexical_fit,
@@ -468,11 +483,11 @@ function pageCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: 
   return { forms, signals, signalBytes: Buffer.byteLength(JSON.stringify(signals)) - 1 };
 }
 
-/** The card as sent, in its full form (with the example) or lean (input fields instead). */
-function cardOf(page: PageCard, full: boolean): Record<string, unknown> {
+/** The card as sent, in the given form. */
+function cardOf(page: PageCard, form: CardForm): Record<string, unknown> {
   // Object.assign, not spreads: cards differ in shape from entry to entry, and a spread into an
   // object literal is several times slower on such sources (the search's largest cost).
-  const base = full ? page.forms.full : page.forms.lean;
+  const base = form === CardForm.FULL ? page.forms.full : form === CardForm.LEAN ? page.forms.lean : page.forms.bare;
   return page.signals === null ? Object.assign({}, base) : Object.assign({}, base, page.signals);
 }
 
@@ -484,6 +499,16 @@ function providerOf(entry: CatalogEntry, descriptor: CapabilityDescriptor): Reco
 function cardOutputs(descriptor: CapabilityDescriptor): string[] {
   const names = Object.keys(outputSummary(descriptor));
   return names.length <= CARD_OUTPUTS_MAX ? names : [...names.slice(0, CARD_OUTPUTS_MAX), `(+${names.length - CARD_OUTPUTS_MAX} more)`];
+}
+
+/**
+ * A card's input fields, beside `outputs`: the input schema's top-level fields as one sorted
+ * list, the required ones marked with a trailing `*` (inspection's input_fields has them
+ * as two lists, required and available).
+ */
+function cardInputs(entry: CatalogEntry): string[] {
+  const required = new Set(entry.input_fields.required);
+  return entry.input_fields.available.map((name) => (required.has(name) ? `${name}*` : name));
 }
 
 /** Relationships as a card shows them: related capability IDs by kind, at most CARD_RELATIONSHIPS_MAX. */
@@ -506,7 +531,9 @@ function baseCard(entry: CatalogEntry, descriptor: CapabilityDescriptor, index: 
     input_kinds: entry.input_kinds,
     ...(entry.accepted_artifact_types.length > 0 ? { accepts: entry.accepted_artifact_types } : {}),
     outputs: cardOutputs(descriptor),
-    provider: `${entry.provider.name} (${descriptor.provider_runtime.availability})`,
+    // Every installed provider is AVAILABLE (the catalog holds no other), so the card names the
+    // provider only; inspection's provider has the availability field.
+    provider: entry.provider.name,
     scope,
     assurance_ceiling: entry.assurance_ceiling,
     ...cardRelationships(entry, descriptor, index),
@@ -626,6 +653,11 @@ export interface FindResponse extends FindSignals {
   policy_digest: string;
   policy_profile: string;
   kind: 'BROWSE' | 'SEARCH' | 'INSPECT';
+  /**
+   * A search's terms (the query's distinct words once stop words are removed, folded), listed
+   * once: a card names its matched_terms only when it did not match all of them. Null otherwise.
+   */
+  query_terms: string[] | null;
   total_matches: number | null;
   matches: Record<string, unknown>[];
   capability: Record<string, unknown> | null;
@@ -651,6 +683,7 @@ export function rejectedFindResponse(catalog: Catalog, kind: FindResponse['kind'
     policy_digest: catalog.policy_digest,
     policy_profile: catalog.policy_profile,
     kind,
+    query_terms: null,
     total_matches: null,
     matches: [],
     capability: null,
@@ -808,6 +841,7 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
     const response: FindResponse = {
       ...base,
       kind: 'INSPECT',
+      query_terms: null,
       total_matches: null,
       matches: [],
       capability,
@@ -854,6 +888,7 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
   const response: FindResponse = {
     ...base,
     kind: args.query === undefined ? 'BROWSE' : 'SEARCH',
+    query_terms: args.query === undefined ? null : terms,
     total_matches: ranked.length,
     matches: [],
     capability: null,
@@ -879,38 +914,49 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
 const answerBytes = (response: FindResponse): number => findAnswerBytes(response, projectFind(response, { clip: false }));
 
 /**
- * The page's cards: as many of `page` as fit the bound (at least one), then as many of those as
- * fit with their example rather than their input fields, in page order. Each card's cost is
- * measured as sent: its JSON in the structured content plus its line of the text content
- * (JSON-escaped, with its newline), each plus one byte.
+ * The page's cards: as many of `page` as fit the bound (at least one) in their bare form, then,
+ * while there is room, in page order, each with its input fields, then each with its example
+ * in their place. Each card's cost is measured as sent: its JSON in the structured content plus
+ * its lines of the text content (JSON-escaped: its own line, and the signal line of the run of
+ * equal signals it starts, if it starts one), plus one byte.
  *
  * The sum is an upper bound of what the cards add to the measured empty page, so the answer is
- * not measured again (that was most of a search's cost): the array separators are n - 1 bytes
- * (n counted), the text lines n times their escaped length plus an escaped newline (n more
- * counted), and the only other change, the count line's one or two digits replacing "0", is
- * covered by those n + n spare bytes; the empty page already carries the longest cursor.
+ * not measured again (that was most of a search's cost): each text line's escaped newline is
+ * paid by its two quotes, and the n spare bytes pay the array's n - 1 separators and the count
+ * line's one or two digits replacing "0"; the empty page already carries the longest cursor.
  */
 function fitPage(response: FindResponse, page: PageCard[]): Record<string, unknown>[] {
   if (page.length === 0) return [];
   const room = FIND_ANSWER_MAX_BYTES - answerBytes(response);
-  const line = (card: Record<string, unknown>): number => Buffer.byteLength(JSON.stringify(matchLine(card)));
-  // The text line does not depend on the card's form, nor the separators: measured once.
-  const lineBytes = page.map((p) => line(cardOf(p, false)) + 1);
+  // The text lines do not depend on the card's form: measured once. A match that starts a run of
+  // equal signals carries the run's signal line, so the page is a prefix of `page` and each
+  // match's cost is exact.
+  const lineBytes = matchLineBytes(page.map((p) => cardOf(p, CardForm.BARE)));
   let used = 0;
   let count = 0;
   for (const [i, p] of page.entries()) {
-    const cost = p.forms.leanBytes + p.signalBytes + (lineBytes[i] as number);
+    const cost = p.forms.bareBytes + p.signalBytes + (lineBytes[i] as number);
     if (count > 0 && used + cost > room) break;
     used += cost;
     count++;
   }
-  const full = page.slice(0, count).map((p) => {
-    const extra = p.forms.fullBytes - p.forms.leanBytes;
-    if (p.forms.full === p.forms.lean || used + extra > room) return false;
-    used += extra;
-    return true;
-  });
-  response.matches = page.slice(0, count).map((p, i) => cardOf(p, full[i] === true));
+  const shown = page.slice(0, count);
+  const forms: CardForm[] = shown.map(() => CardForm.BARE);
+  const bytesOf = (p: PageCard, form: CardForm): number => (form === CardForm.FULL ? p.forms.fullBytes : form === CardForm.LEAN ? p.forms.leanBytes : p.forms.bareBytes);
+  // Input fields for every card first, then examples, each in page order while there is room.
+  for (const target of [CardForm.LEAN, CardForm.FULL]) {
+    for (const [i, p] of shown.entries()) {
+      const form = forms[i] as CardForm;
+      // A card without an example (or whose examples are all too large) has nothing to gain.
+      const gains = target === CardForm.LEAN ? p.forms.lean !== p.forms.bare && form === CardForm.BARE : p.forms.full !== p.forms.lean;
+      const extra = bytesOf(p, target) - bytesOf(p, form);
+      if (gains && used + extra <= room) {
+        used += extra;
+        forms[i] = target;
+      }
+    }
+  }
+  response.matches = shown.map((p, i) => cardOf(p, forms[i] as CardForm));
   return response.matches;
 }
 

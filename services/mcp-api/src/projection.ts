@@ -56,11 +56,30 @@ export function findAnswerBytes(response: FindResponse, text: string): number {
   return Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text }], structuredContent: response }));
 }
 
-/** The text line of one search or browse match. */
-export function matchLine(match: Record<string, unknown>): string {
-  const relevance = match['relevance_score'];
-  const score = typeof relevance === 'number' ? ` score ${relevance} ${String(match['lexical_fit'])} coverage ${String(match['query_coverage_milli'])}‰` : '';
-  return `- ${String(match['capability_id'])}${score}: ${String(match['title'])}`;
+/**
+ * The text lines of each search or browse match, in page order: `- <capability_id>: <title>`,
+ * a search match's signals said once for a run of matches sharing them, on a line of their own
+ * before the run (`score 4 STRONG coverage 1000‰:`). Ranking is by score, so such runs are long.
+ */
+export function matchLines(matches: readonly Record<string, unknown>[]): string[][] {
+  let previous: string | null = null;
+  return matches.map((match) => {
+    const relevance = match['relevance_score'];
+    if (typeof relevance !== 'number') return [`- ${String(match['capability_id'])}: ${String(match['title'])}`];
+    const line = `- ${String(match['capability_id'])}`;
+    const signals = `score ${relevance} ${String(match['lexical_fit'])} coverage ${String(match['query_coverage_milli'])}‰:`;
+    const starts = signals !== previous;
+    previous = signals;
+    return starts ? [signals, line] : [line];
+  });
+}
+
+/**
+ * What each match's text lines add to the tool result as sent, in bytes: each line JSON-escaped
+ * (its two quotes pay for the escaped newline that joins it), plus one spare byte per match.
+ */
+export function matchLineBytes(matches: readonly Record<string, unknown>[]): number[] {
+  return matchLines(matches).map((lines) => lines.reduce((sum, line) => sum + Buffer.byteLength(JSON.stringify(line)), 1));
 }
 
 export interface ProjectFindOptions {
@@ -127,7 +146,7 @@ export function projectFind(response: FindResponse, options: ProjectFindOptions 
       const installed = response.installed_domains ? `; installed domains: ${response.installed_domains.join(', ')}` : '';
       lines.push(`domain_filter_status: ${String(response.domain_filter_status)} (${String(response.domain_filter_basis)}${installed})`);
     }
-    for (const match of response.matches) lines.push(matchLine(match));
+    for (const matchText of matchLines(response.matches)) lines.push(...matchText);
     if (response.next_cursor) lines.push(`next_cursor: ${response.next_cursor}`);
     if (response.recovery_paths.length > 0) lines.push('recovery paths (unranked):', ...response.recovery_paths.map((p) => `- ${p.kind}: ${p.detail}`));
   }

@@ -81,6 +81,7 @@ const FindOutputSchema = z
     policy_digest: z.string(),
     policy_profile: z.string(),
     kind: z.enum(['BROWSE', 'SEARCH', 'INSPECT']),
+    query_terms: z.array(z.string()).nullable(),
     total_matches: z.number().int().nullable(),
     matches: z.array(z.record(z.string(), z.unknown())),
     capability: z.record(z.string(), z.unknown()).nullable(),
