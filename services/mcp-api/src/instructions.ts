@@ -46,15 +46,20 @@ are yours.
   (twenty compact cards do), and is shortened only when they do not.
 
 ### Operation cards (each search or browse match)
-Compact, to be read twenty to a page; inspection has every field whole. capability_id, title,
-modes; input_kinds and \`accepts\` (the artifact types it takes as TYPED_ARTIFACT); \`outputs\`
-(the output fields' names, at most 7 and how many more); provider ("name (AVAILABLE)");
-\`scope\` (the exact input a run covers, its first 80 characters); assurance_ceiling (the most a
+Compact, to be read twenty to a page, search or browse; inspection has every field whole.
+capability_id, title, modes; input_kinds and \`accepts\` (the artifact types it takes as
+TYPED_ARTIFACT); \`outputs\` (the output fields' names, the first 5 and how many more);
+\`provider\` (its name; every installed provider is AVAILABLE, the catalog holds no other);
+\`scope\` (the exact input a run covers, its first 64 characters); assurance_ceiling (the most a
 result can claim); \`related\` (installed operations by kind, at most 2, the rest counted in
-\`related_omitted\`); \`examples\` (how many the descriptor has); and either \`example\` (the
-first validated invocation example within 256 bytes, with its \`index\`, while the page has room)
-or \`input_fields\` (the input schema's required and available top-level fields). A list that
-would be empty is left out. related names installed operations only: the descriptor's declared
+\`related_omitted\`); \`examples\` (how many the descriptor has, each returned whole by
+\`example_index\`); and, while the page has room, \`inputs\` (the input schema's top-level
+fields, sorted, each required one marked with a trailing \`*\`: \`["graph", "k*"]\`; inspection's
+\`input_fields\` has them as required and available lists), then \`example\` in place of inputs
+(the first validated invocation example within 256 bytes, with its \`index\`). A card whose
+descriptor has no example always carries \`inputs\`; one with examples carries neither when the
+page has no room left (inspect it, or fetch an example by index). A list that would be empty
+is left out. related names installed operations only: the descriptor's declared
 relationships (CONSUMES_OUTPUT_OF, VERIFIED_BY, VERIFIES) whose target is installed, then
 ACCEPTS_OUTPUT_OF (this accepts an artifact type the other produces) and OUTPUT_ACCEPTED_BY (the
 other accepts, as a typed artifact, a type this produces) for operations not already named;
@@ -73,12 +78,16 @@ impossible or absent in principle. A rejected request carries none of them (null
   -ive (associativity = associative); descriptor words joined by - or _ also match written
   together (counter-model = countermodel). A term hits a field when it equals a token there, or
   (5+ letters) is the start of one.
-- Per match: \`matched_on\` (fields hit: id, tags, keywords, title, description),
-  \`matched_terms\` (the query words, lower-cased and folded), \`relevance_score\` (sum over
-  terms of the heaviest field hit),
+- \`query_terms\` (per search response): the terms, lower-cased and folded, each once.
+- Per match: \`matched_on\` (the fields hit, one comma-separated string in this order: id, tags,
+  keywords, title, description, e.g. \`"id,title"\`), \`matched_terms\` (the query terms it
+  matched, present only when it did not match them all: absent means every one of
+  \`query_terms\`), \`relevance_score\` (sum over terms of the heaviest field hit),
   \`query_coverage_milli\` = floor(1000 x matched terms / terms), and
   \`lexical_fit\`: STRONG when coverage is at least 500 and some term hits an ID, tag, keyword or
-  title token; otherwise WEAK. Order among WEAK matches is not a measure of fit.
+  title token; otherwise WEAK. Order among WEAK matches is not a measure of fit. The text
+  content lists a search's matches by capability ID under a line of their shared signals
+  (\`score 4 STRONG coverage 1000‰:\`), in ranked order; browse lines carry the title.
 - \`portfolio_fit\` with \`portfolio_fit_basis\`, over all matches (not just the page):
   STRONG_CANDIDATES (at least one STRONG match), ONLY_WEAK_LEXICAL_MATCHES (matches, none STRONG),
   NO_LEXICAL_MATCHES (no match, no terms, or nothing passed the filters), UNFILTERED (browse and
