@@ -14,7 +14,7 @@ export {
   parseArtifactUri,
 } from './artifacts/manifest.js';
 export type { ArtifactManifest, ArtifactDraft } from './artifacts/manifest.js';
-export { DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLimits } from './artifacts/store.js';
+export { adoptPreparedArtifact, DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLimits } from './artifacts/store.js';
 export type { ArtifactStore, ArtifactStoreLimits, LoadedArtifact, StoredArtifact, PreparedArtifact, PutOptions } from './artifacts/store.js';
 export { checkTypedArtifact, getArtifactAt, getTypedArtifactAt, type ExpectedArtifact } from './artifacts/read-at.js';
 export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.js';
