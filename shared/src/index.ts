@@ -14,7 +14,7 @@ export {
   parseArtifactUri,
 } from './artifacts/manifest.js';
 export type { ArtifactManifest, ArtifactDraft } from './artifacts/manifest.js';
-export { DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLimits } from './artifacts/store.js';
+export { adoptPreparedArtifact, DEFAULT_ARTIFACT_STORE_LIMITS, prepareArtifact, resolveArtifactStoreLimits } from './artifacts/store.js';
 export type { ArtifactStore, ArtifactStoreLimits, LoadedArtifact, StoredArtifact, PreparedArtifact, PutOptions } from './artifacts/store.js';
 export { checkTypedArtifact, getArtifactAt, getTypedArtifactAt, type ExpectedArtifact } from './artifacts/read-at.js';
 export { createLocalFolderArtifactStore } from './artifacts/local-folder-store.js';
@@ -477,3 +477,4 @@ export type { OpsEndpoints, Readiness } from './telemetry/ops.js';
 export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';
 export { listenHttp } from './net.js';
+export { inOwnTurn, jsonLongerThanAbout } from './capabilities/turns.js';

@@ -183,9 +183,54 @@ const preparedDrafts = new WeakMap<ArtifactDraft, { limits: ArtifactStoreLimits;
  */
 export function preparedDraft(draft: ArtifactDraft, limits: ArtifactStoreLimits): { draft: ArtifactDraft; prepared: PreparedArtifact } {
   const prepared = prepareArtifact(draft, limits);
-  const own: ArtifactDraft = { ...draft };
+  // Copied by descriptors, so that the lazy payload of an adopted draft is not read here.
+  const own = Object.defineProperties({}, Object.getOwnPropertyDescriptors(draft)) as ArtifactDraft;
   preparedDrafts.set(own, { limits: { maxPayloadBytes: limits.maxPayloadBytes, maxManifestBytes: limits.maxManifestBytes }, prepared });
   return { draft: own, prepared };
+}
+
+/**
+ * A draft whose preparation was computed elsewhere (an isolated kernel, so that the canonical
+ * bytes of a large payload are not made on this thread), for any store's put under `limits`.
+ * What it was given is checked first, asynchronously: the manifest must parse as one, its
+ * sha256 must be the URI's digest, and the payload's sha256 and length must be those the manifest
+ * pins (the payload is hashed off the event loop, by WebCrypto). The payload itself is parsed
+ * only if someone reads `draft.payload`.
+ *
+ * @throws JacobianError `ARTIFACT_INTEGRITY` when the bytes are not what they claim to be.
+ */
+export async function adoptPreparedArtifact(uri: string, manifestBytes: Uint8Array, payloadBytes: Uint8Array, limits: ArtifactStoreLimits): Promise<ArtifactDraft> {
+  const fail = (what: string): JacobianError => new JacobianError('ARTIFACT_INTEGRITY', `a prepared artifact ${uri} was refused: ${what}`, { path: [] });
+  const manifestDigest = sha256Hex(manifestBytes);
+  if (uri !== `artifact://sha256/${manifestDigest}`) throw fail('its manifest does not hash to its URI');
+  let manifestJson: unknown;
+  try {
+    manifestJson = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(manifestBytes));
+  } catch {
+    throw fail('its manifest is not UTF-8 JSON');
+  }
+  const parsed = ArtifactManifestSchema.safeParse(manifestJson);
+  if (!parsed.success) throw fail(`its manifest is malformed: ${parsed.error.issues[0]?.message ?? ''}`);
+  const manifest = parsed.data;
+  if (canonicalize(manifest) !== new TextDecoder().decode(manifestBytes)) throw fail('its manifest is not in canonical form');
+  if (manifestBytes.byteLength > limits.maxManifestBytes || payloadBytes.byteLength > limits.maxPayloadBytes) throw fail('it is larger than the store\'s limits');
+  const payloadDigest = Buffer.from(await crypto.subtle.digest('SHA-256', payloadBytes as Uint8Array<ArrayBuffer>)).toString('hex');
+  if (manifest.payload_digest !== `sha256:${payloadDigest}` || manifest.payload_bytes !== payloadBytes.byteLength) throw fail('its payload is not the one its manifest pins');
+  const prepared: PreparedArtifact = { uri, manifest, manifestBytes, payloadBytes, payloadDigest, manifestDigest };
+  let payload: JsonValue | undefined;
+  const draft = {
+    schema_uri: manifest.schema_uri,
+    semantics_uri: manifest.semantics_uri,
+    parents: manifest.parents,
+    summary: manifest.summary,
+  } as ArtifactDraft;
+  Object.defineProperty(draft, 'payload', {
+    enumerable: true,
+    configurable: true,
+    get: () => (payload ??= JSON.parse(new TextDecoder().decode(payloadBytes)) as JsonValue),
+  });
+  preparedDrafts.set(draft, { limits: { maxPayloadBytes: limits.maxPayloadBytes, maxManifestBytes: limits.maxManifestBytes }, prepared });
+  return draft;
 }
 
 /**

@@ -25,6 +25,7 @@ import { checkTenant } from '../tenancy/tenant.js';
 import { activeMetrics, activeTracer, inSpan, recordResult, runSpanAttributes, SpanAttribute } from '../telemetry/instrumentation.js';
 import type { CapabilityContext, CapabilityOutcome, InstalledCapability } from './define.js';
 import { errorDiagnostic, zodIssuesToDiagnostics } from './diagnostics.js';
+import { inOwnTurn, jsonLongerThanAbout } from './turns.js';
 
 /** A request after admission: complete, with its budget resolved and its identity fixed. */
 export interface AdmittedRun {
@@ -112,6 +113,9 @@ export interface ExecuteDependencies {
   now?: () => number;
 }
 
+/** Payloads longer than this, as JSON (about), are parsed in a turn of the event loop of their own. */
+const LARGE_PAYLOAD_CHARS = 64 * 1024;
+
 function statusForError(error: JacobianError): Exclude<ExecutionStatus, 'COMPLETED'> {
   if (error.code === 'EXECUTION_TIMEOUT') return 'TIMEOUT';
   if (error.code === 'EXECUTION_CANCELLED') return 'CANCELLED';
@@ -192,7 +196,10 @@ async function execute(
       ),
     ]);
   }
-  const parsed = definition.input.safeParse(run.payload);
+  // A large payload's parse (an inline graph of 300 KB: about 100 ms) takes a turn of the event
+  // loop of its own (see turns.ts), so that runs dispatched together do not parse back to back
+  // while nothing else on this thread (the MCP API, in `jacobian serve`) is answered.
+  const parsed = jsonLongerThanAbout(run.payload, LARGE_PAYLOAD_CHARS) ? await inOwnTurn(() => definition.input.safeParse(run.payload)) : definition.input.safeParse(run.payload);
   if (!parsed.success) return fail('ERROR', zodIssuesToDiagnostics(parsed.error, ['payload'], 'VALIDATION', { schema: definition.input, input: run.payload }));
 
   // One controller for the caller's abort and the wall-time budget (cheaper per run than

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ArtifactUriSchema } from '../artifacts/manifest.js';
 import type { ArtifactStore } from '../artifacts/store.js';
 import { JacobianError } from '../errors.js';
+import { inOwnTurn } from '../capabilities/turns.js';
 import {
   GRAPH_SCHEMA_URI,
   GRAPH_SEMANTICS_URI,
@@ -199,6 +200,9 @@ export interface ResolvedGraph {
 
 const MAX_DESCRIBED_GRAPH6 = 120;
 
+/** Graphs with more edges than this are canonicalized and encoded in turns of the event loop of their own. */
+const LARGE_INLINE_EDGES = 4096;
+
 function numbered(order: number): string[] {
   return Array.from({ length: order }, (_, i) => String(i));
 }
@@ -226,12 +230,15 @@ export async function resolveGraphOperand(
     graph = parseStoredGraph(stored.payload, ['payload', 'graph_uri']);
     input_uris.push(stored.uri);
   } else if (input.graph !== undefined) {
-    graph = canonicalGraph(input.graph);
+    const explicit = input.graph;
+    // A large inline graph's canonical form (tens of milliseconds) takes a turn of its own (see turns.ts).
+    graph = explicit.edges.length > LARGE_INLINE_EDGES ? await inOwnTurn(() => canonicalGraph(explicit)) : canonicalGraph(explicit);
   } else {
     const decoded = input.graph6 !== undefined ? decodeGraph6(input.graph6, ['payload', 'graph6']) : decodeSparse6(input.sparse6 ?? '', ['payload', 'sparse6']);
     graph = { order: decoded.order, labels: numbered(decoded.order), edges: decoded.edges };
   }
-  const graph6 = encodeGraph6(graph);
+  const indexed = graph;
+  const graph6 = indexed.edges.length > LARGE_INLINE_EDGES ? await inOwnTurn(() => encodeGraph6(indexed)) : encodeGraph6(indexed);
   const description =
     input_uris[0] !== undefined
       ? `the stored graph ${input_uris[0]}`

@@ -83,6 +83,23 @@ export interface CadicalRunOptions {
    * rejects with MEMORY_LIMIT_EXCEEDED (see native/memory.ts). Absent: no limit (the probe's tiny instances).
    */
   memoryMb?: number | undefined;
+  /**
+   * Reading a large answer elsewhere: when the solver ended on its own and printed more than
+   * `minBytes`, its answer is not read here (on this thread) but handed to `read` with the spool
+   * file (which exists until `read` settles); `read` interprets it (see
+   * {@link interpretCadicalAnswer}) and its value becomes the run's `offloaded`, with `result`
+   * the status it found and `model` null. Absent: every answer is read here.
+   */
+  offload?: { minBytes: number; read: (answer: CadicalAnswerFile) => Promise<{ result: CadicalRun['result'] }> };
+}
+
+/** The solver's answer as a file, for {@link CadicalRunOptions.offload}. */
+export interface CadicalAnswerFile {
+  file: string;
+  bytes: number;
+  exitCode: number | null;
+  signal: string | null;
+  stderr: string;
 }
 
 /** What one solver run found. */
@@ -95,6 +112,8 @@ export interface CadicalRun {
   stoppedBy: 'DEADLINE' | 'PROOF_LIMIT' | null;
   runtimeMs: number;
   pid: number | null;
+  /** What {@link CadicalRunOptions.offload} returned, when the answer was read there. */
+  offloaded?: unknown;
 }
 
 /** Why we killed the solver ourselves. */
@@ -106,7 +125,7 @@ const PROOF_POLL_MS = 100;
 const STDOUT_POLL_MS = 10;
 
 /** Parse the `v` lines of a satisfiable answer. */
-function parseModel(lines: readonly string[]): Int8Array {
+export function parseModel(lines: readonly string[]): Int8Array {
   const literals: number[] = [];
   let max = 0;
   for (const line of lines) {
@@ -229,21 +248,37 @@ async function runCadicalInto(options: CadicalRunOptions, args: string[], spool:
     case null:
       break;
   }
+  if (options.offload !== undefined && size > options.offload.minBytes) {
+    const read = await options.offload.read({ file: spool.file, bytes: size, exitCode: exit.code, signal: exit.signal, stderr: exit.stderr });
+    return { ...base, result: read.result, model: null, stoppedBy: null, offloaded: read };
+  }
   const bytes = Buffer.alloc(size);
   for (let offset = 0; offset < size; ) {
     const got = readSync(spool.fd, bytes, offset, size - offset, offset);
     if (got === 0) break;
     offset += got;
   }
-  const lines = bytes.toString('utf8').split('\n');
+  const answer = interpretCadicalAnswer(bytes.toString('utf8'), exit.code, exit.signal, exit.stderr);
+  return { ...base, ...answer, stoppedBy: null };
+}
+
+/**
+ * What cadical's stdout and exit say, once it ended on its own: the status, and for SATISFIABLE
+ * the model (`model[v]` 1 true, −1 false, 0 not printed). Pure, so that a large answer can be
+ * read in an isolated kernel (see {@link CadicalRunOptions.offload}) as a small one is here.
+ *
+ * @throws JacobianError PROVIDER_FAILED when the output is not a SAT solver's answer consistent with the exit code.
+ */
+export function interpretCadicalAnswer(text: string, exitCode: number | null, exitSignal: string | null, stderr: string): { result: CadicalRun['result']; model: Int8Array | null } {
+  const lines = text.split('\n');
   const status = lines.find((line) => line.startsWith('s '))?.trim();
-  if (status === 's SATISFIABLE' && exit.code === 10) return { ...base, result: 'SATISFIABLE', model: parseModel(lines), stoppedBy: null };
-  if (status === 's UNSATISFIABLE' && exit.code === 20) return { ...base, result: 'UNSATISFIABLE', model: null, stoppedBy: null };
-  if (status === 's UNKNOWN' && exit.code === 0) return { ...base, result: 'UNKNOWN', model: null, stoppedBy: null };
-  const detail = exit.stderr.slice(0, 500).trim();
+  if (status === 's SATISFIABLE' && exitCode === 10) return { result: 'SATISFIABLE', model: parseModel(lines) };
+  if (status === 's UNSATISFIABLE' && exitCode === 20) return { result: 'UNSATISFIABLE', model: null };
+  if (status === 's UNKNOWN' && exitCode === 0) return { result: 'UNKNOWN', model: null };
+  const detail = stderr.slice(0, 500).trim();
   throw new JacobianError(
     'PROVIDER_FAILED',
-    `cadical ended with exit code ${String(exit.code)}${exit.signal === null ? '' : ` (signal ${exit.signal})`} and status line ${status === undefined ? '(none)' : JSON.stringify(status)}${detail === '' ? '' : `: ${detail}`}`,
+    `cadical ended with exit code ${String(exitCode)}${exitSignal === null ? '' : ` (signal ${exitSignal})`} and status line ${status === undefined ? '(none)' : JSON.stringify(status)}${detail === '' ? '' : `: ${detail}`}`,
   );
 }
 

@@ -4,7 +4,7 @@
  * formula is an INVALID_REQUEST naming the line and the rule, never a solver error.
  */
 import { z } from 'zod';
-import { ArtifactUriSchema, readCnfAt, type CapabilityContext, type JsonPath, type StoredArtifact } from '@jacobian/shared';
+import { ArtifactUriSchema, readCnfAt, type ArtifactDraft, type CapabilityContext, type JsonPath, type StoredArtifact } from '@jacobian/shared';
 import { parseDimacs, SAT_CNF_SCHEMA_URI, SAT_CNF_SEMANTICS_URI, serializeDimacs, type Cnf } from './sat-domain.js';
 
 /** Longest DIMACS text accepted inline (larger formulas are stored first, e.g. with sat.cnf.materialize in pieces of this size). */
@@ -60,15 +60,16 @@ export async function resolveCnf(input: { dimacs?: string | undefined; cnf_uri?:
  */
 export async function storeCnf(resolved: ResolvedCnf, context: CapabilityContext, summary: Record<string, string | number | boolean> = {}): Promise<StoredArtifact | { uri: string }> {
   if (resolved.uri !== null) return { uri: resolved.uri };
-  const { cnf } = resolved;
-  return context.artifacts.put(
-    {
-      schema_uri: SAT_CNF_SCHEMA_URI,
-      semantics_uri: SAT_CNF_SEMANTICS_URI,
-      payload: { format: 'DIMACS_CNF', variables: cnf.variables, clauses: cnf.clauseCount, dimacs: serializeDimacs(cnf) },
-      parents: [],
-      summary: { variables: cnf.variables, clauses: cnf.clauseCount, literals: cnf.literals.length, ...summary },
-    },
-    { signal: context.signal },
-  );
+  return context.artifacts.put(cnfDraft(resolved.cnf, summary), { signal: context.signal });
+}
+
+/** The artifact draft of a CNF in normal form (what {@link storeCnf} stores). */
+export function cnfDraft(cnf: Cnf, summary: Record<string, string | number | boolean> = {}): ArtifactDraft {
+  return {
+    schema_uri: SAT_CNF_SCHEMA_URI,
+    semantics_uri: SAT_CNF_SEMANTICS_URI,
+    payload: { format: 'DIMACS_CNF', variables: cnf.variables, clauses: cnf.clauseCount, dimacs: serializeDimacs(cnf) },
+    parents: [],
+    summary: { variables: cnf.variables, clauses: cnf.clauseCount, literals: cnf.literals.length, ...summary },
+  };
 }

@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { JacobianError, toAppError, type CapabilityContext, type CapabilityDefinition, type CapabilityOutcome, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
 import type { CadicalLocation } from '../providers/cadical.js';
 import { cnfOperandShape, exactlyOneCnf, MAX_INLINE_DIMACS_LENGTH, resolveCnf, storeCnf, type ResolvedCnf } from './cnf-operand.js';
-import { SAT_CNF_SCHEMA_URI, SAT_LIMITS, SAT_MODEL_SCHEMA_URI, SAT_MODEL_SEMANTICS_URI } from './sat-domain.js';
-import { isCadical, SAT_TS_PROVIDER, solveWithCadical, solveWithTypescript, type SolveOutcome } from './solve.js';
+import { SAT_CNF_SCHEMA_URI, SAT_LIMITS, SAT_MODEL_SCHEMA_URI } from './sat-domain.js';
+import { modelDraft } from './model-draft.js';
+import { isCadical, MODEL_OFFLOAD_MIN_BYTES, SAT_TS_PROVIDER, solveWithCadical, solveWithTypescript, type OffloadedModel, type SolveOutcome } from './solve.js';
 
 export const MODEL_FIND_CAPABILITY_ID = 'sat.model.find';
 const MODEL_VERIFY_CAPABILITY_ID = 'sat.model.verify';
@@ -68,38 +69,53 @@ export const SMALL_UNSAT_EXAMPLE = 'p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n'
 export async function storeModel(resolved: ResolvedCnf, model: number[], context: CapabilityContext, diagnostics: Diagnostic[]): Promise<{ modelUri: string | null; cnfUri: string | null }> {
   try {
     const cnf = await storeCnf(resolved, context);
-    const stored = await context.artifacts.put(
-      {
-        schema_uri: SAT_MODEL_SCHEMA_URI,
-        semantics_uri: SAT_MODEL_SEMANTICS_URI,
-        payload: { variables: resolved.cnf.variables, assignment: model },
-        parents: [cnf.uri],
-        summary: { variables: resolved.cnf.variables, true_variables: model.filter((literal) => literal > 0).length },
-      },
-      { signal: context.signal },
-    );
+    const stored = await context.artifacts.put(modelDraft(resolved.cnf.variables, model, cnf.uri), { signal: context.signal });
     return { modelUri: stored.uri, cnfUri: cnf.uri };
   } catch (error) {
     const appError = toAppError(error);
     if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
-    diagnostics.push({
+    diagnostics.push(modelNotRetained(resolved.cnf.variables, appError.message));
+    return { modelUri: null, cnfUri: resolved.uri };
+  }
+}
+
+/**
+ * Store a model the answer kernel rechecked and prepared (see solve.ts), as {@link storeModel}
+ * stores one read here: the CNF (unless the request named a stored one), then the model.
+ */
+async function storeOffloaded(resolved: ResolvedCnf, offloaded: OffloadedModel, context: CapabilityContext, diagnostics: Diagnostic[]): Promise<{ modelUri: string | null; cnfUri: string | null }> {
+  const stored = offloaded.stored;
+  if (stored === null) throw new JacobianError('INTERNAL', 'the answer kernel found a model but prepared nothing to store');
+  if ('refused' in stored) {
+    diagnostics.push(modelNotRetained(resolved.cnf.variables, stored.refused));
+    return { modelUri: null, cnfUri: resolved.uri };
+  }
+  const cnfUri = stored.cnf === null ? (resolved.uri as string) : (await context.artifacts.put(stored.cnf.draft, { signal: context.signal })).uri;
+  const model = await context.artifacts.put(stored.model.draft, { signal: context.signal });
+  return { modelUri: model.uri, cnfUri };
+}
+
+/** The diagnostic of a model the store refused for its size (`why`: the store's message). */
+export function modelNotRetained(variables: number, why: string): Diagnostic {
+  return {
       severity: 'WARNING',
       code: 'EVIDENCE_NOT_RETAINED',
       stage: 'ARTIFACT',
-      message: `the model was not stored: ${appError.message}`.slice(0, 2000),
+      message: `the model was not stored: ${why}`.slice(0, 2000),
       path: null,
-      hint: resolved.cnf.variables <= MAX_INLINE_MODEL_VARIABLES ? 'the model in the output stands' : null,
-    });
-    return { modelUri: null, cnfUri: resolved.uri };
-  }
+      hint: variables <= MAX_INLINE_MODEL_VARIABLES ? 'the model in the output stands' : null,
+  };
 }
 
 /**
  * The model as the output carries it: inline up to MAX_INLINE_MODEL_VARIABLES variables, else
  * null with a diagnostic saying where it is (model_uri), or that it is not retained at all.
  */
-export function inlineModel(variables: number, model: number[], modelUri: string | null, diagnostics: Diagnostic[]): number[] | null {
-  if (variables <= MAX_INLINE_MODEL_VARIABLES) return model;
+export function inlineModel(variables: number, model: number[] | null, modelUri: string | null, diagnostics: Diagnostic[]): number[] | null {
+  if (variables <= MAX_INLINE_MODEL_VARIABLES) {
+    if (model === null) throw new JacobianError('INTERNAL', `a model of ${variables} variables should be inline but was not kept`);
+    return model;
+  }
   diagnostics.push(
     modelUri !== null
       ? {
@@ -170,16 +186,16 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
     async run(input, context): Promise<CapabilityOutcome<FindModelOutput>> {
       const resolved = await resolveCnf(input, context);
       const { cnf } = resolved;
-      const solved = cadical ? await solveWithCadical(cnf, context, runtime, location, null) : await solveWithTypescript(cnf, context);
+      const offload = { minBytes: MODEL_OFFLOAD_MIN_BYTES, cnfUri: resolved.uri, maxInlineVariables: MAX_INLINE_MODEL_VARIABLES };
+      const solved = cadical ? await solveWithCadical(cnf, context, runtime, location, null, offload) : await solveWithTypescript(cnf, context);
       const base = { variables: cnf.variables, clauses: cnf.clauseCount, solver: solverReport(runtime, solved) };
       const inputUris = resolved.uri === null ? [] : [resolved.uri];
       const scope = { kind: 'EXACT_INPUT' as const, statement: `whether ${resolved.description} is satisfiable`, input_uris: inputUris };
       const diagnostics: Diagnostic[] = [];
       switch (solved.result) {
         case 'SATISFIABLE': {
-          const model = solved.model as number[];
-          const { modelUri, cnfUri } = await storeModel(resolved, model, context, diagnostics);
-          const inline = inlineModel(cnf.variables, model, modelUri, diagnostics);
+          const { modelUri, cnfUri } = solved.offloaded === undefined ? await storeModel(resolved, solved.model as number[], context, diagnostics) : await storeOffloaded(resolved, solved.offloaded, context, diagnostics);
+          const inline = inlineModel(cnf.variables, solved.model, modelUri, diagnostics);
           return {
             status: 'COMPLETED',
             output: { ...base, status: 'SATISFIABLE', model: inline, model_uri: modelUri, cnf_uri: cnfUri, reason: null },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admitRequest, CapabilityRequestSchema, CapabilityResultSchema, createLocalFolderArtifactStore, executeCapability, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { admitRequest, CapabilityRequestSchema, CapabilityResultSchema, createLocalFolderArtifactStore, executeCapability, prepareArtifact, type CapabilityResult, type InstalledCapability, type IsolatedExecutor, type ProviderRuntime } from '@jacobian/shared';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,8 @@ import { probeCadical } from '../providers/cadical.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { firstFalsifiedClause, solveCdcl } from './cdcl.js';
 import { materializeCnf, type MaterializeCnfOutput } from './cnf-materialize.js';
+import { cnfDraft } from './cnf-operand.js';
+import { modelDraft } from './model-draft.js';
 import { findModel, MAX_INLINE_MODEL_VARIABLES, type FindModelOutput } from './model-find.js';
 import {
   clauseOf,
@@ -186,6 +188,56 @@ describe('SAT producer capabilities', () => {
       const other = (await run(capability() === findTs ? findCadical : findTs, { cnf_uri: stored.cnf_uri })).output as FindModelOutput;
       expect(mine.status).toBe(other.status);
       expect(mine.cnf_uri).toBe(stored.cnf_uri);
+    });
+  });
+
+  describe('sat.model.find on CaDiCaL: a large answer is read off this thread', () => {
+    /** h.executor, recording the kernels it runs. */
+    function recording(): { executor: IsolatedExecutor; kernels: string[] } {
+      const kernels: string[] = [];
+      return {
+        kernels,
+        executor: {
+          run: (task, options) => {
+            kernels.push(task.kernel.exportName);
+            return h.executor.run(task, options);
+          },
+          stats: () => h.executor.stats(),
+          close: () => Promise.resolve(),
+        },
+      };
+    }
+
+    async function runWith(executor: IsolatedExecutor, dimacs: string): Promise<CapabilityResult> {
+      const request = CapabilityRequestSchema.parse({ capability_id: 'sat.model.find', mode: 'EXPLORE', payload: { dimacs } });
+      const result = await executeCapability(findCadical, admitRequest(request), { artifacts: h.artifacts, executor }, new AbortController().signal);
+      expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+      return result;
+    }
+
+    it('parses, rechecks and prepares the stored bytes of a model of 20,000 variables in the isolated kernel, and stores what reading it here would', async () => {
+      const variables = 20_000;
+      const dimacs = `p cnf ${variables} 3\n1 2 0\n-1 -2 0\n-${variables} 3 0\n`;
+      const { executor, kernels } = recording();
+      const result = await runWith(executor, dimacs);
+      expect(kernels).toEqual(['readCadicalAnswerKernel']);
+      const output = result.output as FindModelOutput;
+      expect(output).toMatchObject({ status: 'SATISFIABLE', variables });
+      expect(output.model).toHaveLength(variables);
+      expect(firstFalsifiedClause(parseDimacs(dimacs), Int8Array.from([0, ...(output.model ?? []).map(Math.sign)]))).toBe(-1);
+      // The same artifacts, byte for byte, as the drafts made on this thread would be.
+      const cnfUri = prepareArtifact(cnfDraft(parseDimacs(dimacs)), h.artifacts.limits).uri;
+      expect(output.cnf_uri).toBe(cnfUri);
+      expect(output.model_uri).toBe(prepareArtifact(modelDraft(variables, output.model ?? [], cnfUri), h.artifacts.limits).uri);
+      expect(SatModelPayloadSchema.parse((await h.artifacts.get(output.model_uri as string)).payload).assignment).toEqual(output.model);
+      expect(result.artifact_uris).toEqual([output.model_uri, cnfUri]);
+    }, 60_000);
+
+    it('reads a small answer here, without a kernel', async () => {
+      const { executor, kernels } = recording();
+      const result = await runWith(executor, SAT_TEXT);
+      expect(result.output).toMatchObject({ status: 'SATISFIABLE' });
+      expect(kernels).toEqual([]);
     });
   });
 

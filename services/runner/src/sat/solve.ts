@@ -8,15 +8,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { JacobianError, runKernel, toAppError, type CapabilityContext, type ProviderRuntime } from '@jacobian/shared';
+import { adoptPreparedArtifact, JacobianError, runKernel, toAppError, type ArtifactDraft, type CapabilityContext, type ProviderRuntime } from '@jacobian/shared';
 import { CADICAL_PROVIDER, executableDigest, findCadical, runCadical, type CadicalLocation } from '../providers/cadical.js';
-import { firstFalsifiedClause } from './cdcl.js';
+import type { CadicalAnswerKernelInput, PreparedFiles } from './cadical-answer.kernel.js';
+import { checkedModel } from './model-check.js';
 import { serializeDimacs, type Cnf } from './sat-domain.js';
 
 /** The provider name of our TypeScript solver. */
 export const SAT_TS_PROVIDER = 'jacobian-sat-ts';
 /** The files of our TypeScript SAT code (absolute paths): the jacobian-sat-ts provider digest covers them, with the shared SAT sources. */
-export const SAT_TS_SOURCES: string[] = ['./cdcl.ts', './sat.kernel.ts', './solve.ts', './cnf-operand.ts', './model-find.ts', './cnf-materialize.ts', './sat-domain.ts'].map((file) =>
+export const SAT_TS_SOURCES: string[] = ['./cdcl.ts', './sat.kernel.ts', './solve.ts', './cnf-operand.ts', './model-find.ts', './cnf-materialize.ts', './sat-domain.ts', './model-check.ts', './model-draft.ts'].map((file) =>
   fileURLToPath(new URL(file, import.meta.url)),
 );
 
@@ -44,20 +45,48 @@ export interface SolveOutcome {
   stoppedBy: 'DEADLINE' | 'PROOF_LIMIT' | null;
   /** With a proof requested: the text DRAT proof (null when it exceeded `maxProofBytes` in memory terms) and its size. */
   proof: { text: string | null; bytes: number } | null;
+  /**
+   * When the answer was read in the isolated kernel (see {@link ModelOffload}): what it found
+   * and prepared; `model` then holds the model only if it is small enough to be inline.
+   */
+  offloaded?: OffloadedModel;
 }
+
+/** What the answer kernel found and prepared, checked and ready to put. */
+export interface OffloadedModel {
+  stored: { cnf: { uri: string; draft: ArtifactDraft } | null; model: { uri: string; draft: ArtifactDraft } } | { refused: string } | null;
+}
+
+/**
+ * Read a large SATISFIABLE answer in an isolated kernel instead of on this thread: parsing the
+ * model, rechecking it against every clause and making the stored artifacts' bytes there.
+ */
+export interface ModelOffload {
+  /** Answers of more bytes of stdout than this are read in the kernel. */
+  minBytes: number;
+  /** The stored CNF the request named; null for inline text. */
+  cnfUri: string | null;
+  maxInlineVariables: number;
+}
+
+/** Default {@link ModelOffload.minBytes}: about 8,000 variables' model (smaller ones are cheaper read here than a kernel's round trip). */
+export const MODEL_OFFLOAD_MIN_BYTES = 64 * 1024;
+
+const ANSWER_KERNEL = { module: fileURLToPath(new URL('./cadical-answer.kernel.ts', import.meta.url)), exportName: 'readCadicalAnswerKernel' };
+
+const PreparedFilesSchema = z.object({ uri: z.string(), manifestFile: z.string(), payloadFile: z.string() }).strict();
+const AnswerKernelOutput = z
+  .object({
+    result: z.enum(['SATISFIABLE', 'UNSATISFIABLE', 'UNKNOWN']),
+    variables: Int,
+    model: z.array(Int).nullable(),
+    stored: z.union([z.object({ cnf: PreparedFilesSchema.nullable(), model: PreparedFilesSchema }).strict(), z.object({ refused: z.string() }).strict()]).nullable(),
+  })
+  .strict();
 
 /** Time kept back from the solver for rechecking and storing. */
 export function reserveMs(remaining: number): number {
   return Math.min(3000, Math.max(250, Math.round(remaining * 0.15)));
-}
-
-/** The model as one literal per variable, after checking that it satisfies every clause. */
-function checkedModel(cnf: Cnf, values: Int8Array, who: string): number[] {
-  const model = new Int8Array(cnf.variables + 1);
-  for (let v = 1; v <= cnf.variables; v++) model[v] = (values[v] ?? 0) === 1 ? 1 : -1;
-  const falsified = firstFalsifiedClause(cnf, model);
-  if (falsified >= 0) throw new JacobianError('PROVIDER_FAILED', `${who} answered SATISFIABLE but its assignment falsifies clause ${falsified + 1}; the result was discarded`);
-  return Array.from({ length: cnf.variables }, (_, i) => (model[i + 1] === 1 ? i + 1 : -(i + 1)));
 }
 
 /** Run cadical on a CNF, with or without a DRAT proof. */
@@ -67,6 +96,7 @@ export async function solveWithCadical(
   runtime: ProviderRuntime,
   location: CadicalLocation,
   proof: { maxBytes: number; readLimit: number } | null,
+  offload: ModelOffload | null = null,
 ): Promise<SolveOutcome> {
   const binary = await findCadical(location).catch((error: unknown) => {
     throw new JacobianError('PROVIDER_FAILED', `cadical is no longer where it was probed: ${toAppError(error).message}`);
@@ -89,8 +119,42 @@ export async function solveWithCadical(
       maxStdoutBytes: 4096 + cnf.variables * 12,
       maxProofBytes: proof?.maxBytes ?? 0,
       memoryMb: context.budget.memory_mb,
+      ...(offload === null
+        ? {}
+        : {
+            offload: {
+              minBytes: offload.minBytes,
+              read: async (answer) => {
+                const input: CadicalAnswerKernelInput = {
+                  answerFile: answer.file,
+                  exitCode: answer.exitCode,
+                  exitSignal: answer.signal,
+                  stderr: answer.stderr.slice(0, 500),
+                  cnfFile: cnfPath,
+                  cnfUri: offload.cnfUri,
+                  limits: context.artifacts.limits,
+                  maxInlineVariables: offload.maxInlineVariables,
+                  outDir: dir,
+                };
+                // What is read there is the answer: only the solver's own run is budgeted by stopAt, so the kernel gets the rest.
+                const output = AnswerKernelOutput.parse(await runKernel(context, ANSWER_KERNEL, input));
+                if (output.variables !== cnf.variables) throw new JacobianError('INTERNAL', `the answer kernel read a CNF of ${output.variables} variables, not ${cnf.variables}`);
+                const adopt = async (files: PreparedFiles): Promise<{ uri: string; draft: ArtifactDraft }> => ({
+                  uri: files.uri,
+                  draft: await adoptPreparedArtifact(files.uri, await readFile(files.manifestFile), await readFile(files.payloadFile), context.artifacts.limits),
+                });
+                const stored: OffloadedModel['stored'] =
+                  output.stored === null || 'refused' in output.stored ? output.stored : { cnf: output.stored.cnf === null ? null : await adopt(output.stored.cnf), model: await adopt(output.stored.model) };
+                return { result: output.result, model: output.model, offloaded: { stored } };
+              },
+            },
+          }),
     });
     const base = { solveMs: solved.runtimeMs, exitCode: solved.exitCode, stoppedBy: solved.stoppedBy };
+    if (solved.offloaded !== undefined) {
+      const read = solved.offloaded as { result: SolveOutcome['result']; model: number[] | null; offloaded: OffloadedModel };
+      return { ...base, result: read.result, model: read.model, proof: null, offloaded: read.offloaded };
+    }
     if (solved.result === 'SATISFIABLE') {
       if (solved.model === null) throw new JacobianError('PROVIDER_FAILED', 'cadical answered SATISFIABLE without a model');
       return { ...base, result: 'SATISFIABLE', model: checkedModel(cnf, solved.model, 'cadical'), proof: null };
