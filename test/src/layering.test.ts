@@ -208,7 +208,7 @@ describe('the import parser', () => {
   });
 
   it('finds a cycle and reports every file in it', () => {
-    const edge = (from: string, target: string, typeOnly = false): Edge => ({ from: path.join(ROOT, from), target: path.join(ROOT, target), specifier: target, line: 1, typeOnly });
+    const edge = (from: string, target: string, typeOnly = false): Edge => ({ from: path.join(ROOT, from), target: path.join(ROOT, target), specifier: target, line: 1, typeOnly, dynamic: false });
     expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')])).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     expect(cycles([edge('a.ts', 'a.ts')])).toEqual([['a.ts']]);
     expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toEqual([]);
