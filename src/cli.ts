@@ -168,16 +168,40 @@ async function main(argv: string[]): Promise<number> {
       log.debug('starting', { command });
       // Metrics have no scrape endpoint here; they are pushed when OTLP metrics are configured.
       const probes = startupProbes(log, config.dataDir);
-      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, telemetry.metrics), health: probes.health, onProbe: probes.onProbe });
+      const starting = startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, telemetry.metrics), health: probes.health, onProbe: probes.onProbe });
+      // Served while the providers are probed: the handshake is answered at once (a client's
+      // first request has a timeout), and calls that need the catalog wait for it.
+      const ready = starting.then((jacobian) => jacobian.api);
+      ready.catch(() => undefined); // a failed start is reported below, as the command's error
+      const server = startStdioServer({ reasoningMode: config.reasoningMode, ready }, (error) => log.warn('mcp stdio error', { error: error.message }));
+      // The client closing stdin ends the session; so do the usual signals.
+      let started = false;
+      const ended = new Promise<string>((resolve) => process.stdin.once('end', () => resolve('stdin closed')));
+      // Closed during start-up with every request answered, the session is over before it began:
+      // typically the SDK client's probe process, started only to answer server/discover while
+      // the client starts the one it talks to. Finishing start-up would take the CPU that one
+      // needs, so this process exits at once: the process pool kills its children on exit, the
+      // native tools' shells die with this process (pdeathsig), and what start-up writes is
+      // written whole (temporary file, then rename or link) or is only a cache.
+      void ended.then(() => {
+        if (started || server.unanswered() > 0) return;
+        log.info('stdin closed during start-up; exiting');
+        void stopTelemetry()
+          .catch(() => undefined)
+          .finally(() => process.exit(0));
+      });
+      let jacobian;
+      try {
+        jacobian = await starting;
+      } catch (error) {
+        await server.close().catch(() => undefined);
+        throw error;
+      }
+      started = true;
       probes.done();
       logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
       reportProviders(telemetry.metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
-      const server = startStdioServer(jacobian.api, (error) => log.warn('mcp stdio error', { error: error.message }));
-      // The client closing stdin ends the session; so do the usual signals.
-      const reason = await Promise.race([
-        signalled,
-        new Promise<string>((resolve) => process.stdin.once('end', () => resolve('stdin closed'))),
-      ]);
+      const reason = await Promise.race([signalled, ended]);
       log.info('shutting down', { reason });
       await server.close();
       await jacobian.close();

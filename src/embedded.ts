@@ -35,7 +35,10 @@ export async function startEmbedded(
 ): Promise<EmbeddedJacobian> {
   // Long-lived stores: their shard folders are made up front rather than by the first put into each.
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true, journal: true });
-  const executor = createProcessPool({ size: config.concurrency });
+  // The pool's idle children boot once start-up is over: nothing at start needs them, and they
+  // would take the CPU the provider probes need (a task before then starts a child for itself).
+  let startedUp: () => void = () => undefined;
+  const executor = createProcessPool({ size: config.concurrency, warmAfter: new Promise<void>((resolve) => (startedUp = resolve)) });
   const cleanups: (() => Promise<void>)[] = [() => executor.close(), () => artifacts.close()];
   const closeAll = async (): Promise<void> => {
     // Every cleanup runs even if an earlier one fails.
@@ -75,5 +78,7 @@ export async function startEmbedded(
   } catch (error) {
     await closeAll().catch(() => undefined);
     throw error;
+  } finally {
+    startedUp();
   }
 }

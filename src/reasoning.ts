@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import {
   createFileReasoningLogStore,
   createReasoningLog,
-  createRedisReasoningLogStore,
   type FileReasoningLogStoreOptions,
   type ReasoningLog,
   type ReasoningLogStore,
@@ -61,11 +60,15 @@ export function embeddedReasoningLog(
   return wire(mode, (tenant) => createStore({ directory: tenant === undefined ? join(dataDir, 'reasoning') : join(dataDir, 'reasoning', 'tenants', tenant) }));
 }
 
-/** Cluster API role: one Redis stream per run, under the deployment's Redis and key prefix. */
+/**
+ * Cluster API role: one Redis stream per run, under the deployment's Redis and key prefix.
+ * `createStore` is `createRedisReasoningLogStore` from `@jacobian/shared/redis`, passed by the
+ * caller so that this module (also loaded by `serve` and `stdio`) does not load a Redis client.
+ */
 export function clusterReasoningLog(
   mode: ReasoningMode,
   env: Pick<ClusterEnvironment, 'REDIS_URL' | 'JACOBIAN_PREFIX'>,
-  createStore: (options: RedisReasoningLogStoreOptions) => ReasoningLogStore = createRedisReasoningLogStore,
+  createStore: (options: RedisReasoningLogStoreOptions) => ReasoningLogStore,
 ): ReasoningWiring {
   return wire(mode, (tenant) => createStore({ connection: { url: env.REDIS_URL }, prefix: tenant === undefined ? env.JACOBIAN_PREFIX : `${env.JACOBIAN_PREFIX}:tenant:${tenant}` }));
 }

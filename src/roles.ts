@@ -4,14 +4,10 @@ import type { KeyObject } from 'node:crypto';
 import {
   artifactStoreCheck,
   assertRedisReachable,
-  createBullmqRunQueue,
-  createBullmqRunWorker,
   defaultRunQueueName,
   createReadiness,
   createLiveCatalogSource,
   createProcessPool,
-  createRedisClient,
-  createRedisTaskStore,
   tenantScopes,
   keyId,
   loadPublicKey,
@@ -31,6 +27,7 @@ import {
   type S3ArtifactStoreOptions,
   type S3StoreArea,
 } from '@jacobian/shared';
+import { createBullmqRunQueue, createBullmqRunWorker, createRedisClient, createRedisReasoningLogStore, createRedisTaskStore } from '@jacobian/shared/redis';
 import { createS3ArtifactStore, verifyS3Access } from '@jacobian/shared/s3';
 import { createApi, createAuthenticator, createTaskService, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
 import { createRunner } from '@jacobian/runner';
@@ -226,7 +223,7 @@ export function startApiRole(
       return readQueueDepths(redis, env.JACOBIAN_PREFIX, [...targets.values()]);
     });
     // Closed after the queue (cleanups run in reverse), so runs finishing meanwhile still record their outcomes.
-    const reasoning = clusterReasoningLog(config.reasoningMode, env);
+    const reasoning = clusterReasoningLog(config.reasoningMode, env, createRedisReasoningLogStore);
     cleanups.add(() => reasoning.close());
     const queue = loggedQueue(
       log,

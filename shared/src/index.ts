@@ -202,9 +202,9 @@ export type { Advertiser, AdvertiserOptions, LiveCapabilities, Registration } fr
 export { createLiveCatalogSource } from './registry/live-catalog.js';
 export type { LiveCatalogOptions, LiveCatalogSource } from './registry/live-catalog.js';
 
-export { createBullmqRunQueue, createRedisClient, resolveRedisConnection } from './queue/bullmq-run-queue.js';
+// The Redis and BullMQ adapters' functions are in the `@jacobian/shared/redis` entry: bullmq and
+// ioredis are a quarter of a thousand modules, and only the cluster roles use them.
 export type { BullmqRunQueueOptions, KeepJobsOptions, RedisConnectionOptions } from './queue/bullmq-run-queue.js';
-export { createBullmqRunWorker } from './queue/bullmq-run-worker.js';
 export type { BullmqRunWorker, BullmqRunWorkerOptions } from './queue/bullmq-run-worker.js';
 // The S3 store's functions are in the `@jacobian/shared/s3` entry: the AWS SDK they load is the
 // largest module of all, and only the cluster roles need it (not `serve` or `stdio`).
@@ -254,7 +254,6 @@ export type { OpenCall, ReasoningBinding, ReasoningLog, ReasoningLogOptions, Run
 export type { AppendResult, ReasoningLogStore } from './reasoning/store.js';
 export { createFileReasoningLogStore } from './reasoning/file-store.js';
 export type { FileReasoningLogStoreOptions } from './reasoning/file-store.js';
-export { createRedisReasoningLogStore } from './reasoning/redis-store.js';
 export type { RedisReasoningLogStoreOptions } from './reasoning/redis-store.js';
 export {
   algebraTables,
@@ -461,7 +460,7 @@ export type {
   StandardSystem,
   TermJson,
 } from './domains/polynomial/index.js';
-export { createMemoryTaskStore, createRedisTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
+export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 
 export { activeMetrics, activeTracer, inSpan, installTelemetry, recordResult, runSpanAttributes, SpanAttribute, targetPool } from './telemetry/instrumentation.js';

@@ -99,6 +99,8 @@ interface Edge {
   specifier: string;
   line: number;
   typeOnly: boolean;
+  /** `import('...')`: loaded only when that code runs. */
+  dynamic: boolean;
   /** Resolved file for relative specifiers. */
   target?: string;
 }
@@ -114,6 +116,7 @@ const EDGES: Edge[] = FILES.flatMap((from) =>
     specifier: ref.specifier,
     line: ref.line,
     typeOnly: ref.typeOnly,
+    dynamic: ref.dynamic,
     ...(ref.specifier.startsWith('.') ? { target: resolveRelative(from, ref.specifier) } : {}),
   })),
 );
@@ -205,7 +208,7 @@ describe('the import parser', () => {
   });
 
   it('finds a cycle and reports every file in it', () => {
-    const edge = (from: string, target: string, typeOnly = false): Edge => ({ from: path.join(ROOT, from), target: path.join(ROOT, target), specifier: target, line: 1, typeOnly });
+    const edge = (from: string, target: string, typeOnly = false): Edge => ({ from: path.join(ROOT, from), target: path.join(ROOT, target), specifier: target, line: 1, typeOnly, dynamic: false });
     expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')])).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     expect(cycles([edge('a.ts', 'a.ts')])).toEqual([['a.ts']]);
     expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toEqual([]);
@@ -228,7 +231,9 @@ describe('layering', () => {
   });
 
   it.each(SERVICE_NAMES)('the %s service imports only @jacobian/shared among workspaces (product code)', (name) => {
-    const offending = edgesOf(name).filter((e) => !isTest(e.from) && e.specifier.startsWith('@jacobian/') && e.specifier !== '@jacobian/shared');
+    // Its entries too (`@jacobian/shared/redis`, `/s3`), except the test helpers.
+    const isShared = (specifier: string): boolean => specifier === '@jacobian/shared' || (specifier.startsWith('@jacobian/shared/') && specifier !== '@jacobian/shared/testing');
+    const offending = edgesOf(name).filter((e) => !isTest(e.from) && e.specifier.startsWith('@jacobian/') && !isShared(e.specifier));
     expect(offending.map(show)).toEqual([]);
   });
 
@@ -254,5 +259,24 @@ describe('layering', () => {
 
   it.each(ALL.filter((w) => w.name !== 'test').map((w) => w.name))('relative runtime imports within %s form no cycle', (name) => {
     expect(cycles(edgesOf(name))).toEqual([]);
+  });
+
+  it('the main entry of @jacobian/shared loads neither the Redis clients nor the AWS SDK (serve and stdio import only it)', () => {
+    const shared = WORKSPACES.find((w) => w.name === 'shared') as Workspace;
+    const runtime = new Map<string, Edge[]>();
+    for (const e of edgesOf('shared')) if (!e.typeOnly && !e.dynamic) runtime.set(e.from, [...(runtime.get(e.from) ?? []), e]);
+    const seen = new Set<string>();
+    const offending: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const e of runtime.get(file) ?? []) {
+        if (/^(bullmq|ioredis)$|^@aws-sdk\//.test(e.specifier)) offending.push(show(e));
+        if (e.target !== undefined) visit(e.target);
+      }
+    };
+    visit(path.join(shared.src, 'index.ts'));
+    expect(seen.size).toBeGreaterThan(50);
+    expect(offending).toEqual([]);
   });
 });

@@ -220,3 +220,31 @@ describe.each(ERAS)('MCP server over in-memory transport (%s era)', (_name, vers
     expect(error).toBeInstanceOf(ResourceNotFoundError);
   });
 });
+
+describe.each(ERAS)('MCP server over an API still starting (%s era)', (_name, versionNegotiation) => {
+  it('answers the handshake and the lists at once, and math.find once the API has started', async () => {
+    let start: (api: Api) => void = () => undefined;
+    const ready = new Promise<Api>((resolve) => (start = resolve));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const handle = serveStdio(() => createMcpServer({ reasoningMode: 'OFF', ready }), { transport: serverSide });
+    const client = new Client({ name: 'jacobian-test', version: '0.0.1' }, { versionNegotiation });
+    try {
+      await client.connect(clientSide);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['math.find', 'math.run']);
+      let answered = false;
+      const found = client.callTool({ name: 'math.find', arguments: { query: 'square' } }).then((result) => {
+        answered = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+      start(api);
+      const result = await found;
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.structuredContent)).toContain(SQUARE.descriptor.id);
+    } finally {
+      await client.close();
+      await handle.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { toAppError, type ReasoningLog } from '@jacobian/shared';
+import { toAppError, type ReasoningLog, type ReasoningMode } from '@jacobian/shared';
 import type { Api } from './api.js';
 import { instructionsFor } from './instructions.js';
 import { findToolResult, progressChannel, reasoningWriteResult, runToolResult, TOOLS, type ProgressChannel } from './tools.js';
@@ -49,9 +49,22 @@ export interface McpServerOptions {
   progressHeartbeatMs?: number;
 }
 
-export function createMcpServer(api: Api, options: McpServerOptions = {}): McpServer {
-  const reasoning = api.reasoning;
-  const mode = reasoning?.mode ?? 'OFF';
+/**
+ * An API still starting (probing providers): what the server says about itself is known from
+ * the configuration, so it can answer `server/discover`, `initialize` and the list methods at
+ * once; every call that needs the API (math.find, math.run, the catalog, artifacts, the
+ * reasoning log) waits for `ready`, so it is answered from the complete catalog.
+ */
+export interface StartingApi {
+  /** The reasoning log's mode, as the API will have it (OFF: no reasoning.write tool). */
+  readonly reasoningMode: ReasoningMode;
+  readonly ready: Promise<Api>;
+}
+
+export function createMcpServer(source: Api | StartingApi, options: McpServerOptions = {}): McpServer {
+  const started: Promise<Api> | undefined = 'ready' in source ? source.ready : undefined;
+  const ready = (): Promise<Api> | Api => started ?? (source as Api);
+  const mode: ReasoningMode = 'ready' in source ? source.reasoningMode : (source.reasoning?.mode ?? 'OFF');
   const server = new McpServer(
     { ...SERVER_INFO },
     {
@@ -60,8 +73,9 @@ export function createMcpServer(api: Api, options: McpServerOptions = {}): McpSe
     },
   );
 
-  server.registerTool(TOOLS.find.name, TOOLS.find.config, (args) => findToolResult(api, args));
-  server.registerTool(TOOLS.run.name, reasoning === null ? TOOLS.run.config : TOOLS.runWithReasoning.config, async (args, ctx) => {
+  server.registerTool(TOOLS.find.name, TOOLS.find.config, async (args) => findToolResult(await ready(), args));
+  server.registerTool(TOOLS.run.name, mode === 'OFF' ? TOOLS.run.config : TOOLS.runWithReasoning.config, async (args, ctx) => {
+    const api = await ready();
     const notifier = progressNotifier(ctx, options.progressHeartbeatMs);
     try {
       return await runToolResult(api, args, ctx.mcpReq.signal, notifier?.listener);
@@ -82,7 +96,7 @@ export function createMcpServer(api: Api, options: McpServerOptions = {}): McpSe
     'capability-catalog',
     'capability://catalog',
     { title: 'Installed capability catalog', description: 'Every installed capability after operator policy, with catalog and policy digests', mimeType: 'application/json' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(api.catalog()) }] }),
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify((await ready()).catalog()) }] }),
   );
 
   server.registerResource(
@@ -93,7 +107,7 @@ export function createMcpServer(api: Api, options: McpServerOptions = {}): McpSe
       const digest = variables['digest'];
       const artifactUri = `artifact://sha256/${Array.isArray(digest) ? digest.join('') : (digest ?? '')}`;
       try {
-        const artifact = await api.readArtifact(artifactUri, ctx.mcpReq.signal);
+        const artifact = await (await ready()).readArtifact(artifactUri, ctx.mcpReq.signal);
         return {
           contents: [
             { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ uri: artifact.uri, manifest: artifact.manifest, payload: artifact.payload }) },
@@ -109,7 +123,7 @@ export function createMcpServer(api: Api, options: McpServerOptions = {}): McpSe
     },
   );
 
-  if (reasoning !== null) registerReasoning(server, reasoning);
+  if (mode !== 'OFF') registerReasoning(server, async () => (await ready()).reasoning);
 
   server.registerPrompt(
     'jacobian-discover',
@@ -175,8 +189,13 @@ export function createMcpServer(api: Api, options: McpServerOptions = {}): McpSe
 }
 
 /** reasoning.write and the `reasoning://run/{run_id}` template (not listed); only when the log is on. */
-function registerReasoning(server: McpServer, log: ReasoningLog): void {
-  server.registerTool(TOOLS.reasoningWrite.name, TOOLS.reasoningWrite.config, (args) => reasoningWriteResult(log, args));
+function registerReasoning(server: McpServer, logOf: () => Promise<ReasoningLog | null>): void {
+  const log = async (): Promise<ReasoningLog> => {
+    const started = await logOf();
+    if (started === null) throw new Error('the reasoning log is off in this API, though the server was configured with it on');
+    return started;
+  };
+  server.registerTool(TOOLS.reasoningWrite.name, TOOLS.reasoningWrite.config, async (args) => reasoningWriteResult(await log(), args));
   server.registerResource(
     'reasoning-run',
     new ResourceTemplate(REASONING_RUN_TEMPLATE, { list: undefined }),
@@ -188,7 +207,7 @@ function registerReasoning(server: McpServer, log: ReasoningLog): void {
     async (uri, variables) => {
       const runId = variables['run_id'];
       try {
-        const run = await log.read(Array.isArray(runId) ? runId.join('') : (runId ?? ''));
+        const run = await (await log()).read(Array.isArray(runId) ? runId.join('') : (runId ?? ''));
         return { contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text: run.jsonl }] };
       } catch (error) {
         const appError = toAppError(error);

@@ -95,11 +95,12 @@ export function malformedRequestAnswer(message: unknown): JSONRPCErrorResponse |
 
 /**
  * Guard `transport` (before the SDK connects to it): a malformed request it receives is
- * answered on it directly and not delivered.
+ * answered on it directly and not delivered. `onMessage` sees every message received, first.
  */
-export function guardRequests<T extends Transport>(transport: T, onError?: (error: Error) => void): T {
+export function guardRequests<T extends Transport>(transport: T, onError?: (error: Error) => void, onMessage?: (message: JSONRPCMessage) => void): T {
   let deliver: Transport['onmessage'];
   const guarded = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
+    onMessage?.(message);
     const refusal = malformedRequestAnswer(message);
     if (refusal === undefined) deliver?.(message, extra);
     else transport.send(refusal).catch((error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))));

@@ -144,6 +144,17 @@ describe('createProcessPool: completion and reuse', () => {
     expect(lazy.stats().size).toBe(1);
   });
 
+  it('with warmAfter, starts its idle children once that settles, and a task before then starts one for itself', async () => {
+    let settle: () => void = () => undefined;
+    const deferred = pool({ size: 2, warmAfter: new Promise<void>((resolve) => (settle = resolve)) });
+    expect(deferred.stats().size).toBe(0);
+    expect((await deferred.run(echo())).status).toBe('COMPLETED');
+    expect(deferred.stats().size).toBe(1);
+    settle();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(deferred.stats()).toMatchObject({ size: 2, busy: 0 });
+  });
+
   it('rejects invalid configuration', () => {
     expect(() => createProcessPool({ size: 0 })).toThrow(JacobianError);
     expect(() => createProcessPool({ size: 2, idleChildren: 3 })).toThrow(/idleChildren/);

@@ -99,6 +99,12 @@ export interface ProcessPoolOptions {
   idleChildren?: number;
   /** Environment of the children. Defaults to the parent's environment. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The idle children are started once this settles rather than at once (a task before then
+   * still starts a child for itself). A starting process passes its start-up, so children
+   * booting do not take the CPU its start-up needs.
+   */
+  warmAfter?: Promise<unknown>;
 }
 
 // 50 ms bounds how far past its memory budget a fast-allocating kernel can get before the kill.
@@ -251,6 +257,8 @@ class ProcessPool implements IsolatedExecutor {
   private closing: Promise<void> | undefined;
   /** Set when a child died before becoming ready; stops eager respawning from looping. */
   private startupBroken = false;
+  /** False until `warmAfter` settled: no idle child is started ahead of work before then. */
+  private warming = false;
   /** Modules of kernels killed at their wall time or by a cancel, which later children import first (see the module comment). */
   private readonly warmModules = new Set<string>();
   // If the host process exits without close(), do not leave children behind. Killing is
@@ -272,7 +280,12 @@ class ProcessPool implements IsolatedExecutor {
     this.env = options.env ?? process.env;
     ({ entry: this.entry, execArgv: this.execArgv } = childCommand());
     process.on('exit', this.killAllOnExit);
-    this.ensureWarm();
+    const startWarming = (): void => {
+      this.warming = true;
+      this.ensureWarm();
+    };
+    if (options.warmAfter === undefined) startWarming();
+    else void options.warmAfter.finally(startWarming).catch(() => undefined);
   }
 
   run(task: KernelTask, options: { signal?: AbortSignal; onProgress?: ProgressListener } = {}): Promise<KernelOutcome> {
@@ -372,7 +385,7 @@ class ProcessPool implements IsolatedExecutor {
   }
 
   private ensureWarm(): void {
-    if (this.closed || this.startupBroken) return;
+    if (this.closed || this.startupBroken || !this.warming) return;
     let idle = this.workers.filter((w) => w.job === undefined && !w.dying).length;
     while (this.workers.length < this.size && idle < this.idleTarget) {
       this.spawn();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startRedisServer, type RedisServer } from '../testing/redis-server.js';
-import { createMemoryTaskStore, createRedisTaskStore, newTaskId, type TaskRecord, type TaskStore } from './task-store.js';
+import { createRedisTaskStore } from './redis-task-store.js';
+import { createMemoryTaskStore, newTaskId, type TaskRecord, type TaskStore } from './task-store.js';
 
 let redis: RedisServer;
 beforeAll(async () => {

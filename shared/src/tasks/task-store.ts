@@ -6,15 +6,13 @@
  * status, and the final tool result once there is one.
  *
  * Two adapters: in memory (embedded, where the runs themselves live in the process) and Redis
- * (cluster, so a task survives an API restart). Each task belongs to one tenant; a lookup from
+ * (cluster, so a task survives an API restart; in redis-task-store.ts, reached through
+ * `@jacobian/shared/redis` so the embedded roles never load a Redis client). Each task belongs to one tenant; a lookup from
  * another tenant finds nothing.
  */
 import { randomBytes } from 'node:crypto';
 
 import { z } from 'zod';
-
-import { JacobianError } from '../errors.js';
-import { createRedisClient, resolveRedisConnection, type RedisConnectionOptions } from '../queue/bullmq-run-queue.js';
 
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -59,7 +57,8 @@ export interface TaskStore {
   close(): Promise<void>;
 }
 
-function applyPatch(record: TaskRecord, patch: Pick<TaskRecord, 'status' | 'status_message' | 'result' | 'error'>, now: number): TaskRecord {
+/** The record after a status change; shared by both adapters. */
+export function applyPatch(record: TaskRecord, patch: Pick<TaskRecord, 'status' | 'status_message' | 'result' | 'error'>, now: number): TaskRecord {
   if (isTerminal(record.status)) return record;
   return { ...record, ...patch, last_updated_at: new Date(now).toISOString() };
 }
@@ -99,64 +98,6 @@ export function createMemoryTaskStore(options: { now?: () => number; maxTasks?: 
     close() {
       tasks.clear();
       return Promise.resolve();
-    },
-  };
-}
-
-/** Set the task only while the stored one is not terminal; return what is stored afterwards. */
-const SETTLE_SCRIPT = `
-local current = redis.call('GET', KEYS[1])
-if not current then return false end
-local status = cjson.decode(current)['status']
-if status == 'completed' or status == 'failed' or status == 'cancelled' then return current end
-redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
-return ARGV[1]`;
-
-/** The cluster store: one Redis string per task, expiring with the task's TTL. */
-export function createRedisTaskStore(options: { connection: RedisConnectionOptions; prefix?: string; now?: () => number }): TaskStore {
-  const prefix = options.prefix ?? 'jacobian';
-  const now = options.now ?? Date.now;
-  const redis = createRedisClient(resolveRedisConnection(options.connection), { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  redis.defineCommand('jacobianSettleTask', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
-  const settleScript = redis as unknown as { jacobianSettleTask(key: string, value: string): Promise<string | null> };
-  const keyOf = (tenant: string | null, taskId: string): string => `${prefix}:tasks:${tenant ?? '-'}:${taskId}`;
-  const parse = (text: string | null): TaskRecord | undefined => {
-    if (text === null) return undefined;
-    const parsed = TaskRecordSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new JacobianError('INTERNAL', `a stored task does not match the task record: ${parsed.error.issues[0]?.message ?? ''}`);
-    return parsed.data;
-  };
-  const unavailable = (error: unknown): JacobianError =>
-    error instanceof JacobianError ? error : new JacobianError('QUEUE_UNAVAILABLE', `the task store's Redis failed: ${error instanceof Error ? error.message : String(error)}`);
-  return {
-    async create(record) {
-      try {
-        await redis.set(keyOf(record.tenant, record.task_id), JSON.stringify(record), 'PX', record.ttl_ms);
-      } catch (error) {
-        throw unavailable(error);
-      }
-    },
-    async get(tenant, taskId) {
-      try {
-        return parse(await redis.get(keyOf(tenant, taskId)));
-      } catch (error) {
-        throw unavailable(error);
-      }
-    },
-    async settle(tenant, taskId, patch) {
-      try {
-        const current = parse(await redis.get(keyOf(tenant, taskId)));
-        if (current === undefined) return undefined;
-        const next = applyPatch(current, patch, now());
-        return parse(await settleScript.jacobianSettleTask(keyOf(tenant, taskId), JSON.stringify(next)));
-      } catch (error) {
-        throw unavailable(error);
-      }
-    },
-    async close() {
-      if (redis.status === 'ready') await redis.quit().catch(() => undefined);
-      redis.disconnect();
     },
   };
 }

@@ -1,5 +1,5 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { canonicalBytes, sha256Hex } from '../canonical-json.js';
@@ -60,12 +60,18 @@ export async function loadOrCreateSigningKey(path: string): Promise<SigningKey> 
     const { privateKey } = generateKeyPairSync('ed25519');
     pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    // Written whole under a temporary name, then linked to `path`, which fails if it exists: a
+    // process starting beside this one (or after one that died here) reads a whole key or none.
+    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await writeFile(path, pem, { mode: 0o600, flag: 'wx' });
+      await writeFile(temporary, pem, { mode: 0o600, flag: 'wx' });
+      await link(temporary, path);
     } catch (writeError) {
       // Another process created it first: use theirs so both sign with one key.
       if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;
       pem = await readFile(path, 'utf8');
+    } finally {
+      await unlink(temporary).catch(() => undefined);
     }
   }
   let privateKey: KeyObject;

@@ -3,7 +3,7 @@
  * no kernel pool, no data dir. The command runs compiled JavaScript, with no TypeScript loader in
  * it or its children, and logs its provider probes. A port in use fails `serve` and `api` before
  * they start, with a hint to use --port. `jacobian serve` sent SIGTERM during start-up shuts down
- * cleanly.
+ * cleanly; `jacobian stdio` whose stdin closes during start-up exits at once, leaving no process.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -140,6 +140,30 @@ describe('the command runs compiled JavaScript', () => {
     expect(stderr).toContain('"msg":"providers probed"');
     expect(stderr).toContain('loaders registered: []');
     expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', stdioDir, 5_000)).toEqual([]);
+  });
+
+  it('jacobian stdio whose stdin closes during start-up, nothing asked (the SDK client\'s discover process), exits 0 before starting and leaves no process', { timeout: 120_000 }, async () => {
+    const startDir = join(parent, 'stdin-closed-at-start');
+    const child = spawn(process.execPath, [JACOBIAN_BIN, 'stdio'], {
+      cwd: REPO_ROOT,
+      env: commandEnvironment({ JACOBIAN_DATA_DIR: startDir, JACOBIAN_LOG_LEVEL: 'debug' }),
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      // Probing has begun (the kernel pool exists, native probes may be running) and not ended.
+      if (stderr.includes('"msg":"probing provider"')) child.stdin.end();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const { code, signal } = await exited;
+    clearTimeout(timer);
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    expect(stderr).toContain('"msg":"stdin closed during start-up; exiting"');
+    expect(stderr).not.toContain('"msg":"jacobian started"');
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', startDir, 2_000)).toEqual([]);
   });
 });
 

@@ -14,7 +14,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { capabilityRegistration, createBullmqRunWorker, createLocalFolderArtifactStore, createProcessPool, type ProviderRuntime } from '@jacobian/shared';
+import { capabilityRegistration, createLocalFolderArtifactStore, createProcessPool, type ProviderRuntime } from '@jacobian/shared';
+import { createBullmqRunWorker } from '@jacobian/shared/redis';
 import { createRunner } from '../runner.js';
 import { ENUMERATE_TS_PROVIDER, enumerateNonisomorphic } from './enumerate.js';
 import { probeGeng } from './enumerate-geng.js';

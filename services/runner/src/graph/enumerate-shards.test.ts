@@ -17,7 +17,6 @@ import {
   admitRequest,
   capabilityRegistration,
   CapabilityRequestSchema,
-  createBullmqRunQueue,
   createEmbeddedRunQueue,
   createLocalFolderArtifactStore,
   decodeGraph6,
@@ -34,6 +33,7 @@ import {
   type RunTarget,
   type ShardChild,
 } from '@jacobian/shared';
+import { createBullmqRunQueue } from '@jacobian/shared/redis';
 import { startRedisServer, type RedisServer } from '@jacobian/shared/testing';
 import { createRunner, type Runner } from '../runner.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';

@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHealthCache, ensureHealthy, type HealthIdentity } from './health-cache.js';
 
@@ -103,5 +103,29 @@ describe('provider health cache', () => {
     expect(await ensureHealthy(undefined, () => identity(), counter.check)).toBe('checked');
     expect(await ensureHealthy(undefined, () => identity(), counter.check)).toBe('checked');
     expect(counter.runs()).toBe(2);
+  });
+});
+
+describe('remembered digests', () => {
+  it('computes a digest once per stamp, across starts, and again for another stamp; a pass and a digest share the file', async () => {
+    let computed = 0;
+    const compute = (digest: string) => (): Promise<string> => {
+      computed += 1;
+      return Promise.resolve(digest);
+    };
+    expect(await createHealthCache(file).digestOf('stamp-1', compute('1'.repeat(64)))).toBe('1'.repeat(64));
+    await createHealthCache(file).ensureHealthy(identity(), countingCheck().check);
+    expect(await createHealthCache(file).digestOf('stamp-1', compute('9'.repeat(64)))).toBe('1'.repeat(64));
+    expect(computed).toBe(1);
+    expect(await createHealthCache(file).digestOf('stamp-2', compute('2'.repeat(64)))).toBe('2'.repeat(64));
+    expect(computed).toBe(2);
+    const counter = countingCheck();
+    expect(await createHealthCache(file).ensureHealthy(identity(), counter.check)).toBe('remembered');
+  });
+
+  it('computes again over a stored value that is not a digest', async () => {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ format: 1, passes: {}, digests: { s: { digest: 'not a digest', computed_at: '2026-01-01T00:00:00.000Z' } } }));
+    expect(await createHealthCache(file).digestOf('s', () => Promise.resolve('3'.repeat(64)))).toBe('3'.repeat(64));
   });
 });

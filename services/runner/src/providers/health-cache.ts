@@ -19,6 +19,9 @@
  * and failing is quick). Within one process, concurrent checks of one identity (cadical probed
  * for four capabilities) run once.
  *
+ * Digests of large packages are remembered too (see {@link HealthCache.digestOf}): z3-solver's
+ * 35 MB, read and hashed at every start, cost a few hundred milliseconds of it.
+ *
  * The file (`<data dir>/provider-health.json`) is advisory: unreadable or malformed, it is
  * ignored and rewritten; two processes sharing a data dir can lose each other's entries, which
  * costs a check, never a wrong answer.
@@ -51,6 +54,19 @@ export interface HealthCache {
   ensureHealthy(identity: HealthIdentity, check: () => Promise<void>): Promise<HealthOutcome>;
   /** How each provider's health was established in this process so far (by provider name). */
   readonly outcomes: ReadonlyMap<string, HealthOutcome>;
+  /**
+   * The digest of files described by `stamp` (each file's path, size, modification and change
+   * times, inode and device): the one computed before for exactly this stamp, or `compute()`,
+   * remembered.
+   *
+   * Why a stamp is sound enough here: the digest names the installed bytes in the provider's
+   * identity, which keys the health checks and is reported with every result. Writing a file
+   * sets its change time to the present, which no call sets back (only a changed system clock
+   * could), so changed bytes under an unchanged stamp take someone working at it, who could as
+   * well rewrite this cache in the data dir; an install, upgrade or rebuild (npm writes new
+   * files: new inodes and times) is a new stamp. A cache that is lost costs one hashing.
+   */
+  digestOf(stamp: string, compute: () => Promise<string>): Promise<string>;
 }
 
 /** Run `check`, through `cache` when there is one. */
@@ -68,9 +84,16 @@ interface StoredPass {
   checked_at: string;
 }
 
+interface StoredDigest {
+  digest: string;
+  /** ISO time it was computed. */
+  computed_at: string;
+}
+
 interface StoredFile {
   format: 1;
   passes: Record<string, StoredPass>;
+  digests?: Record<string, StoredDigest>;
 }
 
 /** At most this many passes are kept (the newest): old installations do not accumulate. */
@@ -96,7 +119,10 @@ export function createHealthCache(file: string | undefined): HealthCache {
       if (file === undefined) return { format: 1, passes: {} };
       try {
         const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<StoredFile>;
-        if (parsed.format === 1 && typeof parsed.passes === 'object' && parsed.passes !== null) return { format: 1, passes: parsed.passes };
+        if (parsed.format === 1 && typeof parsed.passes === 'object' && parsed.passes !== null) {
+          const digests = typeof parsed.digests === 'object' && parsed.digests !== null ? parsed.digests : {};
+          return { format: 1, passes: parsed.passes, digests };
+        }
       } catch {
         // Missing or malformed: start afresh (see the module comment).
       }
@@ -107,6 +133,8 @@ export function createHealthCache(file: string | undefined): HealthCache {
     if (file === undefined) return Promise.resolve();
     const entries = Object.entries(state.passes).sort(([, a], [, b]) => (a.checked_at < b.checked_at ? 1 : -1));
     state.passes = Object.fromEntries(entries.slice(0, MAX_ENTRIES));
+    const digests = Object.entries(state.digests ?? {}).sort(([, a], [, b]) => (a.computed_at < b.computed_at ? 1 : -1));
+    state.digests = Object.fromEntries(digests.slice(0, MAX_ENTRIES));
     const text = `${JSON.stringify(state, null, 1)}\n`;
     // Written whole to a temporary name, then renamed over the file: a reader never sees half.
     writing = writing.then(async () => {
@@ -124,6 +152,15 @@ export function createHealthCache(file: string | undefined): HealthCache {
 
   return {
     outcomes,
+    async digestOf(stamp, compute) {
+      const state = await load();
+      const remembered = state.digests?.[stamp];
+      if (remembered !== undefined && typeof remembered.digest === 'string' && /^[0-9a-f]{64}$/.test(remembered.digest)) return remembered.digest;
+      const digest = await compute();
+      state.digests = { ...state.digests, [stamp]: { digest, computed_at: new Date().toISOString() } };
+      await save(state);
+      return digest;
+    },
     async ensureHealthy(identity, check) {
       const key = await keyOf(identity);
       const state = await load();

@@ -3,7 +3,7 @@
  * back our answers and proves the solver actually works on this machine before use.
  */
 import { createHash } from 'node:crypto';
-import { readFile, readdir, realpath } from 'node:fs/promises';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,22 +51,38 @@ async function listFiles(root: string, relative = ''): Promise<string[]> {
  * excluded — package.json, README, LICENSE, typings, JS glue and the WASM binary all count, as
  * does any nested node_modules — so any change to the installed bytes changes the digest.
  */
-async function computePackageDigest(dir: string): Promise<PackageDigest> {
+async function computePackageDigest(dir: string, health: HealthCache | undefined): Promise<PackageDigest> {
   const files = (await listFiles(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const lines: string[] = [];
-  for (const rel of files) {
-    const bytes = await readFile(path.join(dir, ...rel.split('/')));
-    const fileHash = createHash('sha256').update(bytes).digest('hex');
-    lines.push(`${rel}\t${bytes.byteLength}\t${fileHash}\n`);
+  const hashFiles = async (): Promise<string> => {
+    const lines: string[] = [];
+    for (const rel of files) {
+      const bytes = await readFile(path.join(dir, ...rel.split('/')));
+      const fileHash = createHash('sha256').update(bytes).digest('hex');
+      lines.push(`${rel}\t${bytes.byteLength}\t${fileHash}\n`);
+    }
+    return createHash('sha256').update(lines.join(''), 'utf8').digest('hex');
+  };
+  let digest: string;
+  if (health === undefined) {
+    digest = await hashFiles();
+  } else {
+    // Hashed once per installation: remembered by the files' stamp (see HealthCache.digestOf).
+    const stamps = await Promise.all(
+      files.map(async (rel) => {
+        const info = await stat(path.join(dir, ...rel.split('/')), { bigint: true });
+        return `${rel}\t${info.size}\t${info.mtimeNs}\t${info.ctimeNs}\t${info.ino}\t${info.dev}`;
+      }),
+    );
+    const stamp = createHash('sha256').update(`z3-solver PACKAGE_FILES\n${dir}\n${stamps.join('\n')}`, 'utf8').digest('hex');
+    digest = await health.digestOf(stamp, hashFiles);
   }
-  const digest = createHash('sha256').update(lines.join(''), 'utf8').digest('hex');
   const licenseFiles = files.filter((rel) => /^licen[cs]e/i.test(path.posix.basename(rel)));
   return { digest, licenseFiles };
 }
 
-function packageDigest(dir: string): Promise<PackageDigest> {
+function packageDigest(dir: string, health: HealthCache | undefined): Promise<PackageDigest> {
   if (packageDigestPromise === undefined) {
-    packageDigestPromise = computePackageDigest(dir).catch((error: unknown) => {
+    packageDigestPromise = computePackageDigest(dir, health).catch((error: unknown) => {
       packageDigestPromise = undefined;
       throw error;
     });
@@ -116,7 +132,7 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
 
   let digest: PackageDigest;
   try {
-    digest = await packageDigest(dir);
+    digest = await packageDigest(dir, options.health);
   } catch (error) {
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'could not digest the z3-solver package files', {
       cause: error,
