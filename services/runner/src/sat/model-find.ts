@@ -11,7 +11,7 @@ import type { CadicalLocation } from '../providers/cadical.js';
 import { cnfOperandShape, exactlyOneCnf, MAX_INLINE_DIMACS_LENGTH, resolveCnf, storeCnf, type ResolvedCnf } from './cnf-operand.js';
 import { SAT_CNF_SCHEMA_URI, SAT_LIMITS, SAT_MODEL_SCHEMA_URI } from './sat-domain.js';
 import { modelDraft } from './model-draft.js';
-import { isCadical, MODEL_OFFLOAD_MIN_BYTES, SAT_TS_PROVIDER, solveWithCadical, solveWithTypescript, type OffloadedModel, type SolveOutcome } from './solve.js';
+import { isCadical, MODEL_OFFLOAD_MIN_BYTES, MODEL_OFFLOAD_MIN_MEMORY_MB, SAT_TS_PROVIDER, solveWithCadical, solveWithTypescript, type OffloadedModel, type SolveOutcome } from './solve.js';
 
 export const MODEL_FIND_CAPABILITY_ID = 'sat.model.find';
 const MODEL_VERIFY_CAPABILITY_ID = 'sat.model.verify';
@@ -186,7 +186,8 @@ export function findModel(runtime: ProviderRuntime, location: CadicalLocation = 
     async run(input, context): Promise<CapabilityOutcome<FindModelOutput>> {
       const resolved = await resolveCnf(input, context);
       const { cnf } = resolved;
-      const offload = { minBytes: MODEL_OFFLOAD_MIN_BYTES, cnfUri: resolved.uri, maxInlineVariables: MAX_INLINE_MODEL_VARIABLES };
+      const offload =
+        context.budget.memory_mb >= MODEL_OFFLOAD_MIN_MEMORY_MB ? { minBytes: MODEL_OFFLOAD_MIN_BYTES, cnfUri: resolved.uri, maxInlineVariables: MAX_INLINE_MODEL_VARIABLES } : null;
       const solved = cadical ? await solveWithCadical(cnf, context, runtime, location, null, offload) : await solveWithTypescript(cnf, context);
       const base = { variables: cnf.variables, clauses: cnf.clauseCount, solver: solverReport(runtime, solved) };
       const inputUris = resolved.uri === null ? [] : [resolved.uri];

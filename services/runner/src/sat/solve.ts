@@ -72,6 +72,14 @@ export interface ModelOffload {
 /** Default {@link ModelOffload.minBytes}: about 8,000 variables' model (smaller ones are cheaper read here than a kernel's round trip). */
 export const MODEL_OFFLOAD_MIN_BYTES = 64 * 1024;
 
+/**
+ * The least `budget.memory_mb` under which an answer is read in a kernel. A kernel is a Node
+ * process that holds tens of MiB before it reads anything, and it runs under the run's memory
+ * budget: under a smaller budget the answer is read on this thread, as it fits there, rather than
+ * refused for the kernel's own memory.
+ */
+export const MODEL_OFFLOAD_MIN_MEMORY_MB = 256;
+
 const ANSWER_KERNEL = { module: fileURLToPath(new URL('./cadical-answer.kernel.ts', import.meta.url)), exportName: 'readCadicalAnswerKernel' };
 
 const PreparedFilesSchema = z.object({ uri: z.string(), manifestFile: z.string(), payloadFile: z.string() }).strict();
