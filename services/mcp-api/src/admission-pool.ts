@@ -55,28 +55,6 @@ export interface AdmissionPool {
   close(): Promise<void>;
 }
 
-/** Whether `value`, as JSON, is longer than `limit` characters; stops counting once it is. */
-export function jsonLongerThan(value: unknown, limit: number): boolean {
-  let length = 0;
-  const walk = (node: unknown): boolean => {
-    if (typeof node === 'string') length += node.length + 2;
-    else if (typeof node === 'number') length += 8;
-    else if (node === null || typeof node !== 'object') length += 5;
-    else if (Array.isArray(node)) {
-      length += 1 + node.length;
-      for (const member of node) if (length > limit || walk(member)) return true;
-    } else {
-      length += 1;
-      for (const key in node) {
-        length += key.length + 4;
-        if (length > limit || walk((node as Record<string, unknown>)[key])) return true;
-      }
-    }
-    return length > limit;
-  };
-  return walk(value);
-}
-
 /** The worker's code: the compiled file beside this one, or the TypeScript source through tsx's loader. */
 function startWorker(): Worker {
   const typescript = import.meta.url.endsWith('.ts');

@@ -13,6 +13,7 @@ import {
   CapabilityRequestSchema,
   createLocalFolderArtifactStore,
   installCapability,
+  jsonLongerThanAbout,
   OperatorPolicySchema,
   type AdmittedRun,
   type ArtifactStore,
@@ -21,7 +22,7 @@ import {
   type RunQueue,
 } from '@jacobian/shared';
 import { createApi, type Api } from './api.js';
-import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
+import { createAdmissionPool, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
 import { startHttpServer } from './http.js';
 import { SQUARE, squared } from './square.fixture.js';
 
@@ -84,11 +85,11 @@ afterAll(async () => {
 
 const LARGE = { capability_id: 'test.edges', payload: { order: 200, edges: edges(200) }, budget: { wall_time_ms: 5000 } };
 
-describe('jsonLongerThan', () => {
+describe('jsonLongerThanAbout', () => {
   it('tells a large request from a small one without serializing it', () => {
-    expect(jsonLongerThan(LARGE, LARGE_REQUEST_BYTES)).toBe(true);
+    expect(jsonLongerThanAbout(LARGE, LARGE_REQUEST_BYTES)).toBe(true);
     expect(JSON.stringify(LARGE).length).toBeGreaterThan(LARGE_REQUEST_BYTES);
-    expect(jsonLongerThan({ capability_id: 'test.square', payload: { n: 7 } }, LARGE_REQUEST_BYTES)).toBe(false);
+    expect(jsonLongerThanAbout({ capability_id: 'test.square', payload: { n: 7 } }, LARGE_REQUEST_BYTES)).toBe(false);
   });
 });
 

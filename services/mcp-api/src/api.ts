@@ -17,6 +17,7 @@ import {
   recordResult,
   resultDigest,
   runSpanAttributes,
+  jsonLongerThanAbout,
   runTargetOf,
   SpanAttribute,
   toAppError,
@@ -42,7 +43,7 @@ import {
   type SpanAttributes as Attributes,
 } from '@jacobian/shared';
 import { z } from 'zod';
-import { createAdmissionPool, jsonLongerThan, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
+import { createAdmissionPool, LARGE_REQUEST_BYTES, MAX_REQUEST_BYTES, type AdmissionPool } from './admission-pool.js';
 import { find, FindArgumentsSchema, rejectedFindResponse, type FindResponse } from './find.js';
 import { unknownCapability } from './suggest.js';
 
@@ -285,7 +286,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
    * large one), so that its run reaches the queue in the same turn as the call.
    */
   function admit(args: unknown): Admission | Promise<Admission> {
-    if (isPlainObject(args) && jsonLongerThan(args, MAX_REQUEST_BYTES)) {
+    if (isPlainObject(args) && jsonLongerThanAbout(args, MAX_REQUEST_BYTES)) {
       return {
         rejected: rejected(
           args,
@@ -297,7 +298,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
         ),
       };
     }
-    const large = deps.admissionPool != null && isPlainObject(args) && jsonLongerThan(args, LARGE_REQUEST_BYTES);
+    const large = deps.admissionPool != null && isPlainObject(args) && jsonLongerThanAbout(args, LARGE_REQUEST_BYTES);
     const tracer = activeTracer();
     if (tracer === undefined) return large ? admitInWorker(args) : admitRequestArgs(args);
     const span = tracer.startSpan('admission');
