@@ -9,7 +9,7 @@ describe('roundsFor', () => {
   });
 
   it('gives a short case as many rounds as fit its share of geng direct time, and never fewer than the minimum', () => {
-    // triangle-free at n = 10 on the seventeenth session's host: geng about 31 ms.
+    // triangle-free at n = 10 on an Intel Xeon host (2026-12-06): geng about 31 ms.
     expect(roundsFor(31, 3)).toBe(Math.ceil(SHORT_CASE_GENG_MS / 31));
     expect(roundsFor(31, 3)).toBeGreaterThan(SHORT_CASE_MIN_ROUNDS);
     // n = 9, every graph: geng about 180 ms, so the minimum decides.

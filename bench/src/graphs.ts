@@ -429,8 +429,9 @@ async function capabilityShard(
  * geng direct and the capability with the geng provider on the same k shards, interleaved: shard
  * by shard, each shard run by both back to back, and which of the two goes first alternating
  * with the shard and the round. So both meet the same phases of the machine's speed, which on
- * some hosts drifts by tens of per cent within seconds (see bench/README.md, seventeenth
- * session): run as two blocks of k shards each, one system met a slow spell the other missed.
+ * some hosts drifts by tens of per cent within seconds: run as two blocks of k shards each, one
+ * system met a slow spell the other missed (on an Intel Xeon host, 2026-12-06, connected at
+ * n = 10 read 1.12–1.34× in blocks and 1.05–1.09× interleaved; bench/README.md, `graphs`, Order).
  */
 async function pairedRun(context: BenchContext, installed: Installed, c: EnumerationCase, n: number, shards: number, round_: number, dir: string, leftovers: Leftovers): Promise<{ direct: SystemRun; viaGeng: SystemRun }> {
   const store = await caseStore('geng', c, n, dir, leftovers);
@@ -507,8 +508,9 @@ export const SHORT_CASE_MS = 250;
 export const SHORT_CASE_MIN_ROUNDS = 15;
 /**
  * A short case also gets as many rounds as its geng direct run fits in this many milliseconds:
- * on the seventeenth session's host, triangle-free at n = 10 (geng about 31 ms) measured 1.149×
- * [90 %: 0.997–1.367] on 15 rounds and 1.056× [1.014–1.129] on 40, minutes apart.
+ * on an Intel Xeon host (2026-12-06), triangle-free at n = 10 (geng about 31 ms) measured 1.149×
+ * [90 %: 0.997–1.367] on 15 rounds and 1.056× [1.014–1.129] on 40, minutes apart (bench/README.md,
+ * `graphs`, Rounds).
  */
 export const SHORT_CASE_GENG_MS = 2000;
 
@@ -627,8 +629,8 @@ const SHARDED_ORDER = 10;
 const SHARDED_SHARDS = 8;
 const SHARDED_BUDGET_MS = 300_000;
 /**
- * Fewest measured rounds (one call per cluster each), whatever --graphs-repeat says. Eight since
- * the seventeenth session: on its host four rounds gave 1.588× [90 %: 1.343–2.126].
+ * Fewest measured rounds (one call per cluster each), whatever --graphs-repeat says: on an Intel
+ * Xeon host (2026-12-06) four rounds gave 1.588× [90 %: 1.343–2.126].
  */
 const SHARDED_MIN_ROUNDS = 8;
 const SHARDED_BUCKET = 'jacobian-bench-graphs';
