@@ -28,6 +28,12 @@ else
   npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report-1.json --exclude 'test/src/cluster/**' || status=$?
   echo "== cluster tests"
   npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report-2.json test/src/cluster || status=$?
+  # The role images run Node 24 (their Dockerfiles) while this machine's Node may be older: the
+  # end-to-end suites run again under the images' Node, which then also runs every jacobian
+  # process and kernel child they start (they spawn process.execPath).
+  image_node="$(bash scripts/node-images.sh)"
+  echo "== end-to-end tests under the images' Node ($("$image_node" --version))"
+  "$image_node" node_modules/vitest/vitest.mjs run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report-3.json test/src/e2e || status=$?
 fi
 # Print the closing line CI reads: "N passed, N failed, N skipped".
 node -e '

@@ -18,7 +18,7 @@ import type { CapabilityResult } from '../contracts/result.js';
 import { JacobianError } from '../errors.js';
 import { startRedisServer, type RedisServer } from '../testing/redis-server.js';
 import { createBullmqRunQueue, type BullmqRunQueueOptions } from './bullmq-run-queue.js';
-import { createBullmqRunWorker, type BullmqRunWorker, type BullmqRunWorkerOptions } from './bullmq-run-worker.js';
+import { budgetLeft, createBullmqRunWorker, type BullmqRunWorker, type BullmqRunWorkerOptions } from './bullmq-run-worker.js';
 import { decodeJobFailure, defaultRunQueueName, encodeJobFailure, parseRunJobData, RunJobDataSchema, runQueueKeys } from './job-data.js';
 import type { RunHandler, RunQueue, RunTarget } from './run-queue.js';
 import { completedRunResult } from './fixtures/results.js';
@@ -211,6 +211,19 @@ describe('run job data', () => {
     expect([decoded.code, decoded.message]).toEqual(['EXECUTION_CRASHED', 'the child died']);
     const foreign = decodeJobFailure('job stalled more than allowable limit');
     expect([foreign.code, foreign.message]).toEqual(['INTERNAL', 'job stalled more than allowable limit']);
+  });
+});
+
+describe('the budget of a job taken up again', () => {
+  it('is the whole budget at the first activation, what is left of it counted from the job\'s creation afterwards, none once it ended', () => {
+    const run = admitted(21, 10_000);
+    expect(budgetLeft(run, { attemptsStarted: 1, timestamp: 1_000 }, 50_000)).toBe(run);
+    const left = budgetLeft(run, { attemptsStarted: 2, timestamp: 1_000 }, 4_500);
+    expect(left?.budget).toEqual({ ...run.budget, wall_time_ms: 6_500 });
+    expect([left?.job_id, left?.request_digest, left?.payload]).toEqual([run.job_id, run.request_digest, run.payload]);
+    expect(budgetLeft(run, { attemptsStarted: 3, timestamp: 1_000 }, 11_000)).toBeUndefined();
+    // A creation stamp ahead of this host's clock takes nothing away.
+    expect(budgetLeft(run, { attemptsStarted: 2, timestamp: 9_000 }, 8_000)?.budget.wall_time_ms).toBe(10_000);
   });
 });
 
@@ -590,10 +603,36 @@ describe('BullMQ run queue', () => {
     const survivor = await spawnWorkerProcess({ prefix, behavior: 'complete', markerDir: dir, lockMs });
     await doomed.kill();
     const result = await pending;
-    expect(result).toEqual(completedResult(run, { pid: survivor.pid }));
+    // The survivor ran it with what was left of the budget: the job waited at least the lock's
+    // duration for its takeover, counted from its creation.
+    const given = (result.output as { wall_time_ms: number }).wall_time_ms;
+    expect(given).toBeGreaterThan(0);
+    expect(given).toBeLessThanOrEqual(run.budget.wall_time_ms - lockMs);
+    expect(result).toEqual(completedResult(run, { pid: survivor.pid, wall_time_ms: given }));
     expect(settled).toBe(1);
     expect(existsSync(survivor.marker('completed'))).toBe(true);
     expect(readdirSync(dir).sort()).toEqual([`${doomed.pid}.started`, `${survivor.pid}.completed`, `${survivor.pid}.started`].sort());
+  });
+
+  it('answers TIMEOUT without running it when a job whose runner died is taken up after its budget ended', async () => {
+    const prefix = uniquePrefix();
+    const dir = markerDir();
+    const lockMs = 1000;
+    const doomed = await spawnWorkerProcess({ prefix, behavior: 'wait-for-abort', markerDir: dir, lockMs });
+    const queue = openQueue(prefix);
+    // The takeover comes at least the lock's duration after the first start: past this budget.
+    const run = admitted(14, lockMs / 2);
+    const pending = queue.submit(run, POOL);
+    await until('the first runner to start the run', () => existsSync(doomed.marker('started')));
+    const survivor = await spawnWorkerProcess({ prefix, behavior: 'complete', markerDir: dir, lockMs });
+    await doomed.kill();
+    const result = await pending;
+    expect(result.execution.status).toBe('TIMEOUT');
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['EXECUTION_TIMEOUT']);
+    expect(result.diagnostics[0]?.message).toContain('before another runner could take it up again');
+    // The survivor took the job but never ran it.
+    expect(readdirSync(dir)).toEqual([`${doomed.pid}.started`]);
+    expect(existsSync(survivor.marker('started'))).toBe(false);
   });
 
   it('closes a worker gracefully: a run that finishes within the grace completes', async () => {

@@ -164,6 +164,35 @@ function isConclusive(error: JacobianError): boolean {
   return error.code !== 'INTERNAL' && !error.retryable;
 }
 
+/**
+ * The run a job's activation executes. The first activation gets the whole wall-time budget. A
+ * job taken up again (its runner died and another took it over, its runner handed it back while
+ * closing, or BullMQ retried it after an infrastructure failure) gets what is left of the budget
+ * counted from the job's creation, as its caller's clock counts it (the API answers TIMEOUT at
+ * the budget plus a grace from admission): undefined when nothing is left. The run's identity
+ * (job ID, request digest) is unchanged; only the budget the host enforces shrinks.
+ */
+export function budgetLeft(run: AdmittedRun, job: Pick<Job, 'attemptsStarted' | 'timestamp'>, now = Date.now()): AdmittedRun | undefined {
+  if (job.attemptsStarted <= 1) return run;
+  const left = run.budget.wall_time_ms - Math.max(0, now - job.timestamp);
+  if (left <= 0) return undefined;
+  return { ...run, budget: { ...run.budget, wall_time_ms: left } };
+}
+
+function timedOutBeforeRestart(run: AdmittedRun): CapabilityResult {
+  return nonConclusionResult(run, {
+    status: 'TIMEOUT',
+    diagnostics: [
+      errorDiagnostic(
+        new JacobianError(
+          'EXECUTION_TIMEOUT',
+          `the run's wall-time budget of ${run.budget.wall_time_ms} ms ended before another runner could take it up again (its first runner stopped); nothing was concluded`,
+        ),
+      ),
+    ],
+  });
+}
+
 async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const settled = await Promise.race([
@@ -422,7 +451,11 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
       try {
         // A child is never split again; a parent splits, waits, or merges (see splitStep).
         const split = options.shards === undefined || job.parentKey !== undefined ? undefined : await splitStep(options.shards, job, token, data, jobSignal, keys, progress);
-        result = split ?? (await options.handler(run, jobSignal, progress));
+        if (split !== undefined) result = split;
+        else {
+          const left = budgetLeft(run, job);
+          result = left === undefined ? timedOutBeforeRestart(run) : await options.handler(left, jobSignal, progress);
+        }
       } catch (thrown) {
         if (thrown instanceof WaitingChildrenError) throw thrown;
         if (jobSignal.aborted && jobSignal.reason === SHUTTING_DOWN) return await requeue(job, token);

@@ -205,6 +205,9 @@ describe.each(ROLES)('the $role image ($dockerfile)', ({ role, exposes }) => {
     expect(semver.subset(version, ROOT_PACKAGE.engines.node), `${version} vs engines ${ROOT_PACKAGE.engines.node}`).toBe(true);
     // Native modules installed in the build stage must match the runtime's Node and libc.
     for (const stage of file.stages.filter((s) => s.base.startsWith('node:'))) expect(stage.base).toBe(runtime.base);
+    // The test command runs the end-to-end suites under a Node of the same release line.
+    const tested = /JACOBIAN_IMAGE_NODE_VERSION:-(\d+)\.\d+\.\d+/.exec(read('scripts/node-images.sh'))?.[1];
+    expect(tested, 'scripts/node-images.sh installs the Node the images run').toBe(major);
   });
 
   it('runs as a numeric non-root user created in the image, from /app with a writable data directory', () => {
