@@ -468,6 +468,8 @@ export { createJacobianMetrics, prometheusName } from './telemetry/metrics.js';
 export type { CheckerVerdict, JacobianMetrics, JacobianMetricsOptions, McpOperation, QueueDepth } from './telemetry/metrics.js';
 export type { MetricReader } from '@opentelemetry/sdk-metrics';
 export { processResource, processResourceAttributes } from './telemetry/resource.js';
+export { instrumentMcpTransport, McpAttribute, mcpRequestAttributes, startMcpRequest } from './telemetry/mcp-spans.js';
+export type { InstrumentTransportOptions, McpRequestOptions, McpRequestTelemetry, McpTransportLike } from './telemetry/mcp-spans.js';
 export type { ProcessResourceOptions, ResourceEnvironment } from './telemetry/resource.js';
 export { readQueueDepths } from './telemetry/queue-depth.js';
 export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.js';
