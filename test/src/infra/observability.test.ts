@@ -91,7 +91,7 @@ const PROMQL_WORDS = new Set(
  * identifiers once strings, label matchers, grouping clauses, ranges, numbers and PromQL's own
  * words are taken out.
  */
-export function seriesIn(expr: string): string[] {
+function seriesIn(expr: string): string[] {
   const stripped = expr
     .replace(/"(?:[^"\\]|\\.)*"/g, '""')
     .replace(/\{[^}]*\}/g, ' ')
