@@ -6,6 +6,7 @@
 #                                  the independent truth the graph tests compare against
 #   cadical                        the SAT solver of the SAT-based providers
 #   singular                       the Groebner-basis provider, and the truth the TypeScript engine is compared with
+#   prometheus                     for promtool: the alert rules in infra/observability are checked and unit-tested
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
 set -euo pipefail
 
@@ -17,6 +18,7 @@ command -v ceph-osd >/dev/null 2>&1 || need+=(ceph-osd)
 command -v nauty-geng >/dev/null 2>&1 || need+=(nauty)
 command -v cadical >/dev/null 2>&1 || need+=(cadical)
 command -v Singular >/dev/null 2>&1 || need+=(singular)
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 [ "${#need[@]}" -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -28,6 +30,6 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 # Debian starts packaged services on install where it can; the tests run their own instances.
-for unit in redis-server ceph-mon.target ceph-osd.target ceph-radosgw.target; do
+for unit in redis-server ceph-mon.target ceph-osd.target ceph-radosgw.target prometheus; do
   systemctl stop "$unit" >/dev/null 2>&1 || true
 done

@@ -1,4 +1,4 @@
-import { createJacobianMetrics, installTelemetry, parseKeyPairsIntoRecord, startOtlpMetricsExport, type JacobianMetrics, type RunningMetricsExport } from '@jacobian/shared';
+import { createJacobianMetrics, installTelemetry, processResource, type JacobianMetrics, type MetricReader } from '@jacobian/shared';
 import type { RunningTracing } from '@jacobian/shared/telemetry-sdk';
 import type { InstalledCapability } from '@jacobian/shared';
 import { providerSkipped, type Logger } from './log.js';
@@ -53,42 +53,38 @@ export function metricsExportUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Start this process's metrics and, when configured, its tracing (service name
- * `jacobian-<role>` unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names one), and
+ * Start this process's metrics and, when configured, its tracing and its OTLP metrics push,
+ * under one resource (service name `jacobian-<role>` unless OTEL_SERVICE_NAME or
+ * OTEL_RESOURCE_ATTRIBUTES names one; the instance, host and k8s pod from the environment), and
  * install them for the instrumented code.
  */
 export async function startTelemetry(role: string, version: string, env: NodeJS.ProcessEnv, log: Logger): Promise<ProcessTelemetry> {
-  const metrics = createJacobianMetrics();
-  let tracing: RunningTracing | undefined;
-  if (tracingConfigured(env)) {
-    const protocol = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'];
-    if (protocol !== undefined && protocol !== 'http/json') {
-      log.warn('only OTLP/HTTP JSON is exported; the configured protocol is ignored', { protocol });
-    }
-    const { startTracing } = await import('@jacobian/shared/telemetry-sdk');
-    tracing = startTracing({
-      serviceName: `jacobian-${role}`,
-      serviceVersion: version,
-      onDiagnostic: (message) => log.warn('tracing', { error: message }),
-    });
-  }
-  const uninstall = installTelemetry(tracing === undefined ? { metrics } : { metrics, tracer: tracing.tracer });
+  const resource = processResource({ serviceName: `jacobian-${role}`, serviceVersion: version, env });
   const metricsUrl = metricsExportUrl(env);
-  let metricsExport: RunningMetricsExport | undefined;
-  if (metricsUrl !== undefined) {
-    const resource = parseKeyPairsIntoRecord(env['OTEL_RESOURCE_ATTRIBUTES']);
-    const serviceName = env['OTEL_SERVICE_NAME']?.trim() || resource['service.name'] || `jacobian-${role}`;
-    metricsExport = startOtlpMetricsExport({
-      registry: metrics.registry,
-      url: metricsUrl,
-      intervalMs: positiveMs(env['OTEL_METRIC_EXPORT_INTERVAL'], 60_000),
-      timeoutMs: positiveMs(env['OTEL_METRIC_EXPORT_TIMEOUT'], 30_000),
-      headers: { ...parseKeyPairsIntoRecord(env['OTEL_EXPORTER_OTLP_HEADERS']), ...parseKeyPairsIntoRecord(env['OTEL_EXPORTER_OTLP_METRICS_HEADERS']) },
-      resource: { ...resource, 'service.name': serviceName, 'service.version': version },
-      scope: { name: 'jacobian', version },
-      onError: (message) => log.warn('metrics export', { error: message }),
-    });
+  const tracingOn = tracingConfigured(env);
+  let tracing: RunningTracing | undefined;
+  let stopDiagnostics: (() => void) | undefined;
+  const readers: MetricReader[] = [];
+  if (tracingOn || metricsUrl !== undefined) {
+    for (const signal of ['TRACES', 'METRICS'] as const) {
+      const protocol = env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'];
+      if (protocol !== undefined && protocol !== 'http/json') log.warn('only OTLP/HTTP JSON is exported; the configured protocol is ignored', { protocol, signal: signal.toLowerCase() });
+    }
+    const sdk = await import('@jacobian/shared/telemetry-sdk');
+    stopDiagnostics = sdk.reportDiagnostics((message) => log.warn('telemetry export', { error: message }));
+    if (tracingOn) tracing = sdk.startTracing({ resource, serviceVersion: version });
+    if (metricsUrl !== undefined) {
+      readers.push(
+        sdk.createOtlpMetricReader({
+          url: metricsUrl,
+          intervalMs: positiveMs(env['OTEL_METRIC_EXPORT_INTERVAL'], 60_000),
+          timeoutMs: positiveMs(env['OTEL_METRIC_EXPORT_TIMEOUT'], 30_000),
+        }),
+      );
+    }
   }
+  const metrics = createJacobianMetrics({ resource, readers, runtime: true });
+  const uninstall = installTelemetry(tracing === undefined ? { metrics } : { metrics, tracer: tracing.tracer });
   let closing: Promise<void> | undefined;
   return {
     metrics,
@@ -96,9 +92,10 @@ export async function startTelemetry(role: string, version: string, env: NodeJS.
     close() {
       closing ??= (async () => {
         try {
-          await Promise.all([tracing?.shutdown(), metricsExport?.shutdown()]);
+          await Promise.allSettled([tracing?.shutdown(), metrics.shutdown()]);
         } finally {
           uninstall();
+          stopDiagnostics?.();
         }
       })();
       return closing;

@@ -464,12 +464,13 @@ export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSche
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 
 export { activeMetrics, activeTracer, inSpan, installTelemetry, recordResult, runSpanAttributes, SpanAttribute, targetPool } from './telemetry/instrumentation.js';
-export { createJacobianMetrics } from './telemetry/metrics.js';
-export { startOtlpMetricsExport } from './telemetry/otlp-metrics.js';
-/** The OTel SDKs' parser of `key=value,...` variables (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES); from @opentelemetry/core, not the SDK. */
-export { parseKeyPairsIntoRecord } from '@opentelemetry/core';
-export type { RunningMetricsExport } from './telemetry/otlp-metrics.js';
-export type { CheckerVerdict, JacobianMetrics, QueueDepth } from './telemetry/metrics.js';
+export { createJacobianMetrics, prometheusName } from './telemetry/metrics.js';
+export type { CheckerVerdict, JacobianMetrics, JacobianMetricsOptions, McpOperation, QueueDepth } from './telemetry/metrics.js';
+export type { MetricReader } from '@opentelemetry/sdk-metrics';
+export { processResource, processResourceAttributes } from './telemetry/resource.js';
+export { instrumentMcpTransport, McpAttribute, mcpRequestAttributes, startMcpRequest } from './telemetry/mcp-spans.js';
+export type { InstrumentTransportOptions, McpRequestOptions, McpRequestTelemetry, McpTransportLike } from './telemetry/mcp-spans.js';
+export type { ProcessResourceOptions, ResourceEnvironment } from './telemetry/resource.js';
 export { readQueueDepths } from './telemetry/queue-depth.js';
 export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.js';
 export type { OpsEndpoints, Readiness } from './telemetry/ops.js';

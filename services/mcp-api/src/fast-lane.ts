@@ -25,7 +25,8 @@
  * A handler that throws is answered as the SDK answers it, with a tool error carrying the
  * message. The handlers send no notifications, so the SDK would never upgrade these answers to
  * a stream. A client that disconnects aborts the call's signal, which cancels a math.run.
- * A test sends the same requests through both paths and compares the answers.
+ * A test sends the same requests through both paths and compares the answers. Each call it
+ * answers is an MCP span and duration, as the SDK's requests are (see mcp-spans.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -36,7 +37,7 @@ import {
   validateOriginHeader,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
-import { inOwnTurn, isPlainObject } from '@jacobian/shared';
+import { inOwnTurn, isPlainObject, startMcpRequest, type McpRequestTelemetry } from '@jacobian/shared';
 
 type JsonObject = Record<string, unknown>;
 
@@ -191,11 +192,15 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     return { kind: 'tool', id: message.id, tool, args, meta: isPlainObject(meta) ? meta : undefined };
   }
 
+  /** The lane's tools are the server's; the tasks methods name no tool or prompt. */
+  const requestOptions = { transport: 'tcp', isKnown: (kind: 'tool' | 'prompt', name: string) => kind === 'tool' && tools.has(name) } as const;
+
   /** Serialized results, for tools that return the same result object again (math.find's cache). */
   const serialized = new WeakMap<object, string>();
 
-  function answer(response: ServerResponse, id: string | number, result: CallToolResult | JsonObject): void {
+  function answer(response: ServerResponse, id: string | number, result: CallToolResult | JsonObject, telemetry: McpRequestTelemetry | undefined): void {
     if (response.destroyed || response.headersSent) return;
+    telemetry?.end({ result });
     let resultText = serialized.get(result);
     if (resultText === undefined) {
       // A task handle or a task method's result names its own resultType.
@@ -210,28 +215,29 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     response.end(text);
   }
 
-  function answerError(response: ServerResponse, id: string | number, error: { code: number; message: string }): void {
+  function answerError(response: ServerResponse, id: string | number, error: { code: number; message: string }, telemetry: McpRequestTelemetry | undefined): void {
     if (response.destroyed || response.headersSent) return;
+    telemetry?.end({ error });
     const text = JSON.stringify({ jsonrpc: '2.0', id, error });
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     response.end(text);
   }
 
-  function callMethod(request: IncomingMessage, response: ServerResponse, routed: RoutedMethod): void {
+  function callMethod(request: IncomingMessage, response: ServerResponse, routed: RoutedMethod, telemetry: McpRequestTelemetry | undefined): void {
     routed.method(routed.params, request).then(
       (answered) => {
-        if ('error' in answered && isPlainObject(answered['error']) && !('resultType' in answered)) answerError(response, routed.id, answered.error as { code: number; message: string });
-        else answer(response, routed.id, answered);
+        if ('error' in answered && isPlainObject(answered['error']) && !('resultType' in answered)) answerError(response, routed.id, answered.error as { code: number; message: string }, telemetry);
+        else answer(response, routed.id, answered, telemetry);
       },
       (error: unknown) => {
         const reported = toError(error);
         options.onError?.(reported);
-        answerError(response, routed.id, { code: -32603, message: reported.message });
+        answerError(response, routed.id, { code: -32603, message: reported.message }, telemetry);
       },
     );
   }
 
-  function call(request: IncomingMessage, response: ServerResponse, routed: RoutedTool): void {
+  function call(request: IncomingMessage, response: ServerResponse, routed: RoutedTool, telemetry: McpRequestTelemetry | undefined): void {
     const toolError = (error: unknown): CallToolResult => {
       const reported = toError(error);
       options.onError?.(reported);
@@ -245,7 +251,7 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
       } catch (error) {
         result = toolError(error);
       }
-      answer(response, routed.id, result);
+      answer(response, routed.id, result, telemetry);
       return;
     }
     const controller = new AbortController();
@@ -261,7 +267,7 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
     }
     void pending.catch(toolError).then((result) => {
       response.off('close', onClose);
-      answer(response, routed.id, result);
+      answer(response, routed.id, result, telemetry);
     });
   }
 
@@ -280,8 +286,15 @@ export function createModernToolLane(options: ModernToolLaneOptions): ModernTool
         return;
       }
       taken();
-      if (routed.kind === 'method') callMethod(request, response, routed);
-      else call(request, response, routed);
+      const telemetry = startMcpRequest(parsed as { method: string }, requestOptions);
+      if (telemetry === undefined) {
+        if (routed.kind === 'method') callMethod(request, response, routed, undefined);
+        else call(request, response, routed, undefined);
+        return;
+      }
+      // A client that goes away before the answer: the request ends unanswered.
+      response.once('close', () => telemetry.abandon('connection_closed'));
+      telemetry.run(() => (routed.kind === 'method' ? callMethod(request, response, routed, telemetry) : call(request, response, routed, telemetry)));
     };
     // Node's parser delivers exactly the declared Content-Length, which claims() bounded.
     const chunks: Buffer[] = [];

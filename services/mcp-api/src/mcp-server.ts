@@ -1,6 +1,6 @@
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { toAppError, type ReasoningLog, type ReasoningMode } from '@jacobian/shared';
+import { instrumentMcpTransport, toAppError, type ReasoningLog, type ReasoningMode } from '@jacobian/shared';
 import type { Api } from './api.js';
 import { instructionsFor } from './instructions.js';
 import { findToolResult, progressChannel, reasoningWriteResult, runToolResult, TOOLS, type ProgressChannel } from './tools.js';
@@ -47,7 +47,12 @@ export interface McpServerOptions {
   tasks?: boolean;
   /** Longest silence on a math.run call that asked for progress (default PROGRESS_HEARTBEAT_MS). */
   progressHeartbeatMs?: number;
+  /** What the server is connected over, for its MCP spans' `network.transport`: `pipe` (stdio) or `tcp` (HTTP, the default). */
+  transport?: 'pipe' | 'tcp';
 }
+
+/** The prompts every server registers. */
+const PROMPTS = { discover: 'jacobian-discover', checkEvidence: 'jacobian-check-evidence' } as const;
 
 /**
  * An API still starting (probing providers): what the server says about itself is known from
@@ -126,7 +131,7 @@ export function createMcpServer(source: Api | StartingApi, options: McpServerOpt
   if (mode !== 'OFF') registerReasoning(server, async () => (await ready()).reasoning);
 
   server.registerPrompt(
-    'jacobian-discover',
+    PROMPTS.discover,
     {
       title: 'Discover capabilities for a mathematical task',
       description: 'Turns a task into discovery and exact-contract steps; strategy stays with you.',
@@ -155,7 +160,7 @@ export function createMcpServer(source: Api | StartingApi, options: McpServerOpt
   );
 
   server.registerPrompt(
-    'jacobian-check-evidence',
+    PROMPTS.checkEvidence,
     {
       title: 'Check evidence with an independent checker',
       description: 'How to look for a compatible independent checker without treating computed evidence as verified.',
@@ -185,6 +190,12 @@ export function createMcpServer(source: Api | StartingApi, options: McpServerOpt
     }),
   );
 
+  // Every request this server is delivered is an MCP span and a duration (see mcp-spans.ts).
+  const tools = new Set<string>([TOOLS.find.name, TOOLS.run.name, ...(mode === 'OFF' ? [] : [TOOLS.reasoningWrite.name])]);
+  const prompts = new Set<string>(Object.values(PROMPTS));
+  const isKnown = (kind: 'tool' | 'prompt', name: string): boolean => (kind === 'tool' ? tools : prompts).has(name);
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(instrumentMcpTransport(transport, { transport: options.transport ?? 'tcp', isKnown }));
   return server;
 }
 

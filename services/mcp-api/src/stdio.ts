@@ -30,6 +30,6 @@ export function startStdioServer(
   const transport = guardRequests(wire, onError, (message) => {
     if ('method' in message && 'id' in message) open.add(message.id);
   });
-  const handle = serveStdio(() => createMcpServer(api), { transport, ...(onError ? { onerror: onError } : {}) });
+  const handle = serveStdio(() => createMcpServer(api, { transport: 'pipe' }), { transport, ...(onError ? { onerror: onError } : {}) });
   return { close: () => handle.close(), unanswered: () => open.size };
 }

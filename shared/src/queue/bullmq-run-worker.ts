@@ -495,6 +495,9 @@ export function createBullmqRunWorker(options: BullmqRunWorkerOptions): BullmqRu
       maxStalledCount: options.maxStalledCount ?? 1,
     });
     worker.on('error', report);
+    // The worker whose stalled check found the job counts it (each stall once, cluster-wide).
+    const pool = targetPool(target);
+    worker.on('stalled', () => activeMetrics()?.jobStalled(pool));
     if (options.shards !== undefined) {
       // After BullMQ recorded a child's end in its parent: the parent's callers hear the count.
       // A report about a parent that has just finished or gone is dropped.

@@ -18,7 +18,8 @@ describe('metrics', () => {
     metrics.checkerVerdict('rejected');
     const { contentType, body } = await metrics.render();
     expect(contentType).toMatch(/^text\/plain/);
-    expect(body).toContain('jacobian_run_duration_seconds_bucket{le="0.025",capability="graph.colouring.find",outcome="COMPLETED"} 1');
+    expect(body).toContain('jacobian_run_duration_seconds_bucket{capability="graph.colouring.find",outcome="COMPLETED",le="0.025"} 1');
+    expect(body).toContain('jacobian_run_duration_seconds_bucket{capability="graph.colouring.find",outcome="COMPLETED",le="+Inf"} 2');
     expect(body).toContain('jacobian_run_duration_seconds_count{capability="graph.colouring.find",outcome="COMPLETED"} 2');
     expect(body).toContain('jacobian_runs_total{capability="graph.colouring.find",mode="EXPLORE",outcome="COMPLETED"} 2');
     expect(body).toContain('jacobian_provider_up{provider="nauty"} 0');
@@ -27,7 +28,7 @@ describe('metrics', () => {
     expect(body).toContain('jacobian_checker_verifications_total{outcome="rejected"} 1');
   });
 
-  it('reads queue depths at scrape time, and leaves them out when the read fails', async () => {
+  it('reads queue depths at scrape time, and keeps the last depths read when a read fails', async () => {
     const metrics = createJacobianMetrics();
     let depth = 3;
     let failing = false;
@@ -36,7 +37,8 @@ describe('metrics', () => {
     depth = 5;
     expect((await metrics.render()).body).toContain('jacobian_queue_jobs{pool="light",state="waiting"} 5');
     failing = true;
-    expect((await metrics.render()).body).not.toContain('jacobian_queue_jobs{');
+    depth = 9;
+    expect((await metrics.render()).body).toContain('jacobian_queue_jobs{pool="light",state="waiting"} 5');
   });
 });
 
@@ -66,6 +68,7 @@ describe('readiness and the operations routes', () => {
 
   it('answers /healthz, /metrics, and nothing else', async () => {
     const ops = { readiness: createReadiness([]), metrics: createJacobianMetrics() };
+    ops.metrics.runFinished('graph.colouring.find', 'EXPLORE', 'ERROR', 0.1);
     expect(await answerOps(ops, '/healthz')).toMatchObject({ status: 200, body: '{"status":"ok"}' });
     expect((await answerOps(ops, '/metrics'))?.body).toContain('# TYPE jacobian_runs_total counter');
     expect((await answerOps({ readiness: createReadiness([]) }, '/metrics'))?.status).toBe(404);

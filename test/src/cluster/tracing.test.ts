@@ -88,7 +88,10 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, string 
 /** One metric of one OTLP metrics push (sums and gauges; histograms are not read here). */
 interface ReceivedMetrics {
   service: string;
+  /** The pushing process's service.instance.id. */
+  instance: string;
   name: string;
+  unit: string;
   points: { attributes: Record<string, string | number | boolean>; value: number }[];
 }
 
@@ -98,6 +101,7 @@ interface ExportMetricsServiceRequest {
     scopeMetrics?: {
       metrics?: {
         name: string;
+        unit?: string;
         sum?: { dataPoints?: { attributes?: { key: string; value: OtlpValue }[]; asDouble?: number; asInt?: string | number }[] };
         gauge?: { dataPoints?: { attributes?: { key: string; value: OtlpValue }[]; asDouble?: number; asInt?: string | number }[] };
       }[];
@@ -118,11 +122,13 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bo
       if (request.method === 'POST' && request.url === '/v1/metrics' && json) {
         const decoded = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportMetricsServiceRequest;
         for (const resourceMetrics of decoded.resourceMetrics ?? []) {
-          const service = String(attributesOf(resourceMetrics.resource?.attributes)['service.name']);
+          const resource = attributesOf(resourceMetrics.resource?.attributes);
+          const service = String(resource['service.name']);
+          const instance = String(resource['service.instance.id']);
           for (const scope of resourceMetrics.scopeMetrics ?? []) {
             for (const metric of scope.metrics ?? []) {
               const points = metric.sum?.dataPoints ?? metric.gauge?.dataPoints ?? [];
-              metrics.push({ service, name: metric.name, points: points.map((p) => ({ attributes: attributesOf(p.attributes), value: p.asDouble ?? Number(p.asInt ?? NaN) })) });
+              metrics.push({ service, instance, name: metric.name, unit: metric.unit ?? '', points: points.map((p) => ({ attributes: attributesOf(p.attributes), value: p.asDouble ?? Number(p.asInt ?? NaN) })) });
             }
           }
         }
@@ -310,10 +316,11 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
     expect(calls.compute.result.execution.status).toBe('COMPLETED');
 
     const jobId = calls.compute.result.execution.job_id;
-    const spans = await traceOf(jobId, ['POST /mcp', 'math.run', 'admission', 'publish jacobian-pool-heavy', 'process jacobian-pool-heavy', `execute ${COMPUTE}`, 'artifact.put']);
+    const spans = await traceOf(jobId, ['POST /mcp', 'tools/call math.run', 'math.run', 'admission', 'publish jacobian-pool-heavy', 'process jacobian-pool-heavy', `execute ${COMPUTE}`, 'artifact.put']);
     const root = expectWellFormed(spans);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['jacobian-api', 'jacobian-runner']));
 
+    const call = only(spans, 'tools/call math.run', 'jacobian-api');
     const run = only(spans, 'math.run', 'jacobian-api');
     const admission = only(spans, 'admission', 'jacobian-api');
     const producer = only(spans, 'publish jacobian-pool-heavy', 'jacobian-api');
@@ -321,7 +328,12 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
     const execution = only(spans, `execute ${COMPUTE}`, 'jacobian-runner');
     const provider = spans.find((s) => s.name.startsWith('provider ') && s.service === 'jacobian-runner');
     expect(provider, 'a provider span').toBeDefined();
-    expect(run.parentSpanId).toBe(root.spanId);
+    // The MCP request's span (OpenTelemetry's MCP conventions) is between the HTTP request and the API's run.
+    expect(call.parentSpanId).toBe(root.spanId);
+    expect(call.kind).toBe(KIND.SERVER);
+    expect(call.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'math.run', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'tcp' });
+    expect(typeof call.attributes['jsonrpc.request.id']).toBe('string');
+    expect(run.parentSpanId).toBe(call.spanId);
     expect(admission.parentSpanId).toBe(run.spanId);
     expect(producer.kind).toBe(KIND.PRODUCER);
     expect(isDescendant(spans, producer, run)).toBe(true);
@@ -366,7 +378,7 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
     expect(calls.verify.result.assurance.level).toBe('VERIFIED');
 
     const jobId = calls.verify.result.execution.job_id;
-    const spans = await traceOf(jobId, ['POST /mcp', 'math.run', 'publish jacobian-checker', 'process jacobian-checker', `execute ${VERIFY}`, 'verification.check']);
+    const spans = await traceOf(jobId, ['POST /mcp', 'tools/call math.run', 'math.run', 'publish jacobian-checker', 'process jacobian-checker', `execute ${VERIFY}`, 'verification.check']);
     const root = expectWellFormed(spans);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['jacobian-api', 'jacobian-checker']));
     const run = only(spans, 'math.run', 'jacobian-api');
@@ -438,7 +450,8 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
     // Labels never carry job IDs.
     for (const text of [runnerMetrics, checkerMetrics, apiMetrics]) expect(text).not.toContain('run-');
 
-    // The same metrics arrive over OTLP from every role, cumulative, under the role's service name.
+    // The same metrics arrive over OTLP from every role, cumulative, under the role's service name
+    // and its own instance ID, with OpenTelemetry names and units.
     const pushed = (service: string, name: string, labels: Record<string, string>): number | undefined =>
       (receiver as NonNullable<typeof receiver>).metrics
         .filter((m) => m.service === service && m.name === name)
@@ -449,13 +462,47 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
     await pollUntil(
       'OTLP metrics pushes from the runner, the checker and the API',
       () =>
-        pushed('jacobian-runner', 'jacobian_runs_total', { capability: 'graph.construct.explicit', mode: 'EXPLORE', outcome: 'COMPLETED' }) === 1 &&
-        pushed('jacobian-checker', 'jacobian_checker_verifications_total', { outcome: 'accepted' }) === 1 &&
-        pushed('jacobian-api', 'jacobian_api_verifications_total', { outcome: 'verified' }) === 1
+        pushed('jacobian-runner', 'jacobian.runs', { capability: 'graph.construct.explicit', mode: 'EXPLORE', outcome: 'COMPLETED' }) === 1 &&
+        pushed('jacobian-checker', 'jacobian.checker.verifications', { outcome: 'accepted' }) === 1 &&
+        pushed('jacobian-api', 'jacobian.api.verifications', { outcome: 'verified' }) === 1
           ? true
           : undefined,
       { timeoutMs: 30_000, describe: () => `pushed: ${[...new Set((receiver as NonNullable<typeof receiver>).metrics.map((m) => `${m.service}:${m.name}`))].slice(0, 40).join(', ')}` },
     );
+    const received = (receiver as NonNullable<typeof receiver>).metrics;
+    for (const metric of received) expect(metric.unit, `${metric.service} ${metric.name}`).not.toBe('');
+    const instances = new Map(['jacobian-api', 'jacobian-runner', 'jacobian-checker'].map((service) => [service, new Set(received.filter((m) => m.service === service).map((m) => m.instance))]));
+    // One instance per process, each its own.
+    for (const [service, ids] of instances) expect([...ids], service).toHaveLength(1);
+    expect(new Set([...instances.values()].map((ids) => [...ids][0])).size).toBe(3);
+  });
+
+  it('traces every MCP request by method: initialize, tools/list and resources/read are spans of their own', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const legacy = new Client({ name: 'jacobian-tracing-legacy', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    await legacy.connect(new StreamableHTTPClientTransport(servedUrl(api)));
+    try {
+      await legacy.listTools();
+      await legacy.readResource({ uri: 'jacobian://instructions' });
+    } finally {
+      await legacy.close();
+    }
+    const spans = (receiver as NonNullable<typeof receiver>).spans;
+    const found = await pollUntil(
+      'the initialize, tools/list and resources/read spans',
+      () => {
+        const byName = (name: string): ReceivedSpan | undefined => spans.find((s) => s.service === 'jacobian-api' && s.name === name && (name !== 'resources/read' || s.attributes['mcp.resource.uri'] === 'jacobian://instructions'));
+        const list = [byName('initialize'), byName('tools/list'), byName('resources/read')];
+        return list.every((s) => s !== undefined) ? (list) : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    for (const span of found) {
+      expect(span.kind).toBe(KIND.SERVER);
+      expect(span.attributes['mcp.method.name']).toBe(span.name);
+      expect(typeof span.attributes['jsonrpc.request.id']).toBe('string');
+      // Each is under the HTTP request that carried it.
+      expect(spans.find((s) => s.spanId === span.parentSpanId)?.name).toBe('POST /mcp');
+    }
   });
 
   it('/readyz answers 503 naming Redis while Redis is down, and 200 once it is back', { timeout: TEST_TIMEOUT_MS }, async () => {
