@@ -19,7 +19,8 @@ export const EVICTION_POLICY_CHECK = 'redis-eviction-policy';
  *
  * The readiness check reads the policy again on each probe, and logs when it changes. A Redis
  * on which the policy can be read neither way (CONFIG and INFO both refused) is logged once as
- * unchecked and does not fail readiness: the operator has to make sure of it.
+ * unchecked and does not fail readiness: the operator has to make sure of it. Once the policy
+ * has been read, a probe that cannot read it (Redis down) fails, without a reason.
  */
 export async function watchEvictionPolicy(redis: Redis, log: Logger): Promise<() => Promise<void>> {
   let last = await readEvictionPolicy(redis);
@@ -34,6 +35,8 @@ export async function watchEvictionPolicy(redis: Redis, log: Logger): Promise<()
       last = reading;
     }
     if (reading.status === 'wrong') throw new NotReadyReason(evictionPolicyFix(reading.policy));
+    // Read before, unreadable now: Redis is down or refusing (shown as failed, like the redis check).
+    if (reading.status === 'unknown' && last.status !== 'unknown') throw new Error(reading.errors.join('; '));
   };
 }
 
