@@ -1032,12 +1032,55 @@ describe('infra/k8s/overlays/prod specifics', () => {
   });
 });
 
-describe('infra/k8s/examples/ingress-nginx', () => {
+/** The longest a math.run call waits for its answer: the largest wall-time budget (600 s) plus queueing. */
+const MIN_PROXY_TIMEOUT_S = 1800;
+
+interface IngressExample {
+  example: string;
+  /** What keeps Streamable HTTP working through this proxy: timeouts, no buffering, body size. */
+  streamingViolations: (annotations: Record<string, string>) => string[];
+  /** Whether the TLS hosts are listed in spec.tls (ingress-nginx), or TLS is the load balancer's (ALB). */
+  tlsInSpec: boolean;
+}
+
+const INGRESS_EXAMPLES: IngressExample[] = [
+  {
+    example: 'ingress-nginx',
+    tlsInSpec: true,
+    streamingViolations: (annotations) => {
+      const nginx = (key: string): string | undefined => annotations[`nginx.ingress.kubernetes.io/${key}`];
+      const violations: string[] = [];
+      for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) {
+        if (!(Number(nginx(key)) >= MIN_PROXY_TIMEOUT_S)) violations.push(`${key} ${nginx(key)} is under ${MIN_PROXY_TIMEOUT_S} s`);
+      }
+      for (const key of ['proxy-buffering', 'proxy-request-buffering']) if (nginx(key) !== 'off') violations.push(`${key} is not off`);
+      if (nginx('proxy-http-version') !== '1.1') violations.push('proxy-http-version is not 1.1');
+      // At least the server's own 4 MiB request limit, which then answers with its own error.
+      if (!/^(4|[5-9]|\d{2,})m$/.test(nginx('proxy-body-size') ?? '')) violations.push(`proxy-body-size ${nginx('proxy-body-size')} is under 4m`);
+      return violations;
+    },
+  },
+  {
+    example: 'aws-load-balancer',
+    tlsInSpec: false,
+    streamingViolations: (annotations) => {
+      const alb = (key: string): string | undefined => annotations[`alb.ingress.kubernetes.io/${key}`];
+      const violations: string[] = [];
+      const idle = /(?:^|,)idle_timeout\.timeout_seconds=(\d+)(?:,|$)/.exec(alb('load-balancer-attributes') ?? '')?.[1];
+      if (!(Number(idle) >= MIN_PROXY_TIMEOUT_S)) violations.push(`idle_timeout.timeout_seconds ${idle} is under ${MIN_PROXY_TIMEOUT_S} s`);
+      if (!/"HTTPS"\s*:\s*443/.test(alb('listen-ports') ?? '')) violations.push('no HTTPS listener');
+      if (alb('healthcheck-path') !== '/readyz') violations.push(`health check on ${alb('healthcheck-path')}, not /readyz`);
+      return violations;
+    },
+  },
+];
+
+describe.each(INGRESS_EXAMPLES)('infra/k8s/examples/$example', ({ example, streamingViolations, tlsInSpec }) => {
   type IngressObject = K8sObject & IIngress;
   let objects: K8sObject[] = [];
   let ingress: IngressObject;
   beforeAll(() => {
-    objects = renderDirectory(path.join(EXAMPLES, 'ingress-nginx'), 'examples/ingress-nginx');
+    objects = renderDirectory(path.join(EXAMPLES, example), `examples/${example}`);
     ingress = find<IngressObject>(objects, 'Ingress', 'mcp-api');
   });
 
@@ -1047,33 +1090,32 @@ describe('infra/k8s/examples/ingress-nginx', () => {
     expect(namespaceViolations(objects, 'jacobian')).toEqual([]);
   });
 
-  it('routes /mcp and the OAuth metadata to the http port of mcp-api, over TLS', () => {
+  it('routes /mcp and the OAuth metadata to the http port of mcp-api', () => {
     const prod = render('prod');
     const service = find<ServiceObject>(prod, 'Service', 'mcp-api');
-    const http = service.spec.ports?.find((p) => p.name === 'http');
-    expect(http?.port).toBe(MCP_PORT);
+    expect(service.spec.ports?.find((p) => p.name === 'http')?.port).toBe(MCP_PORT);
     const paths = (ingress.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? []);
     expect(paths.map((p) => [p.path, p.pathType])).toEqual([
       ['/mcp', 'Exact'],
       ['/.well-known/oauth-protected-resource', 'Prefix'],
     ]);
     for (const p of paths) expect(p.backend.service).toEqual({ name: 'mcp-api', port: { name: 'http' } });
-    const hosts = (ingress.spec?.rules ?? []).map((r) => r.host);
-    expect((ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])).toEqual(hosts);
+    if (tlsInSpec) expect((ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])).toEqual((ingress.spec?.rules ?? []).map((r) => r.host));
   });
 
-  it('keeps Streamable HTTP streams open and unbuffered, and the Authorization header as it came', () => {
+  it('keeps Streamable HTTP responses open and unbuffered, and the Authorization header as it came', () => {
     const annotations = ingress.metadata?.annotations ?? {};
-    const nginx = (key: string): string | undefined => annotations[`nginx.ingress.kubernetes.io/${key}`];
-    // Longer than the longest run a math.run call waits for: a 600 s wall-time budget, plus queueing.
-    for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) expect(Number(nginx(key)), key).toBeGreaterThanOrEqual(1800);
-    expect(nginx('proxy-buffering')).toBe('off');
-    expect(nginx('proxy-request-buffering')).toBe('off');
-    expect(nginx('proxy-http-version')).toBe('1.1');
-    // At least the server's own 4 MiB request limit, which then answers with its own error.
-    expect(nginx('proxy-body-size')).toMatch(/^(4|[5-9]|\d{2,})m$/);
+    expect(streamingViolations(annotations)).toEqual([]);
     // Nothing that authenticates at the proxy or rewrites headers (and could drop Authorization).
-    expect(Object.keys(annotations).filter((key) => /auth|snippet|headers/.test(key))).toEqual([]);
+    expect(Object.keys(annotations).filter((key) => /auth|snippet|headers|actions\./.test(key))).toEqual([]);
+  });
+
+  it('its rule rejects a short timeout', () => {
+    const annotations = { ...(ingress.metadata?.annotations ?? {}) };
+    for (const key of Object.keys(annotations)) annotations[key] = annotations[key]!.replace(/3600/g, '60');
+    const violations = streamingViolations(annotations);
+    expect(violations.length).toBe(example === 'ingress-nginx' ? 2 : 1);
+    for (const v of violations) expect(v).toMatch(/ 60 is under 1800 s$/);
   });
 });
 
