@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from './log.js';
 
@@ -213,6 +213,9 @@ async function main(argv: string[]): Promise<number> {
       const { loadClusterEnvironment } = await import('./cluster-config.js');
       const roles = await import('./roles.js');
       const env = loadClusterEnvironment(process.env, command);
+      // BullMQ warns with console.warn (a Redis version it does not recommend, an eviction policy
+      // other than noeviction): as plain text, that would break the JSON lines of the log.
+      console.warn = (...args: unknown[]) => log.warn('library warning', { message: format(...args) });
       const roleTelemetry = { metrics: telemetry.metrics };
       const signalled = waitForSignal();
       log.debug('starting', { command });

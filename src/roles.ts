@@ -7,6 +7,7 @@ import {
   defaultRunQueueName,
   createReadiness,
   createLiveCatalogSource,
+  explainReadiness,
   createProcessPool,
   tenantScopes,
   keyId,
@@ -40,6 +41,7 @@ import { ensurePortFree, listenError } from './port.js';
 import { startupProbes } from './probes.js';
 import { providerSkippedReported, reportProviders } from './telemetry.js';
 import { clusterReasoningLog } from './reasoning.js';
+import { EVICTION_POLICY_CHECK, watchEvictionPolicy } from './redis-policy.js';
 
 /** What a role reports its metrics to (started by the entry point, with tracing when configured). */
 export interface RoleTelemetry {
@@ -152,9 +154,14 @@ async function serveOps(env: ClusterEnvironment, readiness: Readiness, telemetry
   }
 }
 
+/** The readiness checks of a role: Redis, its eviction policy, the artifact store, and `more`. */
+function roleReadiness(...more: string[]): Readiness {
+  return explainReadiness(createReadiness(['redis', EVICTION_POLICY_CHECK, 'artifacts', ...more]));
+}
+
 /**
- * Shared start-up of every role: Redis and the artifact store, both checked before anything
- * serves. `area` is where the role writes artifacts: the checker writes in the `records` area
+ * Shared start-up of every role: Redis (reachable, and its eviction policy checked) and the
+ * artifact store, both checked before anything serves. `area` is where the role writes artifacts: the checker writes in the `records` area
  * (`<prefix>records/`), so bucket permissions can let it alone write verification records.
  */
 async function connect(
@@ -172,6 +179,8 @@ async function connect(
   cleanups.add(() => redis.disconnect());
   await assertRedisReachable(redis, env.REDIS_URL);
   readiness.provide('redis', () => redis.ping());
+  // Logged now; a wrong policy fails /readyz with the fix but does not stop the role (see watchEvictionPolicy).
+  readiness.provide(EVICTION_POLICY_CHECK, await watchEvictionPolicy(redis, log));
   const options: S3ArtifactStoreOptions = { ...s3Options(env), area };
   await verifyS3Access(options);
   const artifacts = createS3ArtifactStore(options);
@@ -195,7 +204,7 @@ export function startApiRole(
   return startRole(async (cleanups) => {
     // Before anything connects: a port another process holds fails now, with the way out.
     await ensurePortFree(http.host, http.port);
-    const readiness = createReadiness(['redis', 'artifacts']);
+    const readiness = roleReadiness();
     const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     // Checked before anything connects: a bad auth file stops the role at once.
     const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
@@ -337,7 +346,7 @@ async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promis
 /** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
 export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger, telemetry: RoleTelemetry): Promise<RunningRole> {
   return startRole(async (cleanups) => {
-    const readiness = createReadiness(['redis', 'artifacts', 'providers']);
+    const readiness = roleReadiness('providers');
     const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
     const executor = createProcessPool({ size: config.concurrency });
@@ -369,7 +378,7 @@ export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig,
 /** `jacobian checker`: the only role with the authorization list and the signing key. */
 export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger, telemetry: RoleTelemetry): Promise<RunningRole> {
   return startRole(async (cleanups) => {
-    const readiness = createReadiness(['redis', 'artifacts', 'providers']);
+    const readiness = roleReadiness('providers');
     const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
     const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
     const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness, 'records');

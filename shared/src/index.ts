@@ -206,6 +206,7 @@ export type { LiveCatalogOptions, LiveCatalogSource } from './registry/live-cata
 // ioredis are a quarter of a thousand modules, and only the cluster roles use them.
 export type { BullmqRunQueueOptions, KeepJobsOptions, RedisConnectionOptions } from './queue/bullmq-run-queue.js';
 export type { BullmqRunWorker, BullmqRunWorkerOptions } from './queue/bullmq-run-worker.js';
+export type { EvictionPolicyReading, EvictionPolicySource } from './queue/redis-eviction-policy.js';
 // The S3 store's functions are in the `@jacobian/shared/s3` entry: the AWS SDK they load is the
 // largest module of all, and only the cluster roles need it (not `serve` or `stdio`).
 export type { S3ArtifactStoreOptions, S3Credentials, S3StoreArea } from './artifacts/s3-store.js';
@@ -474,6 +475,8 @@ export type { ProcessResourceOptions, ResourceEnvironment } from './telemetry/re
 export { readQueueDepths } from './telemetry/queue-depth.js';
 export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.js';
 export type { OpsEndpoints, Readiness } from './telemetry/ops.js';
+export { answerOpsWithReasons, explainReadiness, NotReadyReason } from './readiness-reasons.js';
+export type { ExplainedReadiness, ExplainedReadinessReport } from './readiness-reasons.js';
 export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';
 export { listenHttp } from './net.js';

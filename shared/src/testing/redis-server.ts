@@ -30,6 +30,12 @@ export interface StartRedisServerOptions {
   signal?: AbortSignal;
   /** How long to wait for the server to answer PING. */
   readyTimeoutMs?: number;
+  /**
+   * More configuration on the command line, after the defaults (a later directive wins), kept
+   * across {@link RedisServer.restart}; e.g. `['--maxmemory-policy', 'volatile-lru']`, or
+   * `['--rename-command', 'CONFIG', '""']` for a server without CONFIG, as managed Redis is.
+   */
+  args?: readonly string[];
 }
 
 const MISSING_BINARY_HINT = 'redis-server is not installed; run scripts/install-system-deps.sh (as root) to install it';
@@ -142,6 +148,7 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
     '--dir', dir,
     '--save', '',
     '--appendonly', 'no',
+    ...(options.args ?? []),
   ];
 
   async function readPid(): Promise<number> {

@@ -423,7 +423,7 @@ describe('traces, metrics, logs and operations endpoints of a cluster', () => {
       const readyBody = (await ready.json()) as { status: string; checks: Record<string, string> };
       expect(ready.status, `${role.name} ${base}/readyz: ${JSON.stringify(readyBody)}`).toBe(200);
       expect(Object.values(readyBody.checks).every((v) => v === 'ok')).toBe(true);
-      expect(Object.keys(readyBody.checks)).toEqual(role === api ? ['redis', 'artifacts'] : ['redis', 'artifacts', 'providers']);
+      expect(Object.keys(readyBody.checks)).toEqual(role === api ? ['redis', 'redis-eviction-policy', 'artifacts'] : ['redis', 'redis-eviction-policy', 'artifacts', 'providers']);
       const metrics = await fetch(`${base}/metrics`);
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);

@@ -12,20 +12,22 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScaledObject, TriggerAuthentication, type IScaledObject, type ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
-import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy, type IIngress, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount, type IContainer, type IPodSpec, type IService } from 'kubernetes-models/v1';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const OVERLAYS = path.join(ROOT, 'infra', 'k8s', 'overlays');
+const EXAMPLES = path.join(ROOT, 'infra', 'k8s', 'examples');
 
 // From the deployment contract.
 const MCP_PORT = 8752;
@@ -98,6 +100,7 @@ const SCHEMAS = new Map<string, Validating>([
   ['autoscaling/v2/HorizontalPodAutoscaler', HorizontalPodAutoscaler],
   ['policy/v1/PodDisruptionBudget', PodDisruptionBudget],
   ['networking.k8s.io/v1/NetworkPolicy', NetworkPolicy],
+  ['networking.k8s.io/v1/Ingress', Ingress],
   ['keda.sh/v1alpha1/ScaledObject', ScaledObject],
   ['keda.sh/v1alpha1/TriggerAuthentication', TriggerAuthentication],
 ]);
@@ -126,7 +129,11 @@ function render(overlay: string): K8sObject[] {
 }
 
 function renderOverlay(overlay: string): K8sObject[] {
-  const output = execFileSync(kubectl(), ['kustomize', path.join(OVERLAYS, overlay)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return renderDirectory(path.join(OVERLAYS, overlay), overlay);
+}
+
+function renderDirectory(directory: string, overlay: string): K8sObject[] {
+  const output = execFileSync(kubectl(), ['kustomize', directory], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return parseAllDocuments(output).flatMap((doc) => {
     if (doc.errors.length > 0) throw new Error(`${overlay}: ${doc.errors.map((e) => e.message).join('; ')}`);
     const value = doc.toJS() as K8sObject | null;
@@ -585,6 +592,135 @@ function namespaceViolations(objects: K8sObject[], namespace: string): string[] 
   });
 }
 
+const HOSTNAME_KEY = 'kubernetes.io/hostname';
+const ZONE_KEY = 'topology.kubernetes.io/zone';
+
+/**
+ * Every role spreads its own pods (and only them) over nodes, required, and over zones,
+ * preferred or, for the Deployments in `zoneRequired`, required; per rollout revision
+ * (pod-template-hash), with nodes the pod cannot tolerate left out (nodeTaintsPolicy Honor).
+ */
+function spreadViolations(objects: K8sObject[], zoneRequired: readonly string[] = []): string[] {
+  const violations: string[] = [];
+  const deployments = ofKind<DeploymentObject>(objects, 'Deployment');
+  for (const d of deployments) {
+    const labels = d.spec.template.metadata?.labels ?? {};
+    if (!isRole(labelOf(labels, COMPONENT))) continue;
+    const constraints = d.spec.template.spec?.topologySpreadConstraints ?? [];
+    for (const key of [HOSTNAME_KEY, ZONE_KEY]) {
+      const found = constraints.filter((c) => c.topologyKey === key);
+      if (found.length !== 1) {
+        violations.push(`${id(d)}: ${found.length} topology spread constraints on ${key}`);
+        continue;
+      }
+      const c = found[0]!;
+      const expected = key === HOSTNAME_KEY || zoneRequired.includes(d.metadata.name) ? 'DoNotSchedule' : 'ScheduleAnyway';
+      const where = `${id(d)} spread on ${key}`;
+      if (c.whenUnsatisfiable !== expected) violations.push(`${where}: whenUnsatisfiable ${c.whenUnsatisfiable}, expected ${expected}`);
+      if (c.maxSkew !== 1) violations.push(`${where}: maxSkew ${c.maxSkew}, expected 1`);
+      if (c.nodeTaintsPolicy !== 'Honor') violations.push(`${where}: nodeTaintsPolicy ${c.nodeTaintsPolicy}, expected Honor`);
+      if (!(c.matchLabelKeys ?? []).includes('pod-template-hash')) violations.push(`${where}: matchLabelKeys lacks pod-template-hash`);
+      if (!c.labelSelector || !selects(c.labelSelector, labels)) violations.push(`${where}: the selector does not count its own pods`);
+      for (const other of deployments) {
+        if (other !== d && c.labelSelector && selects(c.labelSelector, other.spec.template.metadata?.labels ?? {})) violations.push(`${where}: the selector also counts the pods of ${id(other)}`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** The tag of an image reference (`name:tag`, `name:tag@sha256:...`), or undefined. */
+function tagOf(image: string): string | undefined {
+  const name = image.split('@')[0] ?? '';
+  const colon = name.indexOf(':', name.lastIndexOf('/') + 1);
+  return colon < 0 ? undefined : name.slice(colon + 1);
+}
+
+const DIGEST_REFERENCE = /@sha256:[0-9a-f]{64}$/;
+
+/** Every container's image is pinned: by digest (prod), or by a tag that is not `latest` (dev). */
+function imageViolations(objects: K8sObject[], pin: 'digest' | 'tag'): string[] {
+  const violations: string[] = [];
+  for (const pod of podTemplates(objects)) {
+    for (const c of allContainers(pod.spec)) {
+      const image = c.image ?? '';
+      const where = `${pod.owner} container ${c.name}`;
+      const tag = tagOf(image);
+      if (tag === 'latest') violations.push(`${where}: ${image} is tagged latest`);
+      if (pin === 'digest' && !DIGEST_REFERENCE.test(image)) violations.push(`${where}: ${image} is not referenced by digest`);
+      if (pin === 'tag' && tag === undefined && !DIGEST_REFERENCE.test(image)) violations.push(`${where}: ${image} has no tag (that is latest)`);
+    }
+  }
+  return violations;
+}
+
+/** A CIDR with a prefix length above 0: an address block, not "anywhere". */
+function isNarrowCidr(cidr: string): boolean {
+  const [address = '', length, ...rest] = cidr.split('/');
+  if (rest.length > 0 || length === undefined || !/^\d{1,3}$/.test(length)) return false;
+  const bits = Number(length);
+  return (isIPv4(address) && bits >= 1 && bits <= 32) || (isIPv6(address) && bits >= 1 && bits <= 128);
+}
+
+/**
+ * Egress other than DNS (port 53 only) goes to named peers: pods of the namespace, or an
+ * ipBlock whose CIDR is a real address block with a prefix above /0; never to any address.
+ */
+function egressDestinationViolations(objects: K8sObject[]): string[] {
+  const violations: string[] = [];
+  for (const np of ofKind<NetworkPolicyObject>(objects, 'NetworkPolicy')) {
+    for (const rule of np.spec.egress ?? []) {
+      const ports = rule.ports ?? [];
+      if (ports.length > 0 && ports.every((p) => p.port === 53)) continue;
+      const shown = ports.map((p) => String(p.port ?? 'all')).join(',') || 'every port';
+      const peers = rule.to ?? [];
+      if (peers.length === 0) violations.push(`${id(np)}: egress on ${shown} to any address`);
+      for (const peer of peers) {
+        if (peer.ipBlock !== undefined) {
+          if (!isNarrowCidr(peer.ipBlock.cidr)) violations.push(`${id(np)}: egress on ${shown} to ${peer.ipBlock.cidr}, not an address block narrower than /0`);
+        } else if (peer.namespaceSelector !== undefined || peer.podSelector === undefined) {
+          violations.push(`${id(np)}: egress on ${shown} to ${JSON.stringify(peer)}, beyond the namespace's pods`);
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+/** The peers of the first egress rule of each named NetworkPolicy. */
+function egressPeers(objects: K8sObject[], name: string): unknown {
+  return ofKind<NetworkPolicyObject>(objects, 'NetworkPolicy').find((np) => np.metadata.name === name)?.spec.egress?.[0]?.to;
+}
+
+function find<T extends K8sObject>(objects: K8sObject[], kind: string, name: string): T {
+  const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
+  if (!found) throw new Error(`${kind}/${name} not rendered`);
+  return found as T;
+}
+
+/** The value after `flag` in a redis-server command line. */
+function redisArg(args: readonly string[], flag: string): string | undefined {
+  const i = args.lastIndexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+interface ComposeFile {
+  services: Record<string, { image?: string; command?: string[] }>;
+}
+
+const readCompose = (): ComposeFile => parseYaml(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as ComposeFile;
+
+/** docker-compose.yml's image of each service, `${VAR:-default}` read as its default. */
+function composeImages(): Map<string, string> {
+  return new Map(
+    Object.entries(readCompose().services).flatMap(([name, service]) =>
+      service.image === undefined ? [] : [[name, service.image.replace(/^\$\{[A-Z_]+:-(.+)\}$/, '$1')] as [string, string]],
+    ),
+  );
+}
+
+const composeRedisCommand = (): string[] => readCompose().services['redis']?.command ?? [];
+
 // ---- prod only ----
 
 function staticAwsKeyViolations(objects: K8sObject[]): string[] {
@@ -621,6 +757,12 @@ interface OverlayExpectations {
   artifactPort: number;
   redisPort: () => number;
   externalIngress: ExternalIngress[];
+  /** How images are pinned. */
+  images: 'digest' | 'tag';
+  /** Deployments whose pods must spread over zones (the others prefer to). */
+  zoneRequired: string[];
+  /** The peers of NetworkPolicies jacobian-egress-<name>, from the overlay's egress.env. */
+  egressPeers: () => Record<string, unknown>;
 }
 
 const BASE_EXTERNAL_INGRESS: ExternalIngress[] = [
@@ -629,6 +771,8 @@ const BASE_EXTERNAL_INGRESS: ExternalIngress[] = [
 ];
 
 const terraformOutputs = (): Map<string, string> => readDotenv(path.join(OVERLAYS, 'prod', 'terraform-outputs.env'));
+const egressCidrs = (overlay: string): Map<string, string> => readDotenv(path.join(OVERLAYS, overlay, 'egress.env'));
+const cidrPeer = (cidr: string | undefined): unknown[] => [{ ipBlock: { cidr } }];
 
 const EXPECTATIONS: OverlayExpectations[] = [
   {
@@ -638,6 +782,15 @@ const EXPECTATIONS: OverlayExpectations[] = [
     redisPort: () => 6379,
     // KEDA's operator reads the BullMQ list lengths from the in-cluster Redis.
     externalIngress: [...BASE_EXTERNAL_INGRESS, { pods: { names: ['redis'] }, port: 6379, from: { namespace: 'keda' } }],
+    images: 'tag',
+    zoneRequired: [],
+    // Redis and MinIO are pods of the namespace; nothing goes to S3 on 443.
+    egressPeers: () => ({
+      'jacobian-egress-redis': [{ podSelector: { matchLabels: { [NAME]: 'redis' } } }],
+      'jacobian-egress-minio': [{ podSelector: { matchLabels: { [NAME]: 'minio' } } }],
+      'jacobian-egress-artifact-store': undefined,
+      'jacobian-egress-otlp': cidrPeer(egressCidrs('dev').get('OTLP_CIDR')),
+    }),
   },
   {
     overlay: 'prod',
@@ -645,6 +798,13 @@ const EXPECTATIONS: OverlayExpectations[] = [
     artifactPort: 443,
     redisPort: () => Number(terraformOutputs().get('REDIS_PORT')),
     externalIngress: BASE_EXTERNAL_INGRESS,
+    images: 'digest',
+    zoneRequired: ['mcp-api', 'checker'],
+    egressPeers: () => ({
+      'jacobian-egress-redis': cidrPeer(egressCidrs('prod').get('REDIS_CIDR')),
+      'jacobian-egress-artifact-store': cidrPeer(egressCidrs('prod').get('ARTIFACT_STORE_CIDR')),
+      'jacobian-egress-otlp': cidrPeer(egressCidrs('prod').get('OTLP_CIDR')),
+    }),
   },
 ];
 
@@ -700,6 +860,25 @@ describe.each(EXPECTATIONS)('infra/k8s/overlays/$overlay', (expected) => {
     expect(isolationViolations(objects, { redisPort: expected.redisPort(), artifactPort: expected.artifactPort })).toEqual([]);
   });
 
+  it('sends egress other than DNS to the configured CIDRs or pods, never to any address', () => {
+    expect(egressDestinationViolations(objects)).toEqual([]);
+    const expectedPeers = expected.egressPeers();
+    for (const [name, peers] of Object.entries(expectedPeers)) expect(egressPeers(objects, name), name).toEqual(peers);
+    // Every CIDR of egress.env is valid and used.
+    for (const [key, cidr] of egressCidrs(expected.overlay)) {
+      expect(isNarrowCidr(cidr), `${key}=${cidr}`).toBe(true);
+      expect(JSON.stringify(Object.values(expectedPeers)), key).toContain(JSON.stringify(cidr));
+    }
+  });
+
+  it('spreads every role over nodes and zones, counting only its own pods', () => {
+    expect(spreadViolations(objects, expected.zoneRequired)).toEqual([]);
+  });
+
+  it(`pins every image (${expected.overlay === 'prod' ? 'by digest' : 'by tag, never latest'})`, () => {
+    expect(imageViolations(objects, expected.images)).toEqual([]);
+  });
+
   it('gives the checker private key to the checker only, and the public keys to the api', () => {
     expect(keyViolations(objects)).toEqual([]);
   });
@@ -743,6 +922,33 @@ describe('infra/k8s/overlays/dev specifics', () => {
     }
     const job = ofKind(objects, 'Job')[0] as (K8sObject & { spec: { template: { spec: IPodSpec } } }) | undefined;
     expect(job?.spec.template.spec.containers[0]?.image).toMatch(/^minio\/mc(:|$)/);
+  });
+
+  it('runs the third-party images docker-compose.yml runs, and Jacobian images of the same tag', () => {
+    const compose = composeImages();
+    const imageOf = (kind: string, name: string): string | undefined =>
+      podTemplates(objects).find((p) => p.owner === `${kind}/${name}`)?.spec.containers[0]?.image;
+    expect(imageOf('Deployment', 'redis')).toBe(compose.get('redis'));
+    expect(imageOf('Deployment', 'minio')).toBe(compose.get('minio'));
+    expect(imageOf('Job', 'minio-create-bucket')).toBe(compose.get('minio-setup'));
+    for (const [deployment, service] of [['mcp-api', 'api'], ['runner-light', 'runner-light'], ['runner-heavy', 'runner-heavy'], ['checker', 'checker']] as const) {
+      const tag = tagOf(imageOf('Deployment', deployment) ?? '');
+      expect(tag, deployment).toBeDefined();
+      expect(tag, deployment).toBe(tagOf(compose.get(service) ?? ''));
+    }
+  });
+
+  it('runs a Redis that never evicts, with maxmemory below its memory limit, as compose does', () => {
+    const redis = find<DeploymentObject>(objects, 'Deployment', 'redis').spec.template.spec!.containers[0]!;
+    const args = redis.args ?? [];
+    expect(redisArg(args, '--maxmemory-policy')).toBe('noeviction');
+    const maxmemory = /^(\d+)mb$/.exec(redisArg(args, '--maxmemory') ?? '');
+    const limit = /^(\d+)Mi$/.exec(String(redis.resources?.limits?.['memory'] ?? ''));
+    expect(maxmemory).not.toBeNull();
+    expect(limit).not.toBeNull();
+    // Redis's mb is 10^6 bytes, Mi is 2^20: maxmemory stays under the limit with room for Redis's own overhead.
+    expect(Number(maxmemory![1]) * 1e6).toBeLessThan(Number(limit![1]) * 2 ** 20 * 0.8);
+    expect(redisArg(composeRedisCommand(), '--maxmemory-policy')).toBe('noeviction');
   });
 
   it('commits no private key', () => {
@@ -809,15 +1015,107 @@ describe('infra/k8s/overlays/prod specifics', () => {
     }
   });
 
-  it('pins the image of every container', () => {
-    for (const pod of podTemplates(objects)) {
-      for (const c of allContainers(pod.spec)) expect(c.image, `${pod.owner} ${c.name}`).toMatch(/^[^:@]+(:(?!latest$)[\w.-]+|@sha256:[0-9a-f]{64})$/);
-    }
+  it('references the Jacobian images by digest, with the release tag for people', () => {
+    const tags = new Set(podTemplates(objects).flatMap((pod) => allContainers(pod.spec).map((c) => tagOf(c.image ?? ''))));
+    expect([...tags]).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+$/)]);
+  });
+
+  it('requires zone spread for the api and the checker, whose budgets keep minAvailable', () => {
+    const zone = (name: string): string | undefined =>
+      find<DeploymentObject>(objects, 'Deployment', name).spec.template.spec?.topologySpreadConstraints?.find((c) => c.topologyKey === ZONE_KEY)?.whenUnsatisfiable;
+    expect([zone('mcp-api'), zone('checker'), zone('runner-light'), zone('runner-heavy')]).toEqual(['DoNotSchedule', 'DoNotSchedule', 'ScheduleAnyway', 'ScheduleAnyway']);
   });
 
   it('keeps capacity through node drains with minAvailable where replicas allow', () => {
     const pdbs = new Map(ofKind<PdbObject>(objects, 'PodDisruptionBudget').map((p) => [p.metadata.name, p.spec]));
     for (const name of ['mcp-api', 'runner-light', 'checker']) expect(pdbs.get(name)?.minAvailable, name).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/** The longest a math.run call waits for its answer: the largest wall-time budget (600 s) plus queueing. */
+const MIN_PROXY_TIMEOUT_S = 1800;
+
+interface IngressExample {
+  example: string;
+  /** What keeps Streamable HTTP working through this proxy: timeouts, no buffering, body size. */
+  streamingViolations: (annotations: Record<string, string>) => string[];
+  /** Whether the TLS hosts are listed in spec.tls (ingress-nginx), or TLS is the load balancer's (ALB). */
+  tlsInSpec: boolean;
+}
+
+const INGRESS_EXAMPLES: IngressExample[] = [
+  {
+    example: 'ingress-nginx',
+    tlsInSpec: true,
+    streamingViolations: (annotations) => {
+      const nginx = (key: string): string | undefined => annotations[`nginx.ingress.kubernetes.io/${key}`];
+      const violations: string[] = [];
+      for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) {
+        if (!(Number(nginx(key)) >= MIN_PROXY_TIMEOUT_S)) violations.push(`${key} ${nginx(key)} is under ${MIN_PROXY_TIMEOUT_S} s`);
+      }
+      for (const key of ['proxy-buffering', 'proxy-request-buffering']) if (nginx(key) !== 'off') violations.push(`${key} is not off`);
+      if (nginx('proxy-http-version') !== '1.1') violations.push('proxy-http-version is not 1.1');
+      // At least the server's own 4 MiB request limit, which then answers with its own error.
+      if (!/^(4|[5-9]|\d{2,})m$/.test(nginx('proxy-body-size') ?? '')) violations.push(`proxy-body-size ${nginx('proxy-body-size')} is under 4m`);
+      return violations;
+    },
+  },
+  {
+    example: 'aws-load-balancer',
+    tlsInSpec: false,
+    streamingViolations: (annotations) => {
+      const alb = (key: string): string | undefined => annotations[`alb.ingress.kubernetes.io/${key}`];
+      const violations: string[] = [];
+      const idle = /(?:^|,)idle_timeout\.timeout_seconds=(\d+)(?:,|$)/.exec(alb('load-balancer-attributes') ?? '')?.[1];
+      if (!(Number(idle) >= MIN_PROXY_TIMEOUT_S)) violations.push(`idle_timeout.timeout_seconds ${idle} is under ${MIN_PROXY_TIMEOUT_S} s`);
+      if (!/"HTTPS"\s*:\s*443/.test(alb('listen-ports') ?? '')) violations.push('no HTTPS listener');
+      if (alb('healthcheck-path') !== '/readyz') violations.push(`health check on ${alb('healthcheck-path')}, not /readyz`);
+      return violations;
+    },
+  },
+];
+
+describe.each(INGRESS_EXAMPLES)('infra/k8s/examples/$example', ({ example, streamingViolations, tlsInSpec }) => {
+  type IngressObject = K8sObject & IIngress;
+  let objects: K8sObject[] = [];
+  let ingress: IngressObject;
+  beforeAll(() => {
+    objects = renderDirectory(path.join(EXAMPLES, example), `examples/${example}`);
+    ingress = find<IngressObject>(objects, 'Ingress', 'mcp-api');
+  });
+
+  it('is a valid Ingress for the prod namespace', () => {
+    expect(schemaViolations(objects)).toEqual([]);
+    expect(labelViolations(objects)).toEqual([]);
+    expect(namespaceViolations(objects, 'jacobian')).toEqual([]);
+  });
+
+  it('routes /mcp and the OAuth metadata to the http port of mcp-api', () => {
+    const prod = render('prod');
+    const service = find<ServiceObject>(prod, 'Service', 'mcp-api');
+    expect(service.spec.ports?.find((p) => p.name === 'http')?.port).toBe(MCP_PORT);
+    const paths = (ingress.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? []);
+    expect(paths.map((p) => [p.path, p.pathType])).toEqual([
+      ['/mcp', 'Exact'],
+      ['/.well-known/oauth-protected-resource', 'Prefix'],
+    ]);
+    for (const p of paths) expect(p.backend.service).toEqual({ name: 'mcp-api', port: { name: 'http' } });
+    if (tlsInSpec) expect((ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])).toEqual((ingress.spec?.rules ?? []).map((r) => r.host));
+  });
+
+  it('keeps Streamable HTTP responses open and unbuffered, and the Authorization header as it came', () => {
+    const annotations = ingress.metadata?.annotations ?? {};
+    expect(streamingViolations(annotations)).toEqual([]);
+    // Nothing that authenticates at the proxy or rewrites headers (and could drop Authorization).
+    expect(Object.keys(annotations).filter((key) => /auth|snippet|headers|actions\./.test(key))).toEqual([]);
+  });
+
+  it('its rule rejects a short timeout', () => {
+    const annotations = { ...(ingress.metadata?.annotations ?? {}) };
+    for (const key of Object.keys(annotations)) annotations[key] = annotations[key]!.replace(/3600/g, '60');
+    const violations = streamingViolations(annotations);
+    expect(violations.length).toBe(example === 'ingress-nginx' ? 2 : 1);
+    for (const v of violations) expect(v).toMatch(/ 60 is under 1800 s$/);
   });
 });
 
@@ -829,11 +1127,6 @@ describe('the rules reject broken manifests', () => {
     prod = render('prod');
   });
 
-  const find = <T extends K8sObject>(objects: K8sObject[], kind: string, name: string): T => {
-    const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
-    if (!found) throw new Error(`${kind}/${name} not rendered`);
-    return found as T;
-  };
   const firstContainer = (d: DeploymentObject): IContainer => d.spec.template.spec!.containers[0]!;
 
   it('an unknown kind and a schema error', () => {
@@ -905,6 +1198,52 @@ describe('the rules reject broken manifests', () => {
 
     const withoutPdb = objects.filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'checker'));
     expect(pdbViolations(withoutPdb)).toEqual([expect.stringContaining('Deployment/checker: selected by 0')]);
+  });
+
+  it('a role without node spread, a selector that counts another pool, a zone rule too weak for prod', () => {
+    const objects = structuredClone(prod);
+    const api = find<DeploymentObject>(objects, 'Deployment', 'mcp-api');
+    api.spec.template.spec!.topologySpreadConstraints = api.spec.template.spec!.topologySpreadConstraints!.filter((c) => c.topologyKey !== HOSTNAME_KEY);
+    const light = find<DeploymentObject>(objects, 'Deployment', 'runner-light');
+    light.spec.template.spec!.topologySpreadConstraints![0]!.labelSelector = { matchLabels: { [COMPONENT]: 'runner' } };
+    const checker = find<DeploymentObject>(objects, 'Deployment', 'checker');
+    checker.spec.template.spec!.topologySpreadConstraints![1]!.whenUnsatisfiable = 'ScheduleAnyway';
+    delete checker.spec.template.spec!.topologySpreadConstraints![1]!.nodeTaintsPolicy;
+    expect(spreadViolations(objects, ['mcp-api', 'checker'])).toEqual([
+      'Deployment/checker spread on topology.kubernetes.io/zone: whenUnsatisfiable ScheduleAnyway, expected DoNotSchedule',
+      'Deployment/checker spread on topology.kubernetes.io/zone: nodeTaintsPolicy undefined, expected Honor',
+      'Deployment/mcp-api: 0 topology spread constraints on kubernetes.io/hostname',
+      'Deployment/runner-light spread on kubernetes.io/hostname: the selector also counts the pods of Deployment/runner-heavy',
+    ]);
+  });
+
+  it('an image by tag in prod, latest and an untagged image in dev', () => {
+    const objects = structuredClone(prod);
+    firstContainer(find<DeploymentObject>(objects, 'Deployment', 'checker')).image = 'jacobian/checker:0.1.0';
+    expect(imageViolations(objects, 'digest')).toEqual(['Deployment/checker container checker: jacobian/checker:0.1.0 is not referenced by digest']);
+    const devObjects = structuredClone(dev);
+    firstContainer(find<DeploymentObject>(devObjects, 'Deployment', 'redis')).image = 'redis:latest';
+    firstContainer(find<DeploymentObject>(devObjects, 'Deployment', 'minio')).image = 'minio/minio';
+    expect(imageViolations(devObjects, 'tag')).toEqual([
+      'Deployment/minio container minio: minio/minio has no tag (that is latest)',
+      'Deployment/redis container redis: redis:latest is tagged latest',
+    ]);
+  });
+
+  it('egress to any address, to 0.0.0.0/0, to an unreplaced CIDR, to another namespace', () => {
+    const objects = structuredClone(prod);
+    const policy = (name: string): NetworkPolicyObject => find<NetworkPolicyObject>(objects, 'NetworkPolicy', name);
+    delete policy('jacobian-egress-redis').spec.egress![0]!.to;
+    policy('jacobian-egress-artifact-store').spec.egress![0]!.to = [{ ipBlock: { cidr: '0.0.0.0/0' } }];
+    policy('jacobian-egress-otlp').spec.egress![0]!.to = [{ ipBlock: { cidr: 'OTLP_CIDR' } }, { namespaceSelector: {} }];
+    expect(egressDestinationViolations(objects)).toEqual([
+      'NetworkPolicy/jacobian-egress-artifact-store: egress on 443 to 0.0.0.0/0, not an address block narrower than /0',
+      'NetworkPolicy/jacobian-egress-otlp: egress on 4318 to OTLP_CIDR, not an address block narrower than /0',
+      'NetworkPolicy/jacobian-egress-otlp: egress on 4318 to {"namespaceSelector":{}}, beyond the namespace\'s pods',
+      'NetworkPolicy/jacobian-egress-redis: egress on 6379 to any address',
+    ]);
+    expect(['10.0.0.0/8', '2001:db8::/32'].map(isNarrowCidr)).toEqual([true, true]);
+    expect(['10.0.0.0/0', '::/0', '10.0.0.0', '10.0.0.0/33', 'example.com/16'].map(isNarrowCidr)).toEqual([false, false, false, false, false]);
   });
 
   it('static AWS keys and a wrong IRSA role in prod', () => {

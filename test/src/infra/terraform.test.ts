@@ -565,6 +565,42 @@ describe('modules/artifact_bucket', () => {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The family expression that follows var.engine_version (redis7 for 7.x). */
+const FAMILY_OF_ENGINE_VERSION = 'redis${split(".", var.engine_version)[0]}';
+
+/**
+ * BullMQ needs maxmemory-policy noeviction: the replication group uses a parameter group of the
+ * module whose family matches the engine version and which sets exactly that.
+ */
+function noevictionViolations(d: TfDir): string[] {
+  const violations: string[] = [];
+  for (const [name, replication] of resourcesOfType(d, 'aws_elasticache_replication_group')) {
+    const ref = /^aws_elasticache_parameter_group\.([a-z0-9_]+)\.name$/.exec(reference(replication['parameter_group_name']) ?? '');
+    if (!ref) {
+      violations.push(`aws_elasticache_replication_group.${name}: parameter_group_name is ${JSON.stringify(replication['parameter_group_name'])}, not a parameter group of the module`);
+      continue;
+    }
+    const group = d.resources.get(`aws_elasticache_parameter_group.${ref[1]}`);
+    if (!group) {
+      violations.push(`aws_elasticache_replication_group.${name}: aws_elasticache_parameter_group.${ref[1]} is not declared`);
+      continue;
+    }
+    const local = /^local\.([a-z0-9_]+)$/.exec(reference(group['family']) ?? '');
+    const family = local ? d.locals.get(local[1] ?? '') : group['family'];
+    const engineVersion = d.variables.get('engine_version')?.['default'];
+    const major = typeof engineVersion === 'string' ? engineVersion.split('.')[0] : undefined;
+    if (family !== FAMILY_OF_ENGINE_VERSION && family !== `redis${major}`) {
+      violations.push(`aws_elasticache_parameter_group.${ref[1]}: family ${JSON.stringify(family)} does not follow engine_version (redis${major})`);
+    }
+    const policies = blocks(group['parameter']).filter((p) => p['name'] === 'maxmemory-policy');
+    if (policies.length !== 1 || policies[0]?.['value'] !== 'noeviction') {
+      violations.push(`aws_elasticache_parameter_group.${ref[1]}: maxmemory-policy is ${policies.map((p) => String(p['value'])).join(', ') || 'not set (the default volatile-lru)'}, not noeviction`);
+    }
+  }
+  if (resourcesOfType(d, 'aws_elasticache_replication_group').length === 0) violations.push(`${rel(d.dir)}: no aws_elasticache_replication_group`);
+  return violations;
+}
+
 describe('modules/redis', () => {
   const group = (): Obj => {
     const groups = resourcesOfType(tfDir('modules', 'redis'), 'aws_elasticache_replication_group');
@@ -585,6 +621,33 @@ describe('modules/redis', () => {
     expect(reference(g['multi_az_enabled'])).toBe('var.multi_az_enabled');
     // No user groups: the AUTH token is the only way in.
     expect(g['user_group_ids']).toBeUndefined();
+  });
+
+  it('uses a parameter group of its own, of the engine version’s family, with maxmemory-policy noeviction', () => {
+    expect(noevictionViolations(tfDir('modules', 'redis'))).toEqual([]);
+  });
+
+  it('the noeviction rule rejects the default parameter group, an evicting policy and a wrong family', () => {
+    const d = tfDir('modules', 'redis');
+    const withGroup = (mutate: (group: Obj, parameters: Obj[], replication: Obj) => void): TfDir => {
+      const copy: TfDir = { ...d, resources: structuredClone(d.resources), locals: new Map(d.locals) };
+      const [, group] = resourcesOfType(copy, 'aws_elasticache_parameter_group')[0] ?? [];
+      const [, replication] = resourcesOfType(copy, 'aws_elasticache_replication_group')[0] ?? [];
+      if (!group || !replication) throw new Error('modules/redis has no parameter group or replication group');
+      mutate(group, blocks(group['parameter']), replication);
+      return copy;
+    };
+    expect(noevictionViolations(withGroup((_g, _p, replication) => (replication['parameter_group_name'] = 'default.redis7')))).toEqual([
+      expect.stringContaining('parameter_group_name is "default.redis7"'),
+    ]);
+    expect(
+      noevictionViolations(
+        withGroup((_g, parameters) => {
+          for (const p of parameters) if (p['name'] === 'maxmemory-policy') p['value'] = 'volatile-lru';
+        }),
+      ),
+    ).toEqual([expect.stringContaining('maxmemory-policy is volatile-lru')]);
+    expect(noevictionViolations(withGroup((group) => (group['family'] = 'redis6.x')))).toEqual([expect.stringContaining('family')]);
   });
 
   it('lives in the given private subnets behind a security group open on 6379 to the workloads only', () => {

@@ -1,10 +1,12 @@
 # Managed Redis for Jacobian's BullMQ queues, heartbeats and catalog: TLS in transit, encrypted at
-# rest, AUTH token required, reachable only from the workloads' security group inside the VPC
-# (ElastiCache has no public endpoint). The full rediss:// URL goes to Secrets Manager so that the
+# rest, AUTH token required, no eviction (its own parameter group), reachable only from the
+# workloads' security group inside the VPC (ElastiCache has no public endpoint). The full rediss:// URL goes to Secrets Manager so that the
 # operator can copy it into the Kubernetes Secret `jacobian-redis` without it appearing in outputs.
 
 locals {
   port = 6379
+  # ElastiCache names parameter group families by major version: redis7 for 7.x.
+  parameter_group_family = "redis${split(".", var.engine_version)[0]}"
 }
 
 resource "random_password" "auth_token" {
@@ -37,13 +39,36 @@ resource "aws_vpc_security_group_ingress_rule" "redis_from_workloads" {
   referenced_security_group_id = var.source_security_group_id
 }
 
+# The default parameter group evicts under memory pressure (maxmemory-policy volatile-lru), and
+# the keys with a TTL go first: BullMQ's job locks, the runners' heartbeat registrations, the MCP
+# tasks. BullMQ needs noeviction: a full Redis then refuses writes, and runs fail visibly
+# instead of a running job being handed to a second runner. Every role checks this at start
+# and fails /readyz while it is not so (docs/operations.md, "Redis"). ElastiCache applies a
+# maxmemory-policy change to running nodes without a reboot.
+resource "aws_elasticache_parameter_group" "redis" {
+  # The family is part of the name: an engine upgrade to a new major version creates the new
+  # group before the replication group leaves the old one.
+  name        = "${var.name}-${local.parameter_group_family}"
+  family      = local.parameter_group_family
+  description = "Jacobian ${var.name}: no eviction (BullMQ locks, heartbeats and tasks must stay)"
+
+  parameter {
+    name  = "maxmemory-policy"
+    value = "noeviction"
+  }
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
 resource "aws_elasticache_replication_group" "redis" {
   replication_group_id = var.name
   description          = "Jacobian queues and coordination (${var.name})"
 
   engine               = "redis"
   engine_version       = var.engine_version
-  parameter_group_name = "default.redis${split(".", var.engine_version)[0]}"
+  parameter_group_name = aws_elasticache_parameter_group.redis.name
   node_type            = var.node_type
   num_cache_clusters   = var.num_cache_clusters
   port                 = local.port

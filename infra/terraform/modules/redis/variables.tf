@@ -69,7 +69,7 @@ variable "multi_az_enabled" {
 
 variable "snapshot_retention_limit" {
   type        = number
-  description = "Days of automatic snapshots to keep; 0 turns snapshots off. BullMQ state is operational, so short retention is enough."
+  description = "Days of automatic snapshots to keep; 0 turns snapshots off. ElastiCache has no AOF: with the replicas, snapshots are what keeps the tasks and reasoning logs."
   default     = 1
 
   validation {
