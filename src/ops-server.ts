@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { answerOpsWithReasons, listenHttp, type OpsEndpoints } from '@jacobian/shared';
+import { answerOps, listenHttp, type OpsEndpoints } from '@jacobian/shared';
 
 export interface RunningOpsServer {
   readonly url: string;
@@ -18,7 +18,7 @@ export async function startOpsServer(options: { host: string; port: number; ops:
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
       return;
     }
-    answerOpsWithReasons(options.ops, path).then(
+    answerOps(options.ops, path).then(
       (answer) => {
         const { status, contentType, body } = answer ?? { status: 404, contentType: 'text/plain', body: 'not found\n' };
         response.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' }).end(request.method === 'HEAD' ? undefined : body);

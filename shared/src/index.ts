@@ -475,7 +475,7 @@ export type { ProcessResourceOptions, ResourceEnvironment } from './telemetry/re
 export { readQueueDepths } from './telemetry/queue-depth.js';
 export { answerOps, artifactStoreCheck, createReadiness } from './telemetry/ops.js';
 export type { OpsEndpoints, Readiness } from './telemetry/ops.js';
-export { answerOpsWithReasons, explainReadiness, NotReadyReason } from './readiness-reasons.js';
+export { explainReadiness, NotReadyReason } from './readiness-reasons.js';
 export type { ExplainedReadiness, ExplainedReadinessReport } from './readiness-reasons.js';
 export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';

@@ -3,9 +3,9 @@
  * carries its error text (an error may hold a URL or an internal detail, and `/readyz` answers
  * without authentication), so a check that knows what is wrong and how to fix it says so on
  * purpose: it rejects with a {@link NotReadyReason}, whose text is written for the operator and
- * shown under `reasons` in `/readyz`. Any other rejection still shows only as `failed`.
+ * shown under `reasons` in `/readyz` (answerOps in telemetry/ops.ts). Any other rejection still shows only as `failed`.
  */
-import { answerOps, type OpsAnswer, type OpsEndpoints, type Readiness, type ReadinessReport } from './telemetry/ops.js';
+import type { Readiness, ReadinessReport } from './telemetry/ops.js';
 
 /** A readiness failure whose message is meant to be shown: what is wrong and the way out. */
 export class NotReadyReason extends Error {
@@ -61,24 +61,5 @@ export function explainReadiness(readiness: Readiness): ExplainedReadiness {
       }
       return { ...report, reasons: shown };
     },
-  };
-}
-
-const isExplained = (report: ReadinessReport): report is ExplainedReadinessReport =>
-  typeof (report as Partial<ExplainedReadinessReport>).reasons === 'object';
-
-/**
- * {@link answerOps}, with the reasons of an {@link ExplainedReadiness} in the `/readyz` body
- * (`{"status": "not ready", "checks": {...}, "reasons": {"<check>": "<reason>"}}`; no `reasons`
- * when there is none).
- */
-export async function answerOpsWithReasons(ops: OpsEndpoints, path: string): Promise<OpsAnswer | undefined> {
-  if (path !== '/readyz') return answerOps(ops, path);
-  const report = await ops.readiness.report();
-  const reasons = isExplained(report) && Object.keys(report.reasons).length > 0 ? report.reasons : undefined;
-  return {
-    status: report.ready ? 200 : 503,
-    contentType: 'application/json',
-    body: JSON.stringify({ status: report.ready ? 'ready' : 'not ready', checks: report.checks, ...(reasons === undefined ? {} : { reasons }) }),
   };
 }

@@ -9,7 +9,7 @@ import {
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
-import { activeTracer, answerOpsWithReasons, createReadiness, listenHttp, serveTraced, type OpsEndpoints } from '@jacobian/shared';
+import { activeTracer, answerOps, createReadiness, listenHttp, serveTraced, type OpsEndpoints } from '@jacobian/shared';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Api } from './api.js';
 import { tenantOf, type Authenticator } from './auth.js';
@@ -40,7 +40,7 @@ export interface HttpServerOptions {
    * tasks.ts). Absent: every call is answered on its own request.
    */
   tasks?: TaskService;
-  /** /readyz and /metrics (see answerOpsWithReasons); absent: /readyz answers ready and /metrics is not served. */
+  /** /readyz and /metrics (see answerOps); absent: /readyz answers ready and /metrics is not served. */
   ops?: OpsEndpoints;
 }
 
@@ -106,7 +106,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // are not given to whoever reaches the MCP port: the operations port serves them.
   for (const route of auth === undefined ? ['/healthz', '/readyz', '/metrics'] : ['/healthz', '/readyz']) {
     app.get(route, async (c) => {
-      const answer = await answerOpsWithReasons(ops, route);
+      const answer = await answerOps(ops, route);
       return c.body(answer?.body ?? '', (answer?.status ?? 404) as 200, { 'content-type': answer?.contentType ?? 'text/plain' });
     });
   }

@@ -15,6 +15,8 @@ export type CheckVerdict = 'ok' | 'pending' | 'failed' | 'timed out';
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, CheckVerdict>;
+  /** For checks that are not `ok`, the reason their check gave on purpose (see readiness-reasons.ts). */
+  reasons?: Record<string, string>;
 }
 
 /**
@@ -84,10 +86,12 @@ export async function answerOps(ops: OpsEndpoints, path: string): Promise<OpsAns
       return { status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'ok' }) };
     case '/readyz': {
       const report = await ops.readiness.report();
+      // Reasons appear only when a check gave one (`{..., "reasons": {"<check>": "<reason>"}}`).
+      const reasons = report.reasons !== undefined && Object.keys(report.reasons).length > 0 ? { reasons: report.reasons } : {};
       return {
         status: report.ready ? 200 : 503,
         contentType: 'application/json',
-        body: JSON.stringify({ status: report.ready ? 'ready' : 'not ready', checks: report.checks }),
+        body: JSON.stringify({ status: report.ready ? 'ready' : 'not ready', checks: report.checks, ...reasons }),
       };
     }
     case '/metrics': {
