@@ -249,7 +249,7 @@ export async function resolveGraphOperand(
     input_uris.push(stored.uri);
   } else if (input.graph !== undefined) {
     const explicit = input.graph;
-    // A large inline graph's canonical form (tens of milliseconds) takes a turn of its own (see turns.ts).
+    // A large inline graph's canonical form (milliseconds, more under load) takes a turn of its own (see turns.ts).
     graph = explicit.edges.length > LARGE_INLINE_EDGES ? await inOwnTurn(() => canonicalGraph(explicit)) : canonicalGraph(explicit);
   } else {
     const decoded = input.graph6 !== undefined ? decodeGraph6(input.graph6, ['payload', 'graph6']) : decodeSparse6(input.sparse6 ?? '', ['payload', 'sparse6']);
