@@ -12,8 +12,8 @@
  *
  * New connections come first. libuv accepts one connection per turn of the loop (libuv#3696), so
  * a client connecting behind a burst of N other connections waited N turns, each with a large step
- * in it (the slowest math.find of a burst of twenty large requests waited in the listen queue for
- * over a second). The HTTP server reports each connection it accepts ({@link connectionAccepted});
+ * in it (the slowest math.find of a burst of twenty large requests waited 0.7-1.4 s in the listen
+ * queue). The HTTP server reports each connection it accepts ({@link connectionAccepted});
  * the next step then waits a turn more, until a turn accepts none, so that the connections
  * waiting are all accepted (and their requests read) first. Turns without a step cost microseconds.
  */
