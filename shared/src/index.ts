@@ -480,4 +480,4 @@ export type { ExplainedReadiness, ExplainedReadinessReport } from './readiness-r
 export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';
 export { listenHttp } from './net.js';
-export { inOwnTurn, jsonLongerThanAbout } from './capabilities/turns.js';
+export { connectionAccepted, inOwnTurn, jsonLongerThanAbout } from './capabilities/turns.js';

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import {
   createFileReasoningLogStore,
   createLocalFolderArtifactStore,
   createReasoningLog,
+  inOwnTurn,
   nonConclusionResult,
   OperatorPolicySchema,
   type AdmittedRun,
@@ -307,5 +309,35 @@ describe('modern tool lane with the reasoning log REQUIRED: math.run answers exa
     expect(viaLane).toBe(true);
     expectSameAnswer(lane, sdk);
     expect((JSON.parse(lane.body) as { result: { isError?: boolean } }).result.isError).toBe(true);
+  });
+});
+
+describe('startHttpServer: a burst of new connections before the runs’ large steps', () => {
+  it('accepts and answers the connections of a burst before the next large step (inOwnTurn) runs', async () => {
+    const clients = 12;
+    const sockets: Socket[] = [];
+    let answered = 0;
+    try {
+      // A large step during which the burst connects, each client sending a request: libuv accepts
+      // one connection per turn of the loop, so the next step, were it not held back while
+      // connections keep being accepted, would run after the first of them only.
+      const burst = inOwnTurn(() => {
+        for (let i = 0; i < clients; i++) {
+          const socket = connect(withLane.port, '127.0.0.1');
+          socket.on('error', () => undefined).once('data', () => answered++);
+          socket.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+          sockets.push(socket);
+        }
+        // Let the kernel complete the loopback handshakes while this thread is busy.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      });
+      const answeredBeforeNextStep = inOwnTurn(() => answered);
+      await burst;
+      // Each connection is accepted in a turn of its own and its request read and answered in the
+      // next, so all but the last one or two answers have arrived when the step runs (none without the rule).
+      expect(await answeredBeforeNextStep).toBeGreaterThanOrEqual(clients - 2);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
   });
 });

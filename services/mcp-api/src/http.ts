@@ -9,7 +9,7 @@ import {
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
-import { activeTracer, answerOps, createReadiness, listenHttp, serveTraced, type OpsEndpoints } from '@jacobian/shared';
+import { activeTracer, answerOps, connectionAccepted, createReadiness, listenHttp, serveTraced, type OpsEndpoints } from '@jacobian/shared';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Api } from './api.js';
 import { tenantOf, type Authenticator } from './auth.js';
@@ -189,6 +189,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (tracer !== undefined && path === '/mcp') serveTraced(tracer, '/mcp', request, response, () => accept(request, response, path));
     else accept(request, response, path);
   });
+  // Connections waiting to be accepted go before the runs' large steps (see connectionAccepted).
+  server.on('connection', connectionAccepted);
 
   /**
    * Authenticate on the path the request reaches (the canonical one, which the lane and the

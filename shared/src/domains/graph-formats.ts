@@ -99,23 +99,36 @@ function describeChar(code: number): string {
  * would be silently mis-encoded.
  */
 function checkGraph(graph: IndexedGraph, fn: string): { n: number; edges: [number, number][] } {
+  const n = checkedOrder(graph, fn);
+  const edges: [number, number][] = [];
+  forEachCheckedEdge(graph, n, fn, (u, v) => edges.push([u, v]));
+  return { n, edges: edges.sort(compareEdges) };
+}
+
+function checkedOrder(graph: IndexedGraph, fn: string): number {
   const n = graph.order;
   if (!Number.isInteger(n) || n < 0) {
     throw cellError(fn, 'GRAPH_INVALID', `order must be a non-negative integer, got ${String(n)}`, ['order']);
   }
   if (n > MAX_GRAPH_ORDER) throw cellError(fn, 'ORDER_LIMIT', orderLimitDetail(n), ['order'], 'SIZE_LIMIT_EXCEEDED');
+  return n;
+}
+
+/**
+ * The edge checks of {@link checkGraph}, in input order, calling `visit` with each edge that
+ * passed: graph6 sets one bit per edge and needs neither the copy nor the sort.
+ */
+function forEachCheckedEdge(graph: IndexedGraph, n: number, fn: string, visit: (u: number, v: number) => void): void {
   const seen = new Uint8Array(n * n);
-  const edges: [number, number][] = [];
-  for (const [i, edge] of graph.edges.entries()) {
-    const [u, v] = edge;
+  for (let i = 0; i < graph.edges.length; i++) {
+    const [u, v] = graph.edges[i] as [number, number];
     if (!Number.isInteger(u) || !Number.isInteger(v) || !(u >= 0 && u < v && v < n)) {
       throw cellError(fn, 'GRAPH_INVALID', `edge ${i} is [${String(u)}, ${String(v)}]; edges must be [u, v] with 0 <= u < v < order (${n})`, ['edges', i]);
     }
     if (seen[u * n + v] === 1) throw cellError(fn, 'MULTI_EDGE', `edge ${i} [${u}, ${v}] is repeated; graphs are simple`, ['edges', i]);
     seen[u * n + v] = 1;
-    edges.push([u, v]);
+    visit(u, v);
   }
-  return { n, edges: edges.sort(compareEdges) };
 }
 
 function compareEdges(a: readonly [number, number], b: readonly [number, number]): number {
@@ -239,9 +252,11 @@ function decodeSize(framed: Framed, at: number, format: GraphTextFormat, path: J
  *   `SIZE_LIMIT_EXCEEDED` for order above {@link MAX_GRAPH_ORDER}.
  */
 export function encodeGraph6(graph: IndexedGraph): string {
-  const { n, edges } = checkGraph(graph, 'graph6');
+  const n = checkedOrder(graph, 'graph6');
   const bits = new Uint8Array((n * (n - 1)) / 2);
-  for (const [u, v] of edges) bits[(v * (v - 1)) / 2 + u] = 1;
+  forEachCheckedEdge(graph, n, 'graph6', (u, v) => {
+    bits[(v * (v - 1)) / 2 + u] = 1;
+  });
   return encodeSize(n) + packBits(bits);
 }
 

@@ -22,6 +22,9 @@ import { decodeGraph6, decodeSparse6, encodeGraph6 } from './graph-formats.js';
 
 export const MAX_LABEL_LENGTH = 64;
 
+/** A canonical non-negative decimal: the labels that name vertices 0..order-1 of a graph given by `order`. */
+const DECIMAL_LABEL = /^(0|[1-9][0-9]*)$/;
+
 const Label = z.union([
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   z
@@ -77,31 +80,42 @@ export const ExplicitGraphSchema = z
       }
     }
     const order = input.order ?? labels?.length ?? 0;
-    const seen = new Map<string, number>();
-    for (const [i, [a, b]] of input.edges.entries()) {
-      const ends = [canonicalLabel(a), canonicalLabel(b)] as const;
-      for (const [side, end] of ends.entries()) {
-        const exists = labels !== null ? known.has(end) : /^(0|[1-9][0-9]*)$/.test(end) && Number(end) < order;
-        if (!exists) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['edges', i, side],
-            message: `dangling edge: vertex "${end}" is not among the ${labels !== null ? 'listed vertices' : `vertices 0..${order - 1}`}`,
-          });
-          return;
-        }
-      }
-      if (ends[0] === ends[1]) {
-        ctx.addIssue({ code: 'custom', path: ['edges', i], message: `loop at vertex "${ends[0]}": simple graphs have no loops` });
+    // Edge ends as vertex indices, so that the checks below make no string per edge (a large
+    // graph has tens of thousands of edges): an integer label of a graph given by `order` is its
+    // own index; any other label is looked up by its canonical form. Equal canonical labels are
+    // the same index, so the loop and duplicate checks mean what they meant on labels.
+    const vertexOf = (label: string | number): number | undefined => {
+      if (labels !== null) return known.get(canonicalLabel(label));
+      if (typeof label === 'number') return label < order ? label : undefined;
+      const end = canonicalLabel(label);
+      return DECIMAL_LABEL.test(end) && Number(end) < order ? Number(end) : undefined;
+    };
+    /** For each unordered pair of vertices u < v (at u * order + v), the first edge joining them, or -1. */
+    const firstEdge = new Int32Array(input.edges.length > 0 ? order * order : 0).fill(-1);
+    for (let i = 0; i < input.edges.length; i++) {
+      const [a, b] = input.edges[i] as [string | number, string | number];
+      const u = vertexOf(a);
+      const v = vertexOf(b);
+      if (u === undefined || v === undefined) {
+        const side = u === undefined ? 0 : 1;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['edges', i, side],
+          message: `dangling edge: vertex "${canonicalLabel(side === 0 ? a : b)}" is not among the ${labels !== null ? 'listed vertices' : `vertices 0..${order - 1}`}`,
+        });
         return;
       }
-      const key = compareLabels(ends[0], ends[1]) < 0 ? `${ends[0]}\u0000${ends[1]}` : `${ends[1]}\u0000${ends[0]}`;
-      const first = seen.get(key);
-      if (first !== undefined) {
+      if (u === v) {
+        ctx.addIssue({ code: 'custom', path: ['edges', i], message: `loop at vertex "${canonicalLabel(a)}": simple graphs have no loops` });
+        return;
+      }
+      const pair = u < v ? u * order + v : v * order + u;
+      const first = firstEdge[pair] as number;
+      if (first !== -1) {
         ctx.addIssue({ code: 'custom', path: ['edges', i], message: `duplicate edge (same as edges[${first}]); simple graphs have no multi-edges` });
         return;
       }
-      seen.set(key, i);
+      firstEdge[pair] = i;
     }
   });
 export type ExplicitGraph = z.infer<typeof ExplicitGraphSchema>;
@@ -113,10 +127,14 @@ export function canonicalGraph(input: ExplicitGraph): GraphPayload {
     compareLabels,
   );
   const index = new Map(labels.map((label, i) => [label, i]));
+  // Vertices 0..order-1 of a graph given by `order` sort in numeric order: an integer label is its
+  // own index (+ 0 makes a label -0 the index 0, as its canonical label "0" does).
+  const indexOf = (label: string | number): number =>
+    input.vertices === undefined && typeof label === 'number' ? label + 0 : (index.get(canonicalLabel(label)) as number);
   const edges = input.edges
     .map(([a, b]): [number, number] => {
-      const u = index.get(canonicalLabel(a)) as number;
-      const v = index.get(canonicalLabel(b)) as number;
+      const u = indexOf(a);
+      const v = indexOf(b);
       return u < v ? [u, v] : [v, u];
     })
     .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
@@ -231,7 +249,7 @@ export async function resolveGraphOperand(
     input_uris.push(stored.uri);
   } else if (input.graph !== undefined) {
     const explicit = input.graph;
-    // A large inline graph's canonical form (tens of milliseconds) takes a turn of its own (see turns.ts).
+    // A large inline graph's canonical form (milliseconds, more under load) takes a turn of its own (see turns.ts).
     graph = explicit.edges.length > LARGE_INLINE_EDGES ? await inOwnTurn(() => canonicalGraph(explicit)) : canonicalGraph(explicit);
   } else {
     const decoded = input.graph6 !== undefined ? decodeGraph6(input.graph6, ['payload', 'graph6']) : decodeSparse6(input.sparse6 ?? '', ['payload', 'sparse6']);
