@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessPool, ProviderRuntimeSchema, type IsolatedExecutor, type KernelTask } from '@jacobian/shared';
+import { createHealthCache } from './health-cache.js';
 import { probeZ3Provider } from './z3.js';
 
 /** A real pool that records every task it is given. */
@@ -17,6 +18,26 @@ function recording(pool: IsolatedExecutor): { executor: IsolatedExecutor; tasks:
     },
   };
 }
+
+// First in this file: the first probe of a process hashes the package, and starts the health
+// check beside the hashing (the digest is not remembered yet, so neither is a check).
+describe('probeZ3Provider with a health cache', () => {
+  it('checks once in a child, beside hashing the package; a second probe remembers the pass', { timeout: 120_000 }, async () => {
+    const pool = createProcessPool({ size: 1 });
+    try {
+      const { executor, tasks } = recording(pool);
+      const health = createHealthCache(undefined);
+      const first = await probeZ3Provider({ executor, health });
+      expect(tasks.map((task) => task.kernel.exportName)).toEqual(['z3HealthKernel']);
+      expect(health.outcomes.get('z3-solver')).toBe('checked');
+      const second = await probeZ3Provider({ executor, health });
+      expect(tasks).toHaveLength(1);
+      expect(second.digest).toBe(first.digest);
+    } finally {
+      await pool.close();
+    }
+  });
+});
 
 describe('probeZ3Provider with an executor', () => {
   let pool: IsolatedExecutor;

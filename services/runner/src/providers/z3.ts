@@ -51,9 +51,10 @@ async function listFiles(root: string, relative = ''): Promise<string[]> {
  * excluded — package.json, README, LICENSE, typings, JS glue and the WASM binary all count, as
  * does any nested node_modules — so any change to the installed bytes changes the digest.
  */
-async function computePackageDigest(dir: string, health: HealthCache | undefined): Promise<PackageDigest> {
+async function computePackageDigest(dir: string, health: HealthCache | undefined, onHashing: () => void): Promise<PackageDigest> {
   const files = (await listFiles(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const hashFiles = async (): Promise<string> => {
+    onHashing();
     const lines: string[] = [];
     for (const rel of files) {
       const bytes = await readFile(path.join(dir, ...rel.split('/')));
@@ -80,9 +81,13 @@ async function computePackageDigest(dir: string, health: HealthCache | undefined
   return { digest, licenseFiles };
 }
 
-function packageDigest(dir: string, health: HealthCache | undefined): Promise<PackageDigest> {
+/**
+ * The package's digest; `onHashing` is called when its files are about to be read and hashed (the
+ * digest was not remembered by their stamp: a first start, or a new installation).
+ */
+function packageDigest(dir: string, health: HealthCache | undefined, onHashing: () => void): Promise<PackageDigest> {
   if (packageDigestPromise === undefined) {
-    packageDigestPromise = computePackageDigest(dir, health).catch((error: unknown) => {
+    packageDigestPromise = computePackageDigest(dir, health, onHashing).catch((error: unknown) => {
       packageDigestPromise = undefined;
       throw error;
     });
@@ -130,9 +135,20 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver package.json lacks a version or license');
   }
 
+  const check = (): Promise<void> => (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
+  // Bytes that must be hashed have not passed a check remembered by the health cache either (a
+  // first start, a new installation): the check starts now, beside the hashing (a few hundred
+  // milliseconds for 35 MB), rather than after it. Its outcome counts only once the identity is
+  // known, as the check of that identity (ensureHealthy below). Both read the same installed
+  // files; in either order, neither is atomic against someone rewriting them meanwhile.
+  let started: Promise<void> | undefined;
+  const startCheck = (): void => {
+    started ??= check();
+    started.catch(() => undefined); // its failure is reported through ensureHealthy, below
+  };
   let digest: PackageDigest;
   try {
-    digest = await packageDigest(dir, options.health);
+    digest = await packageDigest(dir, options.health, startCheck);
   } catch (error) {
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'could not digest the z3-solver package files', {
       cause: error,
@@ -142,7 +158,7 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
   try {
     // The check runs z3's WASM, the package's bytes (PACKAGE_FILES digest), on this platform.
     const identity = { provider: 'z3-solver', version, digest_kind: 'PACKAGE_FILES', digest: digest.digest, platform: platformTag(), paths: [dir], check_module: HEALTH_KERNEL.module };
-    await ensureHealthy(options.health, () => identity, () => (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor)));
+    await ensureHealthy(options.health, () => identity, () => started ?? check());
   } catch (error) {
     if (error instanceof JacobianError) throw error;
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver failed its health check', {

@@ -46,6 +46,7 @@ export const COUNTERMODEL_SEARCH_SOURCES: readonly string[] = [
   here('./evaluate-laws.ts'),
   here('./example-signatures.ts'),
   here('../graph/maximum-induced-tree.kernel.ts'),
+  here('../providers/z3-instance.ts'),
   ...UNIVERSAL_ALGEBRA_SOURCES,
 ];
 
