@@ -114,11 +114,14 @@ async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
  * the serving process never instantiates z3's WASM module and worker threads (about 70 MB it
  * would keep for its whole life). Without one, it runs in this process.
  *
+ * `onChecking` is told when the probe runs (or joins) a health check, the slow part: one not
+ * remembered by `health`.
+ *
  * @returns a {@link ProviderRuntime} validated against ProviderRuntimeSchema.
  * @throws JacobianError PROVIDER_UNAVAILABLE if the package is missing, unreadable, cannot be
  *   initialized, or fails the health check.
  */
-export async function probeZ3Provider(options: { executor?: IsolatedExecutor; health?: HealthCache } = {}): Promise<ProviderRuntime> {
+export async function probeZ3Provider(options: { executor?: IsolatedExecutor; health?: HealthCache; onChecking?: () => void } = {}): Promise<ProviderRuntime> {
   let dir: string;
   let manifest: Record<string, unknown>;
   try {
@@ -143,6 +146,7 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
   // files; in either order, neither is atomic against someone rewriting them meanwhile.
   let started: Promise<void> | undefined;
   const startCheck = (): void => {
+    options.onChecking?.();
     started ??= check();
     started.catch(() => undefined); // its failure is reported through ensureHealthy, below
   };
@@ -158,7 +162,7 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
   try {
     // The check runs z3's WASM, the package's bytes (PACKAGE_FILES digest), on this platform.
     const identity = { provider: 'z3-solver', version, digest_kind: 'PACKAGE_FILES', digest: digest.digest, platform: platformTag(), paths: [dir], check_module: HEALTH_KERNEL.module };
-    await ensureHealthy(options.health, () => identity, () => started ?? check());
+    await ensureHealthy(options.health, () => identity, () => started ?? check(), options.onChecking);
   } catch (error) {
     if (error instanceof JacobianError) throw error;
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver failed its health check', {

@@ -81,10 +81,11 @@ async function combine(solverRuntime: ProviderRuntime, solver: CountermodelProvi
   return { runtime, parts: { solver, solverRuntime, searchDigest: search.digest, digest } };
 }
 
-function rememberingProbe(name: string, solver: CountermodelProviderParts['solver'], probeSolver: (signal?: AbortSignal) => Promise<ProviderRuntime>): CountermodelProviderProbe {
+function rememberingProbe(name: string, solver: CountermodelProviderParts['solver'], probeSolver: (signal?: AbortSignal) => Promise<ProviderRuntime>, checking?: Promise<void>): CountermodelProviderProbe {
   let parts: CountermodelProviderParts | undefined;
   return {
     name,
+    ...(checking === undefined ? {} : { checking }),
     get parts() {
       return parts;
     },
@@ -109,5 +110,8 @@ export function countermodelCadicalProvider(location: CadicalLocation & { health
  * of `executor` when one is given), then combined with the search's source digest.
  */
 export function countermodelZ3Provider(executor?: IsolatedExecutor, health?: HealthCache): CountermodelProviderProbe {
-  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }) }));
+  // Its health check is z3-solver's: slow at a cold start, when it may be deferred (see runner.ts).
+  let checkingStarted: () => void = () => undefined;
+  const checking = new Promise<void>((resolve) => (checkingStarted = resolve));
+  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }), onChecking: checkingStarted }), checking);
 }
