@@ -41,8 +41,11 @@ export async function startEmbedded(
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true, journal: true });
   // The pool's idle children boot once start-up is over: nothing at start needs them, and they
   // would take the CPU the provider probes need (a task before then starts a child for itself).
+  // So does a slow health check not remembered (z3-solver's in a new data dir): start-up does not
+  // wait for it (deferSlowProviders below), and it would only slow the rest down.
   let startedUp: () => void = () => undefined;
-  const executor = createProcessPool({ size: config.concurrency, warmAfter: new Promise<void>((resolve) => (startedUp = resolve)) });
+  const startUp = new Promise<void>((resolve) => (startedUp = resolve));
+  const executor = createProcessPool({ size: config.concurrency, warmAfter: startUp });
   const cleanups: (() => Promise<void>)[] = [() => executor.close(), () => artifacts.close()];
   const closeAll = async (): Promise<void> => {
     // Every cleanup runs even if an earlier one fails.
@@ -59,7 +62,7 @@ export async function startEmbedded(
     // Independent of each other: the runner's provider probes and the checker's identities (digests of its code) at once.
     const [runner, checker] = await Promise.all([
       // Served before z3-solver's health check ends (a cold start): see the runner's deferSlowProviders.
-      createRunner({ artifacts, artifactsFor, executor, providers: { ...options }, deferSlowProviders: true }),
+      createRunner({ artifacts, artifactsFor, executor, providers: { ...options, slowChecksAfter: startUp }, deferSlowProviders: true }),
       createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey }),
     ]);
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));

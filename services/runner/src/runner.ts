@@ -45,7 +45,7 @@ import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
 import { cadicalProvider } from './providers/cadical.js';
-import { probeZ3Provider } from './providers/z3.js';
+import { probeZ3Provider, type Z3ProbeOptions } from './providers/z3.js';
 import type { HealthCache } from './providers/health-cache.js';
 import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resultantCompute } from './polynomial/algebra-capabilities.js';
 import { idealMembershipDecide } from './polynomial/membership-capability.js';
@@ -78,14 +78,10 @@ function typescriptSourceProvider(name: string, files: string[], features: strin
  * pool child instantiating z3's WASM module): an embedded start serves without its capabilities
  * until it passes (see ProviderProbe.checking and RunnerOptions.deferSlowProviders).
  */
-function z3Provider(executor: IsolatedExecutor | undefined, health: HealthCache | undefined): ProviderProbe {
+function z3Provider(options: Omit<Z3ProbeOptions, 'onChecking'>): ProviderProbe {
   let checkingStarted: () => void = () => undefined;
   const checking = new Promise<void>((resolve) => (checkingStarted = resolve));
-  return {
-    name: 'z3-solver',
-    checking,
-    probe: () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }), onChecking: checkingStarted }),
-  };
+  return { name: 'z3-solver', checking, probe: () => probeZ3Provider({ ...options, onChecking: checkingStarted }) };
 }
 
 /** Our graph code: construction and the exact invariants, with the shared graph contract they accept. */
@@ -140,6 +136,12 @@ export interface RunnerRegistrationOptions {
   health?: HealthCache;
   /** Told as each provider's probe starts and ends (for the start-up log). */
   onProbe?: (event: ProbeEvent) => void;
+  /**
+   * A slow health check not remembered from an earlier start (z3-solver's) starts once this
+   * settles: a process that serves before such a check ends (RunnerOptions.deferSlowProviders)
+   * passes the end of its start-up, so that the check does not take the CPU the start-up needs.
+   */
+  slowChecksAfter?: Promise<unknown>;
 }
 
 /** A provider probe starting or ending, with how long it took. */
@@ -195,7 +197,12 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
   );
   const skipped = options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped };
-  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider(executor, options.health))];
+  const z3Options: Omit<Z3ProbeOptions, 'onChecking'> = {
+    ...(executor === undefined ? {} : { executor }),
+    ...health,
+    ...(options.slowChecksAfter === undefined ? {} : { checkAfter: options.slowChecksAfter }),
+  };
+  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider(z3Options))];
   const countermodel = firstHealthyOf(countermodelProbes, skipped);
   const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const cadical = once(cadicalProvider(health));
@@ -218,7 +225,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),
     capabilityRegistration(symmetry, (runtime) => automorphismGroup(symmetryBackend(runtime, nauty))),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
-    capabilityRegistration(once(z3Provider(executor, options.health)), (runtime) => maximumInducedTree(runtime), { ids: [MAXIMUM_INDUCED_TREE_ID] }),
+    capabilityRegistration(once(z3Provider(z3Options)), (runtime) => maximumInducedTree(runtime), { ids: [MAXIMUM_INDUCED_TREE_ID] }),
     capabilityRegistration(
       typescriptProvider(
         'jacobian-universal-algebra-ts',

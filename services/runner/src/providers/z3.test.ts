@@ -57,6 +57,26 @@ describe('probeZ3Provider with an executor', () => {
     expect(runtime.digest).toBe((await probeZ3Provider()).digest);
   });
 
+  it('says when it starts a check not remembered, and runs it only once checkAfter settles (a starting process)', { timeout: 120_000 }, async () => {
+    const { executor, tasks } = recording(pool);
+    let open: () => void = () => undefined;
+    const startUp = new Promise<void>((resolve) => (open = resolve));
+    let told: () => void = () => undefined;
+    const checking = new Promise<void>((resolve) => (told = resolve));
+    const health = createHealthCache(undefined);
+    const probing = probeZ3Provider({ executor, health, onChecking: told, checkAfter: startUp });
+    await checking;
+    expect(tasks).toEqual([]);
+    open();
+    await probing;
+    expect(tasks.map((task) => task.kernel.exportName)).toEqual(['z3HealthKernel']);
+    expect(health.outcomes.get('z3-solver')).toBe('checked');
+    // Remembered now: neither told nor held back.
+    const remembered = probeZ3Provider({ executor, health, onChecking: () => expect.fail('a remembered check is not slow'), checkAfter: new Promise<never>(() => undefined) });
+    expect((await remembered).provider).toBe('z3-solver');
+    expect(tasks).toHaveLength(1);
+  });
+
   it('reports the provider unavailable when the health check fails in the child', { timeout: 120_000 }, async () => {
     const failing: IsolatedExecutor = {
       run: () => Promise.resolve({ status: 'ERROR', error: { code: 'INTERNAL', message: 'z3 broke', retryable: false }, runtimeMs: 1 }),

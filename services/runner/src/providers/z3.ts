@@ -107,6 +107,22 @@ async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
   if (output?.healthy !== true) throw new Error('the health kernel did not report healthy');
 }
 
+/** Options of {@link probeZ3Provider}. */
+export interface Z3ProbeOptions {
+  /** Where the health check runs (one of its isolated children); without it, in this process. */
+  executor?: IsolatedExecutor;
+  /** Passed checks and package digests remembered across starts. */
+  health?: HealthCache;
+  /** Told when the probe runs (or joins) a health check, the slow part: one not remembered by `health`. */
+  onChecking?: () => void;
+  /**
+   * A health check not remembered starts only once this settles (after `onChecking` is told). A
+   * process that serves before the check ends passes its start-up: the check (a new pool child
+   * compiling z3's WASM module) then does not take the CPU the rest of the start-up needs.
+   */
+  checkAfter?: Promise<unknown>;
+}
+
 /**
  * Describe the installed z3-solver provider and verify it works.
  *
@@ -114,14 +130,11 @@ async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
  * the serving process never instantiates z3's WASM module and worker threads (about 70 MB it
  * would keep for its whole life). Without one, it runs in this process.
  *
- * `onChecking` is told when the probe runs (or joins) a health check, the slow part: one not
- * remembered by `health`.
- *
  * @returns a {@link ProviderRuntime} validated against ProviderRuntimeSchema.
  * @throws JacobianError PROVIDER_UNAVAILABLE if the package is missing, unreadable, cannot be
  *   initialized, or fails the health check.
  */
-export async function probeZ3Provider(options: { executor?: IsolatedExecutor; health?: HealthCache; onChecking?: () => void } = {}): Promise<ProviderRuntime> {
+export async function probeZ3Provider(options: Z3ProbeOptions = {}): Promise<ProviderRuntime> {
   let dir: string;
   let manifest: Record<string, unknown>;
   try {
@@ -138,7 +151,10 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver package.json lacks a version or license');
   }
 
-  const check = (): Promise<void> => (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
+  const check = async (): Promise<void> => {
+    await options.checkAfter?.catch(() => undefined);
+    await (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
+  };
   // Bytes that must be hashed have not passed a check remembered by the health cache either (a
   // first start, a new installation): the check starts now, beside the hashing (a few hundred
   // milliseconds for 35 MB), rather than after it. Its outcome counts only once the identity is

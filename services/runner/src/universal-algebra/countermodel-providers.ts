@@ -16,12 +16,11 @@ import {
   ProviderRuntimeSchema,
   sourceProviderRuntime,
   UNIVERSAL_ALGEBRA_SOURCES,
-  type IsolatedExecutor,
   type ProviderProbe,
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { probeCadical, type CadicalLocation } from '../providers/cadical.js';
-import { probeZ3Provider } from '../providers/z3.js';
+import { probeZ3Provider, type Z3ProbeOptions } from '../providers/z3.js';
 import type { HealthCache } from '../providers/health-cache.js';
 import { RUNNER_VERSION } from '../version.js';
 
@@ -109,9 +108,9 @@ export function countermodelCadicalProvider(location: CadicalLocation & { health
  * z3-solver with our finite model search: probed like the z3 provider (health-checked in a child
  * of `executor` when one is given), then combined with the search's source digest.
  */
-export function countermodelZ3Provider(executor?: IsolatedExecutor, health?: HealthCache): CountermodelProviderProbe {
+export function countermodelZ3Provider(options: Omit<Z3ProbeOptions, 'onChecking'> = {}): CountermodelProviderProbe {
   // Its health check is z3-solver's: slow at a cold start, when it may be deferred (see runner.ts).
   let checkingStarted: () => void = () => undefined;
   const checking = new Promise<void>((resolve) => (checkingStarted = resolve));
-  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }), onChecking: checkingStarted }), checking);
+  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...options, onChecking: checkingStarted }), checking);
 }
