@@ -202,7 +202,9 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     ...health,
     ...(options.slowChecksAfter === undefined ? {} : { checkAfter: options.slowChecksAfter }),
   };
-  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider(z3Options))];
+  // z3-solver is probed once, for its own capability and for the countermodel search.
+  const z3 = once(z3Provider(z3Options));
+  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider({ solver: z3 }))];
   const countermodel = firstHealthyOf(countermodelProbes, skipped);
   const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const cadical = once(cadicalProvider(health));
@@ -225,7 +227,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),
     capabilityRegistration(symmetry, (runtime) => automorphismGroup(symmetryBackend(runtime, nauty))),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
-    capabilityRegistration(once(z3Provider(z3Options)), (runtime) => maximumInducedTree(runtime), { ids: [MAXIMUM_INDUCED_TREE_ID] }),
+    capabilityRegistration(z3, (runtime) => maximumInducedTree(runtime), { ids: [MAXIMUM_INDUCED_TREE_ID] }),
     capabilityRegistration(
       typescriptProvider(
         'jacobian-universal-algebra-ts',

@@ -22,12 +22,20 @@ function recording(pool: IsolatedExecutor): { executor: IsolatedExecutor; tasks:
 // First in this file: the first probe of a process hashes the package, and starts the health
 // check beside the hashing (the digest is not remembered yet, so neither is a check).
 describe('probeZ3Provider with a health cache', () => {
-  it('checks once in a child, beside hashing the package; a second probe remembers the pass', { timeout: 120_000 }, async () => {
+  it('checks once in a child, beside hashing the package, both after checkAfter; a second probe remembers the pass', { timeout: 120_000 }, async () => {
     const pool = createProcessPool({ size: 1 });
     try {
       const { executor, tasks } = recording(pool);
       const health = createHealthCache(undefined);
-      const first = await probeZ3Provider({ executor, health });
+      let open: () => void = () => undefined;
+      const startUp = new Promise<void>((resolve) => (open = resolve));
+      let told: () => void = () => undefined;
+      const checking = new Promise<void>((resolve) => (told = resolve));
+      const probing = probeZ3Provider({ executor, health, onChecking: told, checkAfter: startUp });
+      await checking;
+      expect(tasks).toEqual([]);
+      open();
+      const first = await probing;
       expect(tasks.map((task) => task.kernel.exportName)).toEqual(['z3HealthKernel']);
       expect(health.outcomes.get('z3-solver')).toBe('checked');
       const second = await probeZ3Provider({ executor, health });

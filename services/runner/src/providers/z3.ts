@@ -51,10 +51,10 @@ async function listFiles(root: string, relative = ''): Promise<string[]> {
  * excluded — package.json, README, LICENSE, typings, JS glue and the WASM binary all count, as
  * does any nested node_modules — so any change to the installed bytes changes the digest.
  */
-async function computePackageDigest(dir: string, health: HealthCache | undefined, onHashing: () => void): Promise<PackageDigest> {
+async function computePackageDigest(dir: string, health: HealthCache | undefined, beforeHashing: () => Promise<void>): Promise<PackageDigest> {
   const files = (await listFiles(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const hashFiles = async (): Promise<string> => {
-    onHashing();
+    await beforeHashing();
     const lines: string[] = [];
     for (const rel of files) {
       const bytes = await readFile(path.join(dir, ...rel.split('/')));
@@ -82,12 +82,12 @@ async function computePackageDigest(dir: string, health: HealthCache | undefined
 }
 
 /**
- * The package's digest; `onHashing` is called when its files are about to be read and hashed (the
- * digest was not remembered by their stamp: a first start, or a new installation).
+ * The package's digest; `beforeHashing` is awaited when its files are about to be read and hashed
+ * (the digest was not remembered by their stamp: a first start, or a new installation).
  */
-function packageDigest(dir: string, health: HealthCache | undefined, onHashing: () => void): Promise<PackageDigest> {
+function packageDigest(dir: string, health: HealthCache | undefined, beforeHashing: () => Promise<void>): Promise<PackageDigest> {
   if (packageDigestPromise === undefined) {
-    packageDigestPromise = computePackageDigest(dir, health, onHashing).catch((error: unknown) => {
+    packageDigestPromise = computePackageDigest(dir, health, beforeHashing).catch((error: unknown) => {
       packageDigestPromise = undefined;
       throw error;
     });
@@ -156,19 +156,22 @@ export async function probeZ3Provider(options: Z3ProbeOptions = {}): Promise<Pro
     await (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
   };
   // Bytes that must be hashed have not passed a check remembered by the health cache either (a
-  // first start, a new installation): the check starts now, beside the hashing (a few hundred
-  // milliseconds for 35 MB), rather than after it. Its outcome counts only once the identity is
-  // known, as the check of that identity (ensureHealthy below). Both read the same installed
-  // files; in either order, neither is atomic against someone rewriting them meanwhile.
+  // first start, a new installation): the check starts now, beside the hashing (35 MB), rather
+  // than after it, and both wait for `checkAfter`. The check's outcome counts only once the
+  // identity is known, as the check of that identity (ensureHealthy below). Both read the same
+  // installed files; in either order, neither is atomic against someone rewriting them meanwhile.
   let started: Promise<void> | undefined;
-  const startCheck = (): void => {
+  const beforeHashing = async (): Promise<void> => {
     options.onChecking?.();
     started ??= check();
     started.catch(() => undefined); // its failure is reported through ensureHealthy, below
+    await options.checkAfter?.catch(() => undefined);
   };
   let digest: PackageDigest;
   try {
-    digest = await packageDigest(dir, options.health, startCheck);
+    // One probe of this process hashes; another one meanwhile (not the runner's way: it probes
+    // z3-solver once) waits for that digest.
+    digest = await packageDigest(dir, options.health, beforeHashing);
   } catch (error) {
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'could not digest the z3-solver package files', {
       cause: error,

@@ -108,8 +108,13 @@ export function countermodelCadicalProvider(location: CadicalLocation & { health
  * z3-solver with our finite model search: probed like the z3 provider (health-checked in a child
  * of `executor` when one is given), then combined with the search's source digest.
  */
-export function countermodelZ3Provider(options: Omit<Z3ProbeOptions, 'onChecking'> = {}): CountermodelProviderProbe {
-  // Its health check is z3-solver's: slow at a cold start, when it may be deferred (see runner.ts).
+export function countermodelZ3Provider(options: Omit<Z3ProbeOptions, 'onChecking'> & { solver?: ProviderProbe } = {}): CountermodelProviderProbe {
+  // With `solver` (the runner's z3-solver provider), its probe and its checking are that one's:
+  // z3-solver is probed once. Its health check is slow at a cold start, when it may be deferred.
+  if (options.solver !== undefined) {
+    const solver = options.solver;
+    return rememberingProbe('countermodel-z3-solver', 'z3-solver', (signal) => solver.probe(signal), solver.checking);
+  }
   let checkingStarted: () => void = () => undefined;
   const checking = new Promise<void>((resolve) => (checkingStarted = resolve));
   return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...options, onChecking: checkingStarted }), checking);
