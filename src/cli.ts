@@ -138,12 +138,15 @@ async function main(argv: string[]): Promise<number> {
       const metrics = telemetry.metrics;
       const probes = startupProbes(log, config.dataDir);
       const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, metrics), health: probes.health, onProbe: probes.onProbe });
-      probes.done();
-      reportProviders(metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
-      // Providers were probed by startEmbedded; the local artifact folder is the one dependency left to check.
+      // Providers were probed by startEmbedded, but for those still being checked (ready once
+      // they have been); the local artifact folder is the one dependency left to check.
       const readiness = createReadiness(['artifacts', 'providers']);
       readiness.provide('artifacts', artifactStoreCheck(jacobian.artifacts));
-      readiness.provide('providers', () => Promise.resolve());
+      const checked = whenProvidersChecked(jacobian, log, probes, () => {
+        probes.done();
+        reportProviders(metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
+      });
+      void checked.then(() => readiness.provide('providers', () => Promise.resolve()));
       const onError = (error: Error): void => log.warn('mcp http error', { error: error.message });
       // Embedded runs live in this process, so their tasks do too.
       const tasks = createTaskService({ store: createMemoryTaskStore(), onError });
@@ -155,12 +158,15 @@ async function main(argv: string[]): Promise<number> {
         throw listenError(error, host, port);
       }
       // Started means serving: logged once the port is listened on.
-      logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
+      logStart(log, jacobian, config.dataDir);
       log.info('serving MCP over Streamable HTTP', { url: http.url });
       const signal = await signalled;
       log.info('shutting down', { signal });
+      probes.stopping();
       await http.close();
       await jacobian.close();
+      // A check still running ended with the pool; its outcome is logged before the process exits.
+      await checked;
       return 0;
     }
     case 'stdio': {
@@ -198,13 +204,19 @@ async function main(argv: string[]): Promise<number> {
         throw error;
       }
       started = true;
-      probes.done();
-      logStart(log, jacobian.runner.unavailable, jacobian.api.catalog().capabilities.length, config.dataDir);
-      reportProviders(telemetry.metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
+      logStart(log, jacobian, config.dataDir);
+      const running = jacobian;
+      const checked = whenProvidersChecked(jacobian, log, probes, () => {
+        probes.done();
+        reportProviders(telemetry.metrics, [...running.runner.installed, ...running.checker.installed], running.runner.unavailable);
+      });
       const reason = await Promise.race([signalled, ended]);
       log.info('shutting down', { reason });
+      probes.stopping();
       await server.close();
       await jacobian.close();
+      // A check still running ended with the pool; its outcome is logged before the process exits.
+      await checked;
       return 0;
     }
     case 'api':
@@ -245,9 +257,34 @@ function parseHttp(host: string | undefined, port: string | undefined): { host: 
   return { host: host ?? '127.0.0.1', port: parsed };
 }
 
-function logStart(log: Logger, unavailable: readonly { provider: string; reason: string }[], capabilities: number, dataDir: string): void {
-  for (const provider of unavailable) log.warn('provider unavailable; its capabilities are not registered', provider);
-  log.info('jacobian started', { capabilities, data_dir: dataDir });
+/** What `serve` and `stdio` log of an embedded start (see startEmbedded). */
+interface StartedJacobian {
+  readonly api: { catalog(): { capabilities: readonly unknown[] } };
+  readonly runner: { readonly unavailable: readonly { provider: string; reason: string }[]; readonly pending: readonly { provider: string }[]; readonly settled: Promise<void> };
+}
+
+function logStart(log: Logger, jacobian: StartedJacobian, dataDir: string): void {
+  for (const provider of jacobian.runner.unavailable) log.warn('provider unavailable; its capabilities are not registered', provider);
+  const pending = jacobian.runner.pending.map((entry) => entry.provider);
+  log.info('jacobian started', { capabilities: jacobian.api.catalog().capabilities.length, data_dir: dataDir, ...(pending.length > 0 ? { providers_being_checked: pending } : {}) });
+}
+
+/**
+ * Once no provider is still being checked: `done` runs, and the outcome of each that was is
+ * logged (its capabilities registered, or it failed and they never are).
+ */
+function whenProvidersChecked(jacobian: StartedJacobian, log: Logger, probes: { readonly stopped: boolean }, done: () => void): Promise<void> {
+  const pending = jacobian.runner.pending.map((entry) => entry.provider);
+  return jacobian.runner.settled.then(() => {
+    for (const provider of pending) {
+      const failed = jacobian.runner.unavailable.find((entry) => entry.provider === provider);
+      if (failed === undefined) log.info('provider checked; its capabilities are registered', { provider, capabilities: jacobian.api.catalog().capabilities.length });
+      // Shutting down stops a check still running: that is not the provider failing.
+      else if (probes.stopped) log.info('provider check ended by the shutdown', failed);
+      else log.warn('provider unavailable; its capabilities are not registered', failed);
+    }
+    done();
+  });
 }
 
 /** Set once telemetry started: flushes and stops it, whichever way the command ends. */

@@ -28,6 +28,10 @@ export interface EmbeddedJacobian {
  * Every role in one process with embedded defaults: the in-process run queue, a local
  * artifact folder, an isolated process pool for kernels, the checker's key in the data dir,
  * and (when JACOBIAN_REASONING_MODE is not OFF) the reasoning log in `<data dir>/reasoning`.
+ *
+ * It resolves once every provider but the deferrable ones has been probed: z3-solver, when its
+ * health check still runs (a cold start), is `runner.pending` until it ends, math.find says so,
+ * and a math.run of one of its capabilities waits for it; `runner.settled` resolves then.
  */
 export async function startEmbedded(
   config: JacobianConfig,
@@ -37,8 +41,11 @@ export async function startEmbedded(
   const artifacts = createLocalFolderArtifactStore({ root: join(config.dataDir, 'artifacts'), prepareShardFolders: true, journal: true });
   // The pool's idle children boot once start-up is over: nothing at start needs them, and they
   // would take the CPU the provider probes need (a task before then starts a child for itself).
+  // So does a slow health check not remembered (z3-solver's in a new data dir): start-up does not
+  // wait for it (deferSlowProviders below), and it would only slow the rest down.
   let startedUp: () => void = () => undefined;
-  const executor = createProcessPool({ size: config.concurrency, warmAfter: new Promise<void>((resolve) => (startedUp = resolve)) });
+  const startUp = new Promise<void>((resolve) => (startedUp = resolve));
+  const executor = createProcessPool({ size: config.concurrency, warmAfter: startUp });
   const cleanups: (() => Promise<void>)[] = [() => executor.close(), () => artifacts.close()];
   const closeAll = async (): Promise<void> => {
     // Every cleanup runs even if an earlier one fails.
@@ -54,7 +61,8 @@ export async function startEmbedded(
     const artifactsFor = (tenant: string): ArtifactStore => tenantArtifacts.of(tenant);
     // Independent of each other: the runner's provider probes and the checker's identities (digests of its code) at once.
     const [runner, checker] = await Promise.all([
-      createRunner({ artifacts, artifactsFor, executor, providers: { ...options } }),
+      // Served before z3-solver's health check ends (a cold start): see the runner's deferSlowProviders.
+      createRunner({ artifacts, artifactsFor, executor, providers: { ...options, slowChecksAfter: startUp }, deferSlowProviders: true }),
       createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey }),
     ]);
     const pools = new Map<string, RunHandler>(runner.pools.map((pool) => [pool, (run, signal, onProgress) => runner.handle(run, signal, onProgress)]));
@@ -63,10 +71,17 @@ export async function startEmbedded(
     const queue = createEmbeddedRunQueue({ pools, checker: (run, signal, onProgress) => checker.handle(run, signal, onProgress), concurrency: config.concurrency, shards: runner.shards });
     // The log closes once the queue has drained, so runs finishing meanwhile still record their outcomes.
     cleanups.unshift(() => queue.close().finally(() => reasoning.close()));
-    const installed = [...runner.installed, ...checker.installed];
+    // A new list only when the runner's changes (a pending provider's capabilities joined): the
+    // API rebuilds its catalog when the list it is given is a new one.
+    let offered = { runner: runner.installed, all: [...runner.installed, ...checker.installed] };
+    const installed = (): typeof offered.all => {
+      if (offered.runner !== runner.installed) offered = { runner: runner.installed, all: [...runner.installed, ...checker.installed] };
+      return offered.all;
+    };
     const trusted = new Map<string, KeyObject>([[signingKey.keyId, signingKey.publicKey]]);
     const api = createApi({
-      installed: () => installed,
+      installed,
+      pending: () => runner.pending,
       policy: config.policy,
       queue,
       artifacts,

@@ -112,7 +112,7 @@ export { admitRequest, executeCapability, nonConclusionResult, providerRef } fro
 export type { AdmittedRun, ExecuteDependencies, NonConclusionOptions } from './capabilities/host.js';
 export { runKernel } from './capabilities/kernel.js';
 export { capabilityRegistration, registerCapabilities } from './capabilities/registry.js';
-export type { CapabilityRegistration, ProviderProbe, RegistrationReport, UnavailableProvider } from './capabilities/registry.js';
+export type { CapabilityRegistration, PendingOutcome, PendingProvider, ProviderProbe, RegistrationOptions, RegistrationReport, UnavailableProvider } from './capabilities/registry.js';
 export { checkerIdentity, platformTag, sourceProviderRuntime } from './providers/source-runtime.js';
 export type { SourceRuntimeOptions } from './providers/source-runtime.js';
 

@@ -3,6 +3,7 @@ import {
   activeMetrics,
   activeTracer,
   admitRequest,
+  BUDGET_LIMITS,
   buildCatalog,
   CapabilityRequestSchema,
   checkTenant,
@@ -32,6 +33,7 @@ import {
   type LoadedArtifact,
   type Mode,
   type OperatorPolicy,
+  type PendingProvider,
   type ProgressListener,
   type ProtocolViolation,
   type NextRequired,
@@ -75,6 +77,12 @@ export interface ApiDependencies {
    * is admitted on the calling thread.
    */
   admissionPool?: AdmissionPool | null;
+  /**
+   * Providers still being checked at start-up (a process that serves its own runner's catalog,
+   * see the runner's `deferSlowProviders`): math.find names them, and a math.run of one of their
+   * capabilities waits for the check. Absent: none ever is.
+   */
+  pending?: () => readonly PendingProvider[];
 }
 
 /** What a math.run response tells the model about the reasoning log (only when it is on). */
@@ -106,6 +114,8 @@ export interface RunAnswer {
 /** The MCP surface's logic, independent of transport: discovery, admission, results, artifacts. */
 export interface Api {
   catalog(): Catalog;
+  /** The providers still being checked at start-up, by name (empty once all have been). */
+  pendingProviders(): readonly string[];
   find(args: unknown): FindResponse;
   /** Stop what the API started for itself (the admission worker); idempotent. */
   close(): Promise<void>;
@@ -218,6 +228,8 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     }
     return cached;
   }
+
+  const pendingProviders = (): readonly string[] => (deps.pending?.() ?? []).map((entry) => entry.provider);
 
   const tenantAttributes: Attributes = tenant === undefined ? {} : { [SpanAttribute.tenant]: tenant };
 
@@ -531,7 +543,87 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     });
   }
 
+  /**
+   * A run of a capability whose provider is still being checked at start-up waits for the check,
+   * for at most the run's wall-time budget (the run then gets its whole budget) and until the
+   * caller cancels. A check that passed installed the capability: the run is admitted as any
+   * other. Otherwise the answer is here: PROVIDER_UNAVAILABLE when the check failed (fail closed:
+   * its capabilities never register), TIMEOUT or CANCELLED while it is still running; nothing ran.
+   * Undefined (synchronously) when there is nothing to wait for.
+   */
+  function waitForPendingProvider(args: unknown, signal?: AbortSignal): Promise<CapabilityResult | undefined> | undefined {
+    const pending = deps.pending?.() ?? [];
+    if (pending.length === 0 || !isPlainObject(args)) return undefined;
+    const id = args['capability_id'];
+    if (typeof id !== 'string') return undefined;
+    const provider = pending.find((entry) => entry.capability_ids.includes(id));
+    if (provider === undefined || current().descriptors.has(id)) return undefined;
+    const budget = args['budget'];
+    const requested = isPlainObject(budget) ? budget['wall_time_ms'] : undefined;
+    const limits = BUDGET_LIMITS.wall_time_ms;
+    const waitMs = typeof requested === 'number' && Number.isFinite(requested) ? Math.min(Math.max(requested, limits.min), limits.max) : limits.default;
+    const unadmitted = { capability_id: id, mode: modeOf(args), ...UNADMITTED };
+    const started = performance.now();
+    return new Promise<CapabilityResult | undefined>((resolve) => {
+      const finish = (result: CapabilityResult | undefined): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancelled);
+        resolve(result);
+      };
+      const stillChecking = (status: 'TIMEOUT' | 'CANCELLED', error: JacobianError): CapabilityResult =>
+        nonConclusionResult(unadmitted, { status, runtimeMs: performance.now() - started, diagnostics: [errorDiagnostic(error)] });
+      const timer = setTimeout(
+        () =>
+          finish(
+            stillChecking(
+              'TIMEOUT',
+              new JacobianError('EXECUTION_TIMEOUT', `capability_id: ${id}: its provider ${provider.provider} was still being checked (start-up health check) when the wall-time budget of ${waitMs} ms ran out; nothing ran`, {
+                path: ['capability_id'],
+                hint: 'call again: math.find lists the capability once its provider passes the check',
+              }),
+            ),
+          ),
+        waitMs,
+      );
+      const cancelled = (): void => finish(stillChecking('CANCELLED', new JacobianError('EXECUTION_CANCELLED', `capability_id: ${id}: cancelled while its provider ${provider.provider} was being checked; nothing ran`)));
+      if (signal?.aborted === true) return cancelled();
+      signal?.addEventListener('abort', cancelled, { once: true });
+      void provider.settled.then((outcome) => {
+        if ('installed' in outcome) return finish(undefined);
+        finish(
+          rejected(
+            args,
+            new JacobianError('PROVIDER_UNAVAILABLE', `capability_id: ${id} is not available: its provider ${provider.provider} failed its start-up health check (${outcome.unavailable.reason}), so its capabilities are not offered`, {
+              path: ['capability_id'],
+            }),
+          ),
+        );
+      });
+    });
+  }
+
   async function answerRun(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
+    const waiting = waitForPendingProvider(args, signal);
+    const refused = waiting === undefined ? undefined : await waiting;
+    if (refused !== undefined) {
+      const split = splitReasoningIds(args);
+      const named = log !== undefined && (split.ids['reasoning_run_id'] !== undefined || split.ids['reasoning_call_id'] !== undefined);
+      if (!named) return { result: refused, reasoning: null };
+      const ids = ReasoningIdsSchema.safeParse(split.ids);
+      return {
+        result: refused,
+        reasoning: {
+          status: 'NOT_ADMITTED',
+          reasoning_run_id: ids.success ? (ids.data.reasoning_run_id ?? null) : null,
+          reasoning_call_id: ids.success ? (ids.data.reasoning_call_id ?? null) : null,
+          violation: null,
+          outcome_recorded: false,
+          result_digest: null,
+          next_required: null,
+          guidance: 'Nothing ran and nothing was bound: call math.run again with the same reasoning IDs once the capability is listed.',
+        },
+      };
+    }
     if (log === undefined) {
       const pending = admit(args);
       const admission = pending instanceof Promise ? await pending : pending;
@@ -619,14 +711,17 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
   return {
     catalog: () => current().catalog,
 
+    pendingProviders,
+
     find(args) {
       const parsed = FindArgumentsSchema.safeParse(args);
       const { catalog, descriptors } = current();
-      if (!parsed.success) return rejectedFindResponse(catalog, 'BROWSE', zodIssuesToDiagnostics(parsed.error, [], 'VALIDATION', { schema: FindArgumentsSchema, input: args }));
+      const pending = pendingProviders();
+      if (!parsed.success) return rejectedFindResponse(catalog, 'BROWSE', zodIssuesToDiagnostics(parsed.error, [], 'VALIDATION', { schema: FindArgumentsSchema, input: args }), pending);
       try {
-        return find(parsed.data, { catalog, descriptors });
+        return find(parsed.data, { catalog, descriptors, pending });
       } catch (error) {
-        return rejectedFindResponse(catalog, parsed.data.capability_id !== undefined ? 'INSPECT' : 'BROWSE', [errorDiagnostic(toAppError(error))]);
+        return rejectedFindResponse(catalog, parsed.data.capability_id !== undefined ? 'INSPECT' : 'BROWSE', [errorDiagnostic(toAppError(error))], pending);
       }
     },
 
@@ -634,6 +729,9 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
     runUnbound(args, signal) {
       const unbound = async (): Promise<CapabilityResult> => {
+        const waiting = waitForPendingProvider(args, signal);
+        const refused = waiting === undefined ? undefined : await waiting;
+        if (refused !== undefined) return refused;
         const pending = admit(splitReasoningIds(args).rest);
         const admission = pending instanceof Promise ? await pending : pending;
         if ('rejected' in admission) return admission.rejected;

@@ -77,6 +77,25 @@ export type FindArguments = z.infer<typeof FindArgumentsSchema>;
 export interface FindSources {
   catalog: Catalog;
   descriptors: ReadonlyMap<string, CapabilityDescriptor>;
+  /** Providers still being checked at start-up, by name (see {@link PendingProviderNote}). */
+  pending?: readonly string[];
+}
+
+/**
+ * A provider whose start-up health check is still running: its capabilities are not in the
+ * catalog this answer was computed from, and join it when the check passes (never if it fails).
+ */
+export interface PendingProviderNote {
+  provider: string;
+  detail: string;
+}
+
+/** The notes of the providers still being checked. */
+export function pendingProviderNotes(pending: readonly string[] | undefined): PendingProviderNote[] {
+  return (pending ?? []).map((provider) => ({
+    provider,
+    detail: `provider ${provider} is still being checked (its start-up health check): its capabilities are not listed here, and will be once the check passes (if it fails, they are never offered); a math.run of one of them waits for the check`,
+  }));
 }
 
 /** Raw query tokens, lower-cased and split at anything but letters and digits (routing reads these). */
@@ -662,6 +681,8 @@ export interface FindResponse extends FindSignals {
   matches: Record<string, unknown>[];
   capability: Record<string, unknown> | null;
   next_cursor: string | null;
+  /** Providers still being checked at start-up; empty once every provider has been checked. */
+  pending_providers: PendingProviderNote[];
   diagnostics: Diagnostic[];
 }
 
@@ -677,7 +698,7 @@ const REJECTED_SIGNALS: FindSignals = {
 };
 
 /** The answer to a request that was rejected: no matches, no signals, the diagnostics. */
-export function rejectedFindResponse(catalog: Catalog, kind: FindResponse['kind'], diagnostics: Diagnostic[]): FindResponse {
+export function rejectedFindResponse(catalog: Catalog, kind: FindResponse['kind'], diagnostics: Diagnostic[], pending?: readonly string[]): FindResponse {
   return {
     catalog_digest: catalog.digest,
     policy_digest: catalog.policy_digest,
@@ -690,6 +711,7 @@ export function rejectedFindResponse(catalog: Catalog, kind: FindResponse['kind'
     next_cursor: null,
     ...REJECTED_SIGNALS,
     recovery_paths: [],
+    pending_providers: pendingProviderNotes(pending),
     diagnostics,
   };
 }
@@ -826,6 +848,7 @@ export function find(args: FindArguments, sources: FindSources): FindResponse {
     catalog_digest: catalog.digest,
     policy_digest: catalog.policy_digest,
     policy_profile: catalog.policy_profile,
+    pending_providers: pendingProviderNotes(sources.pending),
     diagnostics: [] as Diagnostic[],
   };
   if (args.capability_id !== undefined) {

@@ -98,6 +98,7 @@ export interface ProjectFindOptions {
  */
 export function projectFind(response: FindResponse, options: ProjectFindOptions = {}): string {
   const head = [`catalog ${response.catalog_digest} · policy ${response.policy_profile} ${response.policy_digest}`];
+  for (const note of response.pending_providers) head.push(`pending: ${note.detail}`);
   for (const d of response.diagnostics) {
     head.push(`${d.severity} ${d.code}${d.path && d.path.length > 0 ? ` at ${d.path.join('.')}` : ''}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`);
   }

@@ -86,6 +86,7 @@ const FindOutputSchema = z
     matches: z.array(z.record(z.string(), z.unknown())),
     capability: z.record(z.string(), z.unknown()).nullable(),
     next_cursor: z.string().nullable(),
+    pending_providers: z.array(z.object({ provider: z.string(), detail: z.string() }).strict()),
     portfolio_fit: z.enum(PORTFOLIO_FITS).nullable(),
     portfolio_fit_basis: z.string().nullable(),
     domain_filter_status: z.enum(DOMAIN_FILTER_STATUSES).nullable(),
@@ -114,6 +115,7 @@ const FIND_CACHE_KEY_MAX = 1024;
 
 interface FindCache {
   catalogDigest: string;
+  pending: string;
   answers: Map<string, CallToolResult>;
 }
 const findCaches = new WeakMap<Api, FindCache>();
@@ -123,14 +125,17 @@ const findCaches = new WeakMap<Api, FindCache>();
  *
  * An answer is a function of the arguments and the catalog (which embeds the policy), so the
  * same arguments against the same catalog digest get the same answer object again, without
- * searching. The remembered answers are dropped whenever the catalog digest changes. Callers
+ * searching. The remembered answers are dropped whenever the catalog digest or the providers
+ * still being checked change. Callers
  * must treat the returned object as read-only.
  */
 export function findToolResult(api: Api, args: JsonObject): CallToolResult {
   const catalogDigest = api.catalog().digest;
+  // Answers also name the providers still being checked: they are remembered for one such state.
+  const pending = api.pendingProviders().join('\n');
   let cache = findCaches.get(api);
-  if (cache === undefined || cache.catalogDigest !== catalogDigest) {
-    cache = { catalogDigest, answers: new Map() };
+  if (cache === undefined || cache.catalogDigest !== catalogDigest || cache.pending !== pending) {
+    cache = { catalogDigest, pending, answers: new Map() };
     findCaches.set(api, cache);
   }
   const key = JSON.stringify(args);

@@ -23,6 +23,7 @@ import {
   type ProgressListener,
   type InstalledCapability,
   type IsolatedExecutor,
+  type PendingProvider,
   type ProviderProbe,
   type ProviderRuntime,
   type RegistrationReport,
@@ -39,12 +40,12 @@ import { constructExplicit } from './graph/construct-explicit.js';
 import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, enumerateNonisomorphic, enumerationBackend } from './graph/enumerate.js';
 import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
-import { maximumInducedTree } from './graph/maximum-induced-tree.js';
+import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
 import { cadicalProvider } from './providers/cadical.js';
-import { probeZ3Provider } from './providers/z3.js';
+import { probeZ3Provider, type Z3ProbeOptions } from './providers/z3.js';
 import type { HealthCache } from './providers/health-cache.js';
 import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resultantCompute } from './polynomial/algebra-capabilities.js';
 import { idealMembershipDecide } from './polynomial/membership-capability.js';
@@ -55,7 +56,7 @@ import { findModel } from './sat/model-find.js';
 import { SAT_TS_PROVIDER, SAT_TS_SOURCES } from './sat/solve.js';
 import { findUnsatProof } from './sat/unsat-proof-find.js';
 import { countermodelCadicalProvider, countermodelZ3Provider } from './universal-algebra/countermodel-providers.js';
-import { countermodelSearch } from './universal-algebra/countermodel.js';
+import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch } from './universal-algebra/countermodel.js';
 import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { RUNNER_VERSION } from './version.js';
@@ -71,9 +72,16 @@ function typescriptSourceProvider(name: string, files: string[], features: strin
   };
 }
 
-/** z3-solver, health-checked in a child of `executor` when one is given (see probeZ3Provider). */
-function z3Provider(executor: IsolatedExecutor | undefined, health: HealthCache | undefined): ProviderProbe {
-  return { name: 'z3-solver', probe: () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }) }) };
+/**
+ * z3-solver, health-checked in a child of `executor` when one is given (see probeZ3Provider).
+ * Its health check, when not remembered (a cold start), ends well after every other probe (a new
+ * pool child instantiating z3's WASM module): an embedded start serves without its capabilities
+ * until it passes (see ProviderProbe.checking and RunnerOptions.deferSlowProviders).
+ */
+function z3Provider(options: Omit<Z3ProbeOptions, 'onChecking'>): ProviderProbe {
+  let checkingStarted: () => void = () => undefined;
+  const checking = new Promise<void>((resolve) => (checkingStarted = resolve));
+  return { name: 'z3-solver', checking, probe: () => probeZ3Provider({ ...options, onChecking: checkingStarted }) };
 }
 
 /** Our graph code: construction and the exact invariants, with the shared graph contract they accept. */
@@ -128,6 +136,12 @@ export interface RunnerRegistrationOptions {
   health?: HealthCache;
   /** Told as each provider's probe starts and ends (for the start-up log). */
   onProbe?: (event: ProbeEvent) => void;
+  /**
+   * A slow health check not remembered from an earlier start (z3-solver's) starts once this
+   * settles: a process that serves before such a check ends (RunnerOptions.deferSlowProviders)
+   * passes the end of its start-up, so that the check does not take the CPU the start-up needs.
+   */
+  slowChecksAfter?: Promise<unknown>;
 }
 
 /** A provider probe starting or ending, with how long it took. */
@@ -183,7 +197,14 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped },
   );
   const skipped = options.onProviderSkipped === undefined ? {} : { onSkipped: options.onProviderSkipped };
-  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider(executor, options.health))];
+  const z3Options: Omit<Z3ProbeOptions, 'onChecking'> = {
+    ...(executor === undefined ? {} : { executor }),
+    ...health,
+    ...(options.slowChecksAfter === undefined ? {} : { checkAfter: options.slowChecksAfter }),
+  };
+  // z3-solver is probed once, for its own capability and for the countermodel search.
+  const z3 = once(z3Provider(z3Options));
+  const countermodelProbes = [once(countermodelCadicalProvider(health)), once(countermodelZ3Provider({ solver: z3 }))];
   const countermodel = firstHealthyOf(countermodelProbes, skipped);
   const satTs = typescriptProvider(SAT_TS_PROVIDER, [], ['dimacs-cnf', 'cdcl-sat-solver'], [...SAT_TS_SOURCES, ...SAT_SOURCES]);
   const cadical = once(cadicalProvider(health));
@@ -206,7 +227,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),
     capabilityRegistration(symmetry, (runtime) => automorphismGroup(symmetryBackend(runtime, nauty))),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
-    capabilityRegistration(once(z3Provider(executor, options.health)), (runtime) => maximumInducedTree(runtime)),
+    capabilityRegistration(z3, (runtime) => maximumInducedTree(runtime), { ids: [MAXIMUM_INDUCED_TREE_ID] }),
     capabilityRegistration(
       typescriptProvider(
         'jacobian-universal-algebra-ts',
@@ -216,7 +237,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
       ),
       () => evaluateLawsCapability,
     ),
-    capabilityRegistration(countermodel, (runtime) => countermodelSearch(runtime, { providers: countermodelProbes })),
+    capabilityRegistration(countermodel, (runtime) => countermodelSearch(runtime, { providers: countermodelProbes }), { ids: [COUNTERMODEL_CAPABILITY_ID] }),
     capabilityRegistration(satTs, () => materializeCnf),
     capabilityRegistration(firstHealthyOf([cadical, satTs], skipped), (runtime) => findModel(runtime)),
     capabilityRegistration(cadical, (runtime) => findUnsatProof(runtime)),
@@ -262,11 +283,25 @@ export interface RunnerOptions {
   /** Where nauty is installed, and who hears of a provider fallback; used when `registrations` is not given. */
   providers?: RunnerRegistrationOptions;
   signal?: AbortSignal;
+  /**
+   * Start once every provider has been probed but those in a slow health check not remembered
+   * from an earlier start (z3-solver's at a cold start): those are {@link Runner.pending}, and their
+   * capabilities join {@link Runner.installed} when their check passes (never if it fails). For a
+   * process that serves its own catalog (`serve`, `stdio`); a cluster runner advertises what it
+   * offers once, so it waits for every probe.
+   */
+  deferSlowProviders?: boolean;
 }
 
 export interface Runner {
+  /** The capabilities offered now: a new array whenever a pending provider's capabilities join. */
   readonly installed: readonly InstalledCapability[];
+  /** Providers whose capabilities are absent: their probe failed (a pending one's, once it fails). */
   readonly unavailable: RegistrationReport['unavailable'];
+  /** Providers still being checked (see {@link RunnerOptions.deferSlowProviders}). */
+  readonly pending: readonly PendingProvider[];
+  /** Resolves once no provider is pending (at once without deferral); never rejects. */
+  readonly settled: Promise<void>;
   readonly pools: readonly string[];
   handle(run: AdmittedRun, signal: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult>;
   /** The split-and-merge side, for capabilities that fan out into child runs (the queue adapters' `shards`). */
@@ -275,12 +310,38 @@ export interface Runner {
 
 /** Probe providers, install the healthy capabilities of the chosen pools, and execute their runs. */
 export async function createRunner(options: RunnerOptions): Promise<Runner> {
-  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(options.executor, options.providers), options.signal);
-  const installed = report.installed.filter(
-    (capability) => capability.descriptor.role === 'producer' && (options.pools === undefined || options.pools.includes(capability.descriptor.pool)),
-  );
+  const report = await registerCapabilities(options.registrations ?? runnerRegistrations(options.executor, options.providers), {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    defer: options.deferSlowProviders === true,
+  });
+  const offered = (capabilities: readonly InstalledCapability[]): InstalledCapability[] =>
+    capabilities.filter((capability) => capability.descriptor.role === 'producer' && (options.pools === undefined || options.pools.includes(capability.descriptor.pool)));
+  let installed: readonly InstalledCapability[] = offered(report.installed);
+  const unavailable = [...report.unavailable];
+  let pending: readonly PendingProvider[] = report.pending;
   const byId = new Map(installed.map((capability) => [capability.descriptor.id, capability]));
+  // The pools were chosen, or are those of the capabilities offered at start.
   const pools = options.pools ?? [...new Set(installed.map((capability) => capability.descriptor.pool))].sort();
+  const settled = Promise.all(
+    report.pending.map(async (provider) => {
+      const outcome = await provider.settled;
+      if ('installed' in outcome) {
+        const joining = offered(outcome.installed);
+        // The pools are fixed at start (the queue's workers serve them): a capability of another
+        // pool could never run, so it is not offered, and its provider says why.
+        const unserved = joining.filter((capability) => !pools.includes(capability.descriptor.pool));
+        const served = joining.filter((capability) => pools.includes(capability.descriptor.pool));
+        for (const capability of served) byId.set(capability.descriptor.id, capability);
+        installed = [...installed, ...served];
+        if (unserved.length > 0) {
+          unavailable.push({ provider: provider.provider, reason: `${unserved.map((c) => `${c.descriptor.id} (pool ${c.descriptor.pool})`).join(', ')}: not in the pools this runner serves (${pools.join(', ')})` });
+        }
+      } else {
+        unavailable.push(outcome.unavailable);
+      }
+      pending = pending.filter((entry) => entry !== provider);
+    }),
+  ).then(() => undefined);
   /** A tenant's run reads and writes only that tenant's store; never the default's by accident. */
   const artifactsOf = (run: AdmittedRun): ArtifactStore => {
     if (run.tenant === undefined) return options.artifacts;
@@ -288,8 +349,14 @@ export async function createRunner(options: RunnerOptions): Promise<Runner> {
     return options.artifactsFor(run.tenant);
   };
   return {
-    installed,
-    unavailable: report.unavailable,
+    get installed() {
+      return installed;
+    },
+    unavailable,
+    get pending() {
+      return pending;
+    },
+    settled,
     pools,
     shards: createShardHandler({
       capability: (id) => byId.get(id),

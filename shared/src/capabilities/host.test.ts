@@ -18,6 +18,7 @@ import type { IsolatedExecutor } from '../isolation/process-pool.js';
 import { installCapability, type CapabilityContext, type CapabilityDefinition, type CapabilityOutcome, type InstalledCapability } from './define.js';
 import { admitRequest, executeCapability, type AdmittedRun } from './host.js';
 import { capabilityRegistration, registerCapabilities, type ProviderProbe } from './registry.js';
+import { slowCheckProvider, type SlowCheckProvider } from '../testing/slow-check-provider.js';
 
 const RUNTIME: ProviderRuntime = {
   provider: 'fake-provider',
@@ -434,6 +435,61 @@ describe('registerCapabilities', () => {
     const bad = install(() => Promise.resolve(completed({ power: 1 }))).definition as CapabilityDefinition<In, Out>;
     const attempt = registerCapabilities([capabilityRegistration(healthy('p'), () => ({ ...bad, examples: [{ title: 't', mode: 'EXPLORE', payload: { n: 'x' } }] }))]);
     await expect(attempt).rejects.toMatchObject({ code: 'REGISTRATION_INVALID', path: ['examples', 0, 'payload', 'n'] });
+  });
+
+  const slowCheck = (name: string): SlowCheckProvider => slowCheckProvider({ ...RUNTIME, provider: name });
+
+  describe('deferring a provider in a slow health check', () => {
+    it('answers without it, then installs its capabilities when the check passes', async () => {
+      const slow = slowCheck('slow-provider');
+      const report = await registerCapabilities(
+        [capabilityRegistration(healthy('quick-provider'), () => simple('test.quick')), capabilityRegistration(slow.provider, () => simple('test.slow'), { ids: ['test.slow'] })],
+        { defer: true },
+      );
+      expect(report.installed.map((c) => c.descriptor.id)).toEqual(['test.quick']);
+      expect(report.unavailable).toEqual([]);
+      expect(report.pending.map((p) => ({ provider: p.provider, capability_ids: p.capability_ids }))).toEqual([{ provider: 'slow-provider', capability_ids: ['test.slow'] }]);
+      slow.pass();
+      const outcome = await report.pending[0]?.settled;
+      expect(outcome).toMatchObject({ provider: 'slow-provider' });
+      expect(outcome !== undefined && 'installed' in outcome ? outcome.installed.map((c) => [c.descriptor.id, c.descriptor.provider_runtime.provider]) : outcome).toEqual([['test.slow', 'slow-provider']]);
+      expect(slow.probes.count).toBe(1);
+    });
+
+    it('never installs the capabilities of a provider whose check fails (fail closed)', async () => {
+      const slow = slowCheck('failing-provider');
+      const create = vi.fn(() => simple('test.never'));
+      const report = await registerCapabilities([capabilityRegistration(healthy('quick-provider'), () => simple('test.quick')), capabilityRegistration(slow.provider, create, { ids: ['test.never'] })], { defer: true });
+      slow.fail(new JacobianError('PROVIDER_UNAVAILABLE', 'failing-provider failed its health check'));
+      expect(await report.pending[0]?.settled).toEqual({ provider: 'failing-provider', unavailable: { provider: 'failing-provider', reason: 'failing-provider failed its health check' } });
+      expect(create).not.toHaveBeenCalled();
+      expect(report.installed.map((c) => c.descriptor.id)).toEqual(['test.quick']);
+    });
+
+    it('awaits the slow check without defer, and a probe that starts no check with it', async () => {
+      const slow = slowCheck('slow-provider');
+      const waiting = registerCapabilities([capabilityRegistration(slow.provider, () => simple('test.slow'), { ids: ['test.slow'] })]);
+      setImmediate(() => slow.pass());
+      const report = await waiting;
+      expect([report.installed.map((c) => c.descriptor.id), report.pending]).toEqual([['test.slow'], []]);
+      // A check remembered from an earlier start: `checking` never resolves, the probe ends later.
+      const remembered: ProviderProbe = {
+        name: 'remembered-provider',
+        checking: new Promise<void>(() => undefined),
+        probe: () => new Promise((resolve) => setImmediate(() => resolve({ ...RUNTIME, provider: 'remembered-provider' }))),
+      };
+      const deferring = await registerCapabilities([capabilityRegistration(remembered, () => simple('test.remembered'), { ids: ['test.remembered'] })], { defer: true });
+      expect([deferring.installed.map((c) => c.descriptor.id), deferring.pending]).toEqual([['test.remembered'], []]);
+    });
+
+    it('requires the capability IDs of a provider that may be deferred, and holds its capabilities to them', async () => {
+      const undeclared = registerCapabilities([capabilityRegistration(slowCheck('slow-provider').provider, () => simple('test.slow'))], { defer: true });
+      await expect(undeclared).rejects.toMatchObject({ code: 'REGISTRATION_INVALID', message: expect.stringContaining('does not declare its IDs') as unknown });
+      const slow = slowCheck('slow-provider');
+      const report = await registerCapabilities([capabilityRegistration(slow.provider, () => simple('test.other'), { ids: ['test.slow'] })], { defer: true });
+      slow.pass();
+      expect(await report.pending[0]?.settled).toMatchObject({ unavailable: { provider: 'slow-provider', reason: expect.stringContaining('not among the IDs its registration declares') as unknown } });
+    });
   });
 
   it('measures a checker identity from its declared source files', async () => {

@@ -18,3 +18,5 @@ export { journalRecords } from './journal-records.js';
 export type { JournalRecord } from './journal-records.js';
 export { carriesJsonRpcResult, LEGACY_HEADERS, LEGACY_INITIALIZE, MODERN_FIND, MODERN_HEADERS, nonCanonicalMcpTargets, parseRawResponses, rawHttp, rawRequest } from './raw-http.js';
 export type { RawExchange, RawHttpOptions, RawRequest, RawResponse } from './raw-http.js';
+export { slowCheckProvider } from './slow-check-provider.js';
+export type { SlowCheckProvider } from './slow-check-provider.js';

@@ -72,7 +72,11 @@ export interface HttpServerProcess {
   stop(): Promise<StopOutcome>;
 }
 
-/** `jacobian serve --host 127.0.0.1 --port 0`, resolved once it logs its URL. */
+/**
+ * `jacobian serve --host 127.0.0.1 --port 0`, resolved once it logs its URL and that it has
+ * probed every provider: it serves before a slow health check not remembered yet (z3-solver's in
+ * a new data dir) has ended, and the tests expect the whole catalog.
+ */
 export async function startHttpServer(env: Record<string, string>): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [JACOBIAN_BIN, 'serve', '--host', '127.0.0.1', '--port', '0'], {
     cwd: REPO_ROOT,
@@ -84,9 +88,11 @@ export async function startHttpServer(env: Record<string, string>): Promise<Http
   let stderr = '';
   const url = await new Promise<URL>((resolve, reject) => {
     let pending = '';
+    let served: URL | undefined;
+    let probed = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`jacobian serve did not log its URL within ${STARTUP_TIMEOUT_MS} ms; stderr:\n${stderr}`));
+      reject(new Error(`jacobian serve did not log its URL and its providers probed within ${STARTUP_TIMEOUT_MS} ms; stderr:\n${stderr}`));
     }, STARTUP_TIMEOUT_MS);
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
       clearTimeout(timer);
@@ -108,10 +114,12 @@ export async function startHttpServer(env: Record<string, string>): Promise<Http
           continue;
         }
         const { msg, url: logged } = entry as { msg?: unknown; url?: unknown };
-        if (msg === 'serving MCP over Streamable HTTP' && typeof logged === 'string') {
+        if (msg === 'serving MCP over Streamable HTTP' && typeof logged === 'string') served = new URL(logged);
+        if (msg === 'providers probed') probed = true;
+        if (served !== undefined && probed) {
           clearTimeout(timer);
           child.off('exit', onExit);
-          resolve(new URL(logged));
+          resolve(served);
         }
       }
     });

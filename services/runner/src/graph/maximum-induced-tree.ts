@@ -102,9 +102,12 @@ const PETERSEN_GRAPH_URI = prepareArtifact(
 
 export const VERIFY_CAPABILITY_ID = 'graph.induced_tree.maximum.verify';
 
+/** This capability's ID. */
+export const MAXIMUM_INDUCED_TREE_ID = 'graph.induced_tree.maximum.compute';
+
 export function maximumInducedTree(runtime: ProviderRuntime): CapabilityDefinition<MaximumInducedTreeInput, MaximumInducedTreeOutput> {
   return {
-    id: 'graph.induced_tree.maximum.compute',
+    id: MAXIMUM_INDUCED_TREE_ID,
     version: '1.0.0',
     title: 'Maximum induced tree of a graph',
     description:

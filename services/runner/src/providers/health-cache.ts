@@ -49,9 +49,10 @@ export type HealthOutcome = 'checked' | 'remembered';
 export interface HealthCache {
   /**
    * Run `check` unless a check of exactly `identity` passed before (here or in an earlier start);
-   * remember a pass. Rejects with `check`'s error when it fails.
+   * remember a pass. Rejects with `check`'s error when it fails. `onChecking` is told, before it
+   * waits, when this call runs a check or joins one of the same identity already running.
    */
-  ensureHealthy(identity: HealthIdentity, check: () => Promise<void>): Promise<HealthOutcome>;
+  ensureHealthy(identity: HealthIdentity, check: () => Promise<void>, onChecking?: () => void): Promise<HealthOutcome>;
   /** How each provider's health was established in this process so far (by provider name). */
   readonly outcomes: ReadonlyMap<string, HealthOutcome>;
   /**
@@ -69,13 +70,14 @@ export interface HealthCache {
   digestOf(stamp: string, compute: () => Promise<string>): Promise<string>;
 }
 
-/** Run `check`, through `cache` when there is one. */
-export async function ensureHealthy(cache: HealthCache | undefined, identity: () => Promise<HealthIdentity> | HealthIdentity, check: () => Promise<void>): Promise<HealthOutcome> {
+/** Run `check`, through `cache` when there is one (`onChecking`: see HealthCache.ensureHealthy). */
+export async function ensureHealthy(cache: HealthCache | undefined, identity: () => Promise<HealthIdentity> | HealthIdentity, check: () => Promise<void>, onChecking?: () => void): Promise<HealthOutcome> {
   if (cache === undefined) {
+    onChecking?.();
     await check();
     return 'checked';
   }
-  return cache.ensureHealthy(await identity(), check);
+  return cache.ensureHealthy(await identity(), check, onChecking);
 }
 
 interface StoredPass {
@@ -161,7 +163,7 @@ export function createHealthCache(file: string | undefined): HealthCache {
       await save(state);
       return digest;
     },
-    async ensureHealthy(identity, check) {
+    async ensureHealthy(identity, check, onChecking) {
       const key = await keyOf(identity);
       const state = await load();
       if (Object.hasOwn(state.passes, key)) {
@@ -181,6 +183,7 @@ export function createHealthCache(file: string | undefined): HealthCache {
         // A failed check is not remembered: the next probe of this identity checks again.
         pending.catch(() => running.delete(key));
       }
+      onChecking?.();
       return pending;
     },
   };

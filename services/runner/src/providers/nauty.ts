@@ -598,6 +598,10 @@ export function firstHealthyOf(candidates: readonly ProviderProbe[], options: Fi
   const names = candidates.map((candidate) => candidate.name);
   return {
     name: `first-healthy-of(${names.join(', ')})`,
+    // In a slow check when the candidate it is waiting for is (those before it failed).
+    ...(candidates.some((candidate) => candidate.checking !== undefined)
+      ? { checking: Promise.race(candidates.flatMap((candidate) => (candidate.checking === undefined ? [] : [candidate.checking]))) }
+      : {}),
     async probe(signal) {
       const reasons: string[] = [];
       for (const candidate of candidates) {

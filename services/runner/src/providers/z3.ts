@@ -51,9 +51,10 @@ async function listFiles(root: string, relative = ''): Promise<string[]> {
  * excluded — package.json, README, LICENSE, typings, JS glue and the WASM binary all count, as
  * does any nested node_modules — so any change to the installed bytes changes the digest.
  */
-async function computePackageDigest(dir: string, health: HealthCache | undefined): Promise<PackageDigest> {
+async function computePackageDigest(dir: string, health: HealthCache | undefined, beforeHashing: () => Promise<void>): Promise<PackageDigest> {
   const files = (await listFiles(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const hashFiles = async (): Promise<string> => {
+    await beforeHashing();
     const lines: string[] = [];
     for (const rel of files) {
       const bytes = await readFile(path.join(dir, ...rel.split('/')));
@@ -80,9 +81,13 @@ async function computePackageDigest(dir: string, health: HealthCache | undefined
   return { digest, licenseFiles };
 }
 
-function packageDigest(dir: string, health: HealthCache | undefined): Promise<PackageDigest> {
+/**
+ * The package's digest; `beforeHashing` is awaited when its files are about to be read and hashed
+ * (the digest was not remembered by their stamp: a first start, or a new installation).
+ */
+function packageDigest(dir: string, health: HealthCache | undefined, beforeHashing: () => Promise<void>): Promise<PackageDigest> {
   if (packageDigestPromise === undefined) {
-    packageDigestPromise = computePackageDigest(dir, health).catch((error: unknown) => {
+    packageDigestPromise = computePackageDigest(dir, health, beforeHashing).catch((error: unknown) => {
       packageDigestPromise = undefined;
       throw error;
     });
@@ -102,6 +107,22 @@ async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
   if (output?.healthy !== true) throw new Error('the health kernel did not report healthy');
 }
 
+/** Options of {@link probeZ3Provider}. */
+export interface Z3ProbeOptions {
+  /** Where the health check runs (one of its isolated children); without it, in this process. */
+  executor?: IsolatedExecutor;
+  /** Passed checks and package digests remembered across starts. */
+  health?: HealthCache;
+  /** Told when the probe runs (or joins) a health check, the slow part: one not remembered by `health`. */
+  onChecking?: () => void;
+  /**
+   * A health check not remembered starts only once this settles (after `onChecking` is told). A
+   * process that serves before the check ends passes its start-up: the check (a new pool child
+   * compiling z3's WASM module) then does not take the CPU the rest of the start-up needs.
+   */
+  checkAfter?: Promise<unknown>;
+}
+
 /**
  * Describe the installed z3-solver provider and verify it works.
  *
@@ -113,7 +134,7 @@ async function healthCheckIn(executor: IsolatedExecutor): Promise<void> {
  * @throws JacobianError PROVIDER_UNAVAILABLE if the package is missing, unreadable, cannot be
  *   initialized, or fails the health check.
  */
-export async function probeZ3Provider(options: { executor?: IsolatedExecutor; health?: HealthCache } = {}): Promise<ProviderRuntime> {
+export async function probeZ3Provider(options: Z3ProbeOptions = {}): Promise<ProviderRuntime> {
   let dir: string;
   let manifest: Record<string, unknown>;
   try {
@@ -130,9 +151,27 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver package.json lacks a version or license');
   }
 
+  const check = async (): Promise<void> => {
+    await options.checkAfter?.catch(() => undefined);
+    await (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor));
+  };
+  // Bytes that must be hashed have not passed a check remembered by the health cache either (a
+  // first start, a new installation): the check starts now, beside the hashing (35 MB), rather
+  // than after it, and both wait for `checkAfter`. The check's outcome counts only once the
+  // identity is known, as the check of that identity (ensureHealthy below). Both read the same
+  // installed files; in either order, neither is atomic against someone rewriting them meanwhile.
+  let started: Promise<void> | undefined;
+  const beforeHashing = async (): Promise<void> => {
+    options.onChecking?.();
+    started ??= check();
+    started.catch(() => undefined); // its failure is reported through ensureHealthy, below
+    await options.checkAfter?.catch(() => undefined);
+  };
   let digest: PackageDigest;
   try {
-    digest = await packageDigest(dir, options.health);
+    // One probe of this process hashes; another one meanwhile (not the runner's way: it probes
+    // z3-solver once) waits for that digest.
+    digest = await packageDigest(dir, options.health, beforeHashing);
   } catch (error) {
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'could not digest the z3-solver package files', {
       cause: error,
@@ -142,7 +181,7 @@ export async function probeZ3Provider(options: { executor?: IsolatedExecutor; he
   try {
     // The check runs z3's WASM, the package's bytes (PACKAGE_FILES digest), on this platform.
     const identity = { provider: 'z3-solver', version, digest_kind: 'PACKAGE_FILES', digest: digest.digest, platform: platformTag(), paths: [dir], check_module: HEALTH_KERNEL.module };
-    await ensureHealthy(options.health, () => identity, () => (options.executor === undefined ? z3HealthCheck() : healthCheckIn(options.executor)));
+    await ensureHealthy(options.health, () => identity, () => started ?? check(), options.onChecking);
   } catch (error) {
     if (error instanceof JacobianError) throw error;
     throw new JacobianError('PROVIDER_UNAVAILABLE', 'z3-solver failed its health check', {

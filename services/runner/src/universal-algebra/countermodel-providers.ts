@@ -16,12 +16,11 @@ import {
   ProviderRuntimeSchema,
   sourceProviderRuntime,
   UNIVERSAL_ALGEBRA_SOURCES,
-  type IsolatedExecutor,
   type ProviderProbe,
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { probeCadical, type CadicalLocation } from '../providers/cadical.js';
-import { probeZ3Provider } from '../providers/z3.js';
+import { probeZ3Provider, type Z3ProbeOptions } from '../providers/z3.js';
 import type { HealthCache } from '../providers/health-cache.js';
 import { RUNNER_VERSION } from '../version.js';
 
@@ -46,6 +45,7 @@ export const COUNTERMODEL_SEARCH_SOURCES: readonly string[] = [
   here('./evaluate-laws.ts'),
   here('./example-signatures.ts'),
   here('../graph/maximum-induced-tree.kernel.ts'),
+  here('../providers/z3-instance.ts'),
   ...UNIVERSAL_ALGEBRA_SOURCES,
 ];
 
@@ -80,10 +80,11 @@ async function combine(solverRuntime: ProviderRuntime, solver: CountermodelProvi
   return { runtime, parts: { solver, solverRuntime, searchDigest: search.digest, digest } };
 }
 
-function rememberingProbe(name: string, solver: CountermodelProviderParts['solver'], probeSolver: (signal?: AbortSignal) => Promise<ProviderRuntime>): CountermodelProviderProbe {
+function rememberingProbe(name: string, solver: CountermodelProviderParts['solver'], probeSolver: (signal?: AbortSignal) => Promise<ProviderRuntime>, checking?: Promise<void>): CountermodelProviderProbe {
   let parts: CountermodelProviderParts | undefined;
   return {
     name,
+    ...(checking === undefined ? {} : { checking }),
     get parts() {
       return parts;
     },
@@ -107,6 +108,14 @@ export function countermodelCadicalProvider(location: CadicalLocation & { health
  * z3-solver with our finite model search: probed like the z3 provider (health-checked in a child
  * of `executor` when one is given), then combined with the search's source digest.
  */
-export function countermodelZ3Provider(executor?: IsolatedExecutor, health?: HealthCache): CountermodelProviderProbe {
-  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...(executor === undefined ? {} : { executor }), ...(health === undefined ? {} : { health }) }));
+export function countermodelZ3Provider(options: Omit<Z3ProbeOptions, 'onChecking'> & { solver?: ProviderProbe } = {}): CountermodelProviderProbe {
+  // With `solver` (the runner's z3-solver provider), its probe and its checking are that one's:
+  // z3-solver is probed once. Its health check is slow at a cold start, when it may be deferred.
+  if (options.solver !== undefined) {
+    const solver = options.solver;
+    return rememberingProbe('countermodel-z3-solver', 'z3-solver', (signal) => solver.probe(signal), solver.checking);
+  }
+  let checkingStarted: () => void = () => undefined;
+  const checking = new Promise<void>((resolve) => (checkingStarted = resolve));
+  return rememberingProbe('countermodel-z3-solver', 'z3-solver', () => probeZ3Provider({ ...options, onChecking: checkingStarted }), checking);
 }

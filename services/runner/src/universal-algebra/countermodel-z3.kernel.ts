@@ -5,14 +5,14 @@
  * so an UNSATISFIABLE answer here carries none; the capability says so in its result.
  *
  * Runs in a pool child (z3's WASM module and worker threads stay out of the serving process),
- * sharing the process-wide z3 instance of the graph kernels (loadZ3 / withZ3Context).
+ * sharing the process-wide z3 instance of the graph kernels (providers/z3-instance.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { JacobianError, type KernelContext } from '@jacobian/shared';
-import { withZ3Context } from '../graph/maximum-induced-tree.kernel.js';
+import { withZ3Context } from '../providers/z3-instance.js';
 
 /** Z3's start-up, done by a pool child before it says ready once a run of this module was killed (see the process pool's warm modules). */
-export { warmUp } from '../graph/maximum-induced-tree.kernel.js';
+export { warmUp } from '../providers/z3-instance.js';
 
 /** Input of {@link solveCnfWithZ3Kernel}. */
 export interface Z3CnfInput {

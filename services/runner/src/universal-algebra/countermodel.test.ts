@@ -538,7 +538,7 @@ describe('universal_algebra.search.countermodel with our search and Z3 (counterm
   let solverOnly: InstalledCapability;
   beforeAll(async () => {
     harness = await createCapabilityHarness();
-    probe = countermodelZ3Provider(harness.executor);
+    probe = countermodelZ3Provider({ executor: harness.executor });
     runtime = await probe.probe();
     capability = harness.install(countermodelSearch(runtime, { providers: [probe] }), runtime);
     solverOnly = harness.install(countermodelSearch(runtime, { providers: [probe], searchBudget: { totalMs: 0 } }), runtime);
