@@ -151,6 +151,9 @@ export const ANSWER_GRACE_MS = 1000;
 /** The queue signals of runs in flight (see submit). */
 const retained = new Set<AbortSignal>();
 
+/** What waiting for a provider's start-up check came to: an answer already (nothing runs), or how long it took. */
+type PendingWait = { refused: CapabilityResult } | { waitedMs: number };
+
 const UNADMITTED = {
   job_id: 'unadmitted',
   request_digest: `sha256:${'0'.repeat(64)}`,
@@ -441,11 +444,11 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
   }
 
   /** {@link submit}, with its end-to-end latency and outcome counted when metrics are on. */
-  function execute(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
+  function execute(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener, spentMs = 0): Promise<CapabilityResult> {
     const metrics = activeMetrics();
-    if (metrics === undefined) return submit(admitted, capability, signal, onProgress);
+    if (metrics === undefined) return submit(admitted, capability, signal, onProgress, spentMs);
     const started = performance.now();
-    return submit(admitted, capability, signal, onProgress).then((result) => {
+    return submit(admitted, capability, signal, onProgress, spentMs).then((result) => {
       metrics.apiRunFinished(admitted.capability_id, admitted.mode, result.execution.status, (performance.now() - started) / 1000);
       return result;
     });
@@ -456,20 +459,23 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
    * The budget holds end to end: when no result has come back {@link ANSWER_GRACE_MS} after the
    * run's wall-time budget (counted from admission, so time spent waiting in the queue counts),
    * this caller withdraws (the queue cancels the run once nobody waits for it) and the answer
-   * is TIMEOUT.
+   * is TIMEOUT. `spentMs` of the budget went before admission (waiting for a provider's start-up
+   * check): the run executes with what is left, under the same identity (job ID, request digest).
    */
-  async function submit(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CapabilityResult> {
+  async function submit(admitted: AdmittedRun, capability: AdmissibleCapability, signal?: AbortSignal, onProgress?: ProgressListener, spentMs = 0): Promise<CapabilityResult> {
     const target = runTargetOf(capability.descriptor);
     const started = performance.now();
     const deadline = new AbortController();
-    const limitMs = admitted.budget.wall_time_ms + ANSWER_GRACE_MS;
+    const leftMs = Math.max(1, Math.floor(admitted.budget.wall_time_ms - spentMs));
+    const run = leftMs < admitted.budget.wall_time_ms ? { ...admitted, budget: { ...admitted.budget, wall_time_ms: leftMs } } : admitted;
+    const limitMs = leftMs + ANSWER_GRACE_MS;
     const timer = setTimeout(() => deadline.abort(new JacobianError('EXECUTION_TIMEOUT', `no answer within the wall-time budget of ${admitted.budget.wall_time_ms} ms`)), limitMs);
     timer.unref();
     // Held here until the queue answers: a signal made by AbortSignal.any is only weakly held by
     // its sources, and would otherwise be collected (its listeners never told) while it waits.
     const combined = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
     const queued = deps.queue
-      .submit(admitted, target, {
+      .submit(run, target, {
         signal: combined,
         ...(onProgress === undefined ? {} : { onProgress }),
       })
@@ -545,13 +551,14 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   /**
    * A run of a capability whose provider is still being checked at start-up waits for the check,
-   * for at most the run's wall-time budget (the run then gets its whole budget) and until the
+   * for at most the run's wall-time budget and until the
    * caller cancels. A check that passed installed the capability: the run is admitted as any
    * other. Otherwise the answer is here: PROVIDER_UNAVAILABLE when the check failed (fail closed:
    * its capabilities never register), TIMEOUT or CANCELLED while it is still running; nothing ran.
-   * Undefined (synchronously) when there is nothing to wait for.
+   * Undefined (synchronously) when there is nothing to wait for. The wait counts against the
+   * budget: a run admitted after it gets what is left (see {@link submit}'s `spentMs`).
    */
-  function waitForPendingProvider(args: unknown, signal?: AbortSignal): Promise<CapabilityResult | undefined> | undefined {
+  function waitForPendingProvider(args: unknown, signal?: AbortSignal): Promise<PendingWait> | undefined {
     const pending = deps.pending?.() ?? [];
     if (pending.length === 0 || !isPlainObject(args)) return undefined;
     const id = args['capability_id'];
@@ -564,11 +571,11 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     const waitMs = typeof requested === 'number' && Number.isFinite(requested) ? Math.min(Math.max(requested, limits.min), limits.max) : limits.default;
     const unadmitted = { capability_id: id, mode: modeOf(args), ...UNADMITTED };
     const started = performance.now();
-    return new Promise<CapabilityResult | undefined>((resolve) => {
+    return new Promise<PendingWait>((resolve) => {
       const finish = (result: CapabilityResult | undefined): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', cancelled);
-        resolve(result);
+        resolve(result === undefined ? { waitedMs: performance.now() - started } : { refused: result });
       };
       const stillChecking = (status: 'TIMEOUT' | 'CANCELLED', error: JacobianError): CapabilityResult =>
         nonConclusionResult(unadmitted, { status, runtimeMs: performance.now() - started, diagnostics: [errorDiagnostic(error)] });
@@ -604,8 +611,9 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
 
   async function answerRun(args: unknown, signal?: AbortSignal, onProgress?: ProgressListener): Promise<RunAnswer> {
     const waiting = waitForPendingProvider(args, signal);
-    const refused = waiting === undefined ? undefined : await waiting;
-    if (refused !== undefined) {
+    const waited = waiting === undefined ? { waitedMs: 0 } : await waiting;
+    if ('refused' in waited) {
+      const refused = waited.refused;
       const split = splitReasoningIds(args);
       const named = log !== undefined && (split.ids['reasoning_run_id'] !== undefined || split.ids['reasoning_call_id'] !== undefined);
       if (!named) return { result: refused, reasoning: null };
@@ -628,7 +636,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
       const pending = admit(args);
       const admission = pending instanceof Promise ? await pending : pending;
       if ('rejected' in admission) return { result: admission.rejected, reasoning: null };
-      return { result: await execute(admission.admitted, admission.capability, signal, onProgress), reasoning: null };
+      return { result: await execute(admission.admitted, admission.capability, signal, onProgress, waited.waitedMs), reasoning: null };
     }
     const split = splitReasoningIds(args);
     const ids = ReasoningIdsSchema.safeParse(split.ids);
@@ -673,7 +681,7 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
         };
       }
     }
-    let result = await execute(admitted, capability, signal, onProgress);
+    let result = await execute(admitted, capability, signal, onProgress, waited.waitedMs);
     if (binding === undefined) {
       // AUDIT, and the log itself failed: the run went ahead unlogged, and says so.
       const failure = bindFailure as JacobianError;
@@ -730,12 +738,12 @@ function createApiView(deps: ApiDependencies, tenant: string | undefined, forTen
     runUnbound(args, signal) {
       const unbound = async (): Promise<CapabilityResult> => {
         const waiting = waitForPendingProvider(args, signal);
-        const refused = waiting === undefined ? undefined : await waiting;
-        if (refused !== undefined) return refused;
+        const waited = waiting === undefined ? { waitedMs: 0 } : await waiting;
+        if ('refused' in waited) return waited.refused;
         const pending = admit(splitReasoningIds(args).rest);
         const admission = pending instanceof Promise ? await pending : pending;
         if ('rejected' in admission) return admission.rejected;
-        return execute(admission.admitted, admission.capability, signal);
+        return execute(admission.admitted, admission.capability, signal, undefined, waited.waitedMs);
       };
       return traced(unbound, (result) => result);
     },

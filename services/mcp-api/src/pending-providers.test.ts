@@ -130,6 +130,23 @@ describe('math.run of a capability whose provider is being checked', () => {
     expect(system.queue.submits).toHaveLength(1);
   });
 
+  it('counts the wait against the budget: the run gets what is left, under the identity of the request as sent', async () => {
+    const system = startingSystem();
+    const running = system.api.run({ ...RUN, budget: { wall_time_ms: 30_000 } });
+    const unwaited = startingSystem();
+    unwaited.pass();
+    await unwaited.api.run({ ...RUN, budget: { wall_time_ms: 30_000 } });
+    const asSent = unwaited.queue.submits[0];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    system.pass();
+    expect((await running).execution.status).toBe('COMPLETED');
+    const submitted = system.queue.submits[0];
+    expect(submitted?.budget.wall_time_ms).toBeLessThanOrEqual(30_000 - 40);
+    expect(submitted?.budget.wall_time_ms).toBeGreaterThan(0);
+    expect([submitted?.job_id, submitted?.request_digest]).toEqual([asSent?.job_id, asSent?.request_digest]);
+    expect(asSent?.budget.wall_time_ms).toBe(30_000);
+  });
+
   it('fails with PROVIDER_UNAVAILABLE, nothing run, when the check fails', async () => {
     const system = startingSystem();
     const running = system.api.run(RUN);
