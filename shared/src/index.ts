@@ -460,6 +460,29 @@ export type {
   StandardSystem,
   TermJson,
 } from './domains/polynomial/index.js';
+export {
+  canonicalEntry,
+  canonicalMatrix,
+  canonicalVector,
+  ExplicitMatrixSchema,
+  MATRIX_LIMITS,
+  MATRIX_SCHEMA_URI,
+  MATRIX_SEMANTICS_URI,
+  MATRIX_SOURCES,
+  MatrixEntrySchema,
+  MatrixPayloadSchema,
+  MatrixRingSchema,
+  MatrixRule,
+  matrixOperandShape,
+  matrixShape,
+  MAX_ENTRY_DIGITS,
+  parseExplicitMatrix,
+  parseStoredMatrix,
+  refineMatrixOperand,
+  resolveMatrixOperand,
+  resolveMatrixRing,
+} from './domains/matrix/index.js';
+export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 
