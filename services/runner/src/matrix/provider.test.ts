@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { installCapability, MATRIX_SOURCES } from '@jacobian/shared';
+import { runnerRegistrations } from '../runner.js';
+import { LINEAR_ALGEBRA_TS_PROVIDER, LINEAR_ALGEBRA_TS_SOURCES, linearAlgebraTsProvider, MATRIX_CAPABILITIES } from './provider.js';
+
+describe(LINEAR_ALGEBRA_TS_PROVIDER, () => {
+  it('probes with a digest of its sources, each of which exists', async () => {
+    for (const file of [...LINEAR_ALGEBRA_TS_SOURCES, ...MATRIX_SOURCES]) expect(existsSync(file), file).toBe(true);
+    const runtime = await linearAlgebraTsProvider().probe();
+    expect(runtime).toMatchObject({ provider: LINEAR_ALGEBRA_TS_PROVIDER, digest_kind: 'SOURCE_TREE', availability: 'AVAILABLE' });
+  });
+
+  it('installs every matrix capability with valid descriptors, each registered once in the runner on this provider', async () => {
+    const runtime = await linearAlgebraTsProvider().probe();
+    const ids = MATRIX_CAPABILITIES.map((definition) => installCapability(definition, runtime, null).descriptor.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const registered = runnerRegistrations().filter((registration) => registration.provider.name === LINEAR_ALGEBRA_TS_PROVIDER);
+    expect(registered.map((registration) => registration.create(runtime).id)).toEqual(ids);
+  });
+});
