@@ -40,7 +40,7 @@ import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, enumerateNonisomorphic, e
 import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { maximumInducedTree } from './graph/maximum-induced-tree.js';
-import { linearAlgebraTsProvider, MATRIX_CAPABILITIES } from './matrix/provider.js';
+import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
@@ -234,7 +234,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     // Factorization needs a real factorizer: Singular only, absent without it.
     capabilityRegistration(singular, (runtime) => factorCompute(runtime, { singular })),
     // Exact linear algebra on our TypeScript engine.
-    ...MATRIX_CAPABILITIES.map((definition) => capabilityRegistration(linearAlgebraTs, () => definition)),
+    ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { installCapability, MATRIX_SOURCES } from '@jacobian/shared';
 import { runnerRegistrations } from '../runner.js';
-import { LINEAR_ALGEBRA_TS_PROVIDER, LINEAR_ALGEBRA_TS_SOURCES, linearAlgebraTsProvider, MATRIX_CAPABILITIES } from './provider.js';
+import { LINEAR_ALGEBRA_TS_PROVIDER, LINEAR_ALGEBRA_TS_SOURCES, linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES } from './provider.js';
 
 describe(LINEAR_ALGEBRA_TS_PROVIDER, () => {
   it('probes with a digest of its sources, each of which exists', async () => {
@@ -13,7 +13,8 @@ describe(LINEAR_ALGEBRA_TS_PROVIDER, () => {
 
   it('installs every matrix capability with valid descriptors, each registered once in the runner on this provider', async () => {
     const runtime = await linearAlgebraTsProvider().probe();
-    const ids = MATRIX_CAPABILITIES.map((definition) => installCapability(definition, runtime, null).descriptor.id);
+    const ids = MATRIX_CAPABILITY_FACTORIES.map((create) => installCapability(create(runtime), runtime, null).descriptor.id);
+    expect(ids).toEqual(['matrix.construct.explicit', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.rref.compute', 'matrix.nullspace.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve']);
     expect(new Set(ids).size).toBe(ids.length);
     const registered = runnerRegistrations().filter((registration) => registration.provider.name === LINEAR_ALGEBRA_TS_PROVIDER);
     expect(registered.map((registration) => registration.create(runtime).id)).toEqual(ids);

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
+import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+
+export const MATRIX_INVERSE_ID = 'matrix.inverse.compute';
+
+export const InverseInput = matrixInput({});
+export type InverseInput = z.infer<typeof InverseInput>;
+
+export const InverseOutput = z
+  .object({
+    outcome: z.enum(['INVERTIBLE', 'SINGULAR']).describe('INVERTIBLE with the inverse, or SINGULAR with a certificate: a non-zero kernel vector'),
+    inverse: z.array(z.array(z.string())).nullable().describe('A⁻¹, rows top to bottom, exact in the field; null when SINGULAR'),
+    kernel_vector: z
+      .array(z.string())
+      .nullable()
+      .describe('when SINGULAR: a non-zero x with A x = 0, the certificate that no inverse exists (over Z a primitive integer vector); null when INVERTIBLE'),
+    rank: z.number().int(),
+    n: z.number().int(),
+    field: z.string().describe('Q for integer and rational matrices (the inverse of an integer matrix is rational), GF(p) otherwise'),
+    engine: EngineSchema,
+  })
+  .strict();
+export type InverseOutput = z.infer<typeof InverseOutput>;
+
+/** matrix.inverse.compute on our TypeScript engine. */
+export function inverseCompute(runtime: ProviderRuntime): CapabilityDefinition<InverseInput, InverseOutput> {
+  return {
+    id: MATRIX_INVERSE_ID,
+    version: MATRIX_VERSION,
+    title: 'Inverse of a square matrix, or a certificate that it is singular',
+    description:
+      'The exact inverse A⁻¹ of a square dense matrix over Z or Q (over Q) or GF(p), by fraction-free Gauss–Jordan elimination of [A | I] on big integers or elimination modulo p. When A is singular (not invertible) the answer is SINGULAR with a certificate: a non-zero vector x with A x = 0, which anyone can check by multiplying out. A non-square matrix is refused before any work, naming the rule.',
+    tags: ['matrix', 'linear-algebra', 'inverse', 'invertible', 'exact', 'certificate', 'typescript'],
+    keywords: ['inverse matrix', 'matrix inverse', 'invert a matrix', 'A^-1', 'A⁻¹', 'invertible', 'nonsingular', 'singular matrix', 'Gauss–Jordan elimination', 'adjugate', 'inverse mod p', 'inverse of a rational matrix'],
+    domain: 'matrix',
+    modes: ['EXPLORE'],
+    role: 'producer',
+    pool: 'heavy',
+    input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
+    accepted_artifact_types: [MATRIX_SCHEMA_URI],
+    produced_artifact_types: [],
+    input: InverseInput,
+    output: InverseOutput,
+    examples: [
+      { title: 'Invert a 2×2 integer matrix (the inverse is rational)', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[2, 1], [7, 4]] } } },
+      { title: 'A singular matrix over GF(7): the answer carries a kernel vector', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'GF', characteristic: '7' }, rows: [[1, 2], [3, 6]] } } },
+    ],
+    relationships: [],
+    assurance_ceiling: 'COMPUTED',
+    scope_rule: 'Covers exactly the given square matrix: its inverse over Q (for Z and Q entries) or over GF(p), or a kernel vector showing it has none.',
+    limits: { ...MATRIX_DESCRIPTOR_LIMITS },
+    async run(input, context) {
+      const resolved = await resolveMatrix(input, context);
+      requireSquare(resolved, input, 'the inverse');
+      const { output, ms } = await runLinearAlgebra(context, { operation: 'inverse', matrix: resolved.matrix });
+      const n = resolved.matrix.nrows;
+      const field = answerField(resolved);
+      const engine = engineRecord(runtime, resolved, ms);
+      return output.invertible
+        ? exactOutcome<InverseOutput>({ outcome: 'INVERTIBLE', inverse: output.inverse, kernel_vector: null, rank: n, n, field, engine }, resolved, `the inverse over ${field}`, 'Gauss–Jordan elimination of [A | I] reached the identity on the left')
+        : exactOutcome<InverseOutput>(
+            { outcome: 'SINGULAR', inverse: null, kernel_vector: output.kernel_vector, rank: output.rank, n, field, engine },
+            resolved,
+            `that no inverse exists over ${field}, with a kernel vector as certificate,`,
+            `A has rank ${output.rank} < ${n}; the kernel vector shows it`,
+          );
+    },
+  };
+}
