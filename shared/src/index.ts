@@ -481,7 +481,20 @@ export {
   refineMatrixOperand,
   resolveMatrixOperand,
   resolveMatrixRing,
+  answerRing,
+  canonicalInverseClaim,
+  canonicalLinearSystemClaim,
+  claimOperand,
+  INVERSE_CLAIM_SCHEMA_URI,
+  INVERSE_CLAIM_SEMANTICS_URI,
+  InverseClaimInputSchema,
+  InverseClaimSchema,
+  LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
+  LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
+  LinearSystemClaimInputSchema,
+  LinearSystemClaimSchema,
 } from './domains/matrix/index.js';
+export type { InverseClaim, InverseClaimInput, LinearSystemClaim, LinearSystemClaimInput } from './domains/matrix/index.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';

@@ -292,6 +292,10 @@ const EXPECTED: [string, string][] = [
   ['solve a system of linear equations', 'matrix.linear_system.solve'],
   ['solve Ax=b over GF(p)', 'matrix.linear_system.solve'],
   ['general solution of an inconsistent linear system', 'matrix.linear_system.solve'],
+  ['verify a solution of a linear system and its kernel basis', 'matrix.linear_system.verify'],
+  ['verify an inconsistency certificate of a linear system', 'matrix.linear_system.verify'],
+  ['check a certificate that a linear system has no solution', 'matrix.linear_system.verify'],
+  ['verify a matrix inverse', 'matrix.inverse.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

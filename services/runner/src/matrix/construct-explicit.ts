@@ -30,7 +30,7 @@ export const MATRIX_CONSTRUCT_ID = 'matrix.construct.explicit';
 export const constructMatrix: CapabilityDefinition<ConstructMatrixInput, ConstructMatrixOutput> = {
   id: MATRIX_CONSTRUCT_ID,
   version: '1.0.0',
-  title: 'Construct a dense matrix over Z, Q or GF(p) from its rows',
+  title: 'Store a matrix over Z, Q or GF(p)',
   description: `Validates a dense matrix given row by row over the integers Z, the rationals Q (entries as integers or exact fractions "p/q") or a prime field GF(p) (p checked prime), before writing anything: rows of equal length, at most ${MATRIX_LIMITS.maxRows}×${MATRIX_LIMITS.maxColumns}, entries of at most ${MATRIX_LIMITS.maxEntryBits} bits, no zero denominators (nor, over GF(p), denominators divisible by p); a bad entry is named by row, column and rule. Stores the canonical matrix (fractions in lowest terms, residues in [0, p)) as an artifact every matrix capability accepts as matrix_uri.`,
   tags: ['matrix', 'linear-algebra', 'construction', 'artifact', 'canonicalization'],
   keywords: ['store a matrix', 'create a matrix', 'matrix from rows', 'enter a matrix', 'dense matrix', 'rational matrix', 'integer matrix', 'matrix over a finite field', 'matrix artifact'],

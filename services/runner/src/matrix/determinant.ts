@@ -22,7 +22,7 @@ export function determinantCompute(runtime: ProviderRuntime): CapabilityDefiniti
   return {
     id: MATRIX_DETERMINANT_ID,
     version: MATRIX_VERSION,
-    title: 'Determinant of a square matrix over Z, Q or GF(p)',
+    title: 'Determinant over Z, Q or GF(p)',
     description:
       'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. A non-square matrix is refused before any work, naming the rule.',
     tags: ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],

@@ -28,9 +28,9 @@ export function inverseCompute(runtime: ProviderRuntime): CapabilityDefinition<I
   return {
     id: MATRIX_INVERSE_ID,
     version: MATRIX_VERSION,
-    title: 'Inverse of a square matrix, or a certificate that it is singular',
+    title: 'Matrix inverse (or a singularity certificate)',
     description:
-      'The exact inverse A⁻¹ of a square dense matrix over Z or Q (over Q) or GF(p), by fraction-free Gauss–Jordan elimination of [A | I] on big integers or elimination modulo p. When A is singular (not invertible) the answer is SINGULAR with a certificate: a non-zero vector x with A x = 0, which anyone can check by multiplying out. A non-square matrix is refused before any work, naming the rule.',
+      'The exact inverse A⁻¹ of a square dense matrix over Z or Q (over Q) or GF(p), by fraction-free Gauss–Jordan elimination of [A | I] on big integers or elimination modulo p. When A is singular (not invertible) the answer is SINGULAR with a certificate: a non-zero vector x with A x = 0, which anyone can check by multiplying out; matrix.inverse.verify checks either answer independently and signs a verification record. A non-square matrix is refused before any work, naming the rule.',
     tags: ['matrix', 'linear-algebra', 'inverse', 'invertible', 'exact', 'certificate', 'typescript'],
     keywords: ['inverse matrix', 'matrix inverse', 'invert a matrix', 'A^-1', 'A⁻¹', 'invertible', 'nonsingular', 'singular matrix', 'Gauss–Jordan elimination', 'adjugate', 'inverse mod p', 'inverse of a rational matrix'],
     domain: 'matrix',
@@ -46,7 +46,7 @@ export function inverseCompute(runtime: ProviderRuntime): CapabilityDefinition<I
       { title: 'Invert a 2×2 integer matrix (the inverse is rational)', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[2, 1], [7, 4]] } } },
       { title: 'A singular matrix over GF(7): the answer carries a kernel vector', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'GF', characteristic: '7' }, rows: [[1, 2], [3, 6]] } } },
     ],
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: 'matrix.inverse.verify' }],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the given square matrix: its inverse over Q (for Z and Q entries) or over GF(p), or a kernel vector showing it has none.',
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },

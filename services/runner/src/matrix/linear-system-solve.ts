@@ -32,9 +32,9 @@ export function linearSystemSolve(runtime: ProviderRuntime): CapabilityDefinitio
   return {
     id: LINEAR_SYSTEM_SOLVE_ID,
     version: MATRIX_VERSION,
-    title: 'Solve a linear system A x = b exactly: all solutions, or a certificate that there is none',
+    title: 'Solve A x = b exactly (or certify no solution)',
     description:
-      'Solves A x = b for a dense matrix A over Z or Q (solutions over Q) or GF(p), any shape (underdetermined, overdetermined, singular): SOLVED with one solution and a basis of the kernel of A, which together describe the whole solution set (an affine subspace), or INCONSISTENT with a certificate y such that y A = 0 and y·b = 1, which anyone can check by multiplying out. By fraction-free Gauss–Jordan elimination (Bareiss) of [A | b] on big integers, or elimination modulo p.',
+      'Solves A x = b for a dense matrix A over Z or Q (solutions over Q) or GF(p), any shape (underdetermined, overdetermined, singular): SOLVED with one solution and a basis of the kernel of A, which together describe the whole solution set (an affine subspace), or INCONSISTENT with a certificate y such that y A = 0 and y·b = 1, which anyone can check by multiplying out; matrix.linear_system.verify checks either answer independently (given these output fields with A and b) and signs a verification record. By fraction-free Gauss–Jordan elimination (Bareiss) of [A | b] on big integers, or elimination modulo p.',
     tags: ['matrix', 'linear-algebra', 'linear-system', 'solve', 'exact', 'certificate', 'typescript'],
     keywords: [
       'solve a linear system',
@@ -69,7 +69,7 @@ export function linearSystemSolve(runtime: ProviderRuntime): CapabilityDefinitio
       { title: 'An inconsistent system over Z: the certificate y has y A = 0 and y·b = 1', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[1, 1], [2, 2]] }, rhs: [1, 3] } },
       { title: 'A square system over GF(101)', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'GF', characteristic: '101' }, rows: [[3, 1], [1, 2]] }, rhs: [9, 8] } },
     ],
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: 'matrix.linear_system.verify' }],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the given system A x = b: all its solutions over Q (for Z and Q entries) or over GF(p), or a certificate that there are none; integer solutions of integer systems are not decided here.',
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },

@@ -30,7 +30,7 @@ export function nullspaceCompute(runtime: ProviderRuntime): CapabilityDefinition
   return {
     id: MATRIX_NULLSPACE_ID,
     version: MATRIX_VERSION,
-    title: 'Kernel (null space) of a matrix: bases of the right and left kernels',
+    title: 'Kernel (null space): right and left bases',
     description: `Exact bases of the right kernel (null space) {x : A x = 0} and the left kernel {y : y A = 0} of a dense matrix over Z or Q (over Q) or GF(p), any shape, read off reduced row echelon forms computed by fraction-free elimination (Bareiss) or elimination modulo p. Normalization: ${KERNEL_NORMALIZATION}. Their sizes satisfy rank–nullity.`,
     tags: ['matrix', 'linear-algebra', 'kernel', 'nullspace', 'exact', 'typescript'],
     keywords: ['kernel', 'null space', 'nullspace', 'right kernel', 'left kernel', 'left null space', 'cokernel', 'solutions of A x = 0', 'homogeneous linear system', 'linear dependencies among columns', 'linear relations', 'basis of the kernel', 'rank–nullity', 'nullity', 'kernel mod p'],

@@ -25,7 +25,7 @@ export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<Rank
   return {
     id: MATRIX_RANK_ID,
     version: MATRIX_VERSION,
-    title: 'Rank of a matrix over Q or GF(p)',
+    title: 'Matrix rank over Q or GF(p)',
     description:
       'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The matrix is inline or a stored matrix_uri.',
     tags: ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],

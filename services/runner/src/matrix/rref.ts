@@ -25,7 +25,7 @@ export function rrefCompute(runtime: ProviderRuntime): CapabilityDefinition<Rref
   return {
     id: MATRIX_RREF_ID,
     version: MATRIX_VERSION,
-    title: 'Reduced row echelon form (RREF) of a matrix',
+    title: 'Reduced row echelon form (RREF)',
     description:
       'The reduced row echelon form of a dense matrix over Z or Q (computed over Q) or GF(p), any shape, with its pivot columns and rank: each pivot is 1, the only non-zero entry of its column, and pivots move right row by row. The RREF is unique, so equal row spaces give equal answers. By fraction-free Gauss–Jordan elimination on big integers (one exact division per entry at the end) or elimination modulo p.',
     tags: ['matrix', 'linear-algebra', 'rref', 'row-echelon-form', 'gauss-jordan', 'exact', 'typescript'],
