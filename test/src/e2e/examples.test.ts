@@ -58,6 +58,8 @@ describe('every capability runs its advertised examples through MCP', () => {
       'polynomial.groebner_basis.verify',
       'matrix.construct.explicit',
       'matrix.linear_system.solve',
+      'matrix.linear_system.verify',
+      'matrix.inverse.verify',
       'claim.validate',
       'claim.propositional.decide',
       'polynomial.gcd.compute',

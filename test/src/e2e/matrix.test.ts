@@ -2,8 +2,9 @@
  * Exact linear algebra end to end, through MCP on the real `jacobian` command: a matrix stored by
  * matrix.construct.explicit and read back in canonical form, then used by matrix_uri to solve a
  * system (the solution and kernel checked here by multiplying out), an inconsistent system whose
- * certificate is checked the same way, an inverse and a determinant, and bad input answered with
- * an error naming the row, column and rule.
+ * certificate is checked the same way, an inverse and a determinant; the independent checkers
+ * verifying the producers' answers and rejecting tampered ones; and bad input answered with an
+ * error naming the row, column and rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRational, MatrixPayloadSchema, RATIONALS, type Rational } from '@jacobian/shared';
@@ -24,6 +25,7 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 const IDS = ['matrix.construct.explicit', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.rref.compute', 'matrix.nullspace.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve'];
+const CHECKERS = ['matrix.linear_system.verify', 'matrix.inverse.verify'];
 
 /** A text "p/q" or "n" as a rational (the test's own reading of the answers). */
 function q(text: string | number): Rational {
@@ -44,10 +46,14 @@ async function run<O>(capabilityId: string, payload: Record<string, unknown>): P
 }
 
 describe('exact linear algebra through MCP', () => {
-  it('lists every matrix capability on our TypeScript provider', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('lists every matrix capability on our TypeScript provider, and the checkers on the checker\'s', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     for (const id of IDS) {
       const inspected = await mathFind(connection.client, { capability_id: id, view: 'CONTRACT' });
       expect((inspected.response.capability as { provider: { name: string } } | null)?.provider.name, id).toBe('jacobian-linear-algebra-ts');
+    }
+    for (const id of CHECKERS) {
+      const inspected = await mathFind(connection.client, { capability_id: id, view: 'CONTRACT' });
+      expect((inspected.response.capability as { provider: { name: string } } | null)?.provider.name, id).toBe('jacobian-checker-ts');
     }
   });
 
@@ -83,6 +89,31 @@ describe('exact linear algebra through MCP', () => {
     expect(inverse.outcome).toBe('INVERTIBLE');
     const columns = [0, 1].map((j) => inverse.inverse.map((row) => row[j] as string));
     expect(columns.map((c) => times(B, c))).toEqual([[RATIONALS.one, RATIONALS.zero], [RATIONALS.zero, RATIONALS.one]]);
+  });
+
+  it('the checkers verify the producers\' answers through MCP and reject a tampered kernel and inverse', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const matrix = { ring: { kind: 'Q' }, rows: [[1, 2, 1, 0], [2, 4, 3, 1], [3, 6, 4, 1]] };
+    const rhs = [1, '5/2', '7/2'];
+    const solved = await run<{ outcome: string; solution: string[]; kernel: string[][] }>('matrix.linear_system.solve', { matrix, rhs });
+    expect(solved.outcome).toBe('SOLVED');
+    expect(solved.kernel).toHaveLength(2);
+    const verify = async (id: string, claim: Record<string, unknown>): Promise<{ level: string; verdict: string; reason: string | null }> => {
+      const { result } = await mathRun(connection.client, { capability_id: id, mode: 'VERIFY', payload: { claim } });
+      expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+      const output = result.output as { verdict: string; reason_code: string | null; verification_record_uri: string | null };
+      if (output.verdict === 'ACCEPTED') expect(output.verification_record_uri).toMatch(ARTIFACT_URI);
+      return { level: result.assurance.level, verdict: output.verdict, reason: output.reason_code };
+    };
+    const claim = { matrix, rhs, outcome: 'SOLVED', solution: solved.solution, kernel: solved.kernel };
+    expect(await verify('matrix.linear_system.verify', claim)).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
+    // One kernel vector dropped: the solution set claimed is too small.
+    expect(await verify('matrix.linear_system.verify', { ...claim, kernel: solved.kernel.slice(1) })).toEqual({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'KERNEL_INCOMPLETE' });
+
+    const B = { ring: { kind: 'GF', characteristic: '101' }, rows: [[3, 1], [1, 2]] };
+    const inverse = await run<{ outcome: string; inverse: string[][] }>('matrix.inverse.compute', { matrix: B });
+    expect(await verify('matrix.inverse.verify', { matrix: B, outcome: 'INVERTIBLE', inverse: inverse.inverse })).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
+    const tampered = inverse.inverse.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? String((Number(x) + 1) % 101) : x)));
+    expect(await verify('matrix.inverse.verify', { matrix: B, outcome: 'INVERTIBLE', inverse: tampered })).toEqual({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'INVERSE_MISMATCH' });
   });
 
   it('answers bad input with an error naming the row, column and rule', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
