@@ -100,6 +100,3 @@ export function exactOutcome<O>(output: O, resolved: ResolvedMatrix, what: strin
     diagnostics: [],
   };
 }
-
-/** The ring of a matrix as JSON. */
-export const RingOutput = z.object({ kind: z.enum(['Z', 'Q', 'GF']), characteristic: z.string().optional() }).strict();

@@ -15,7 +15,7 @@
  * Everything above elimination (kernels, inverse, solving) is written once over a field and
  * reads the RREF. Entries enter and leave as canonical texts (see the shared matrix core).
  */
-import { JacobianError, makeRational, RATIONALS, resolveMatrixRing, type Field, type MatrixPayload, type MatrixRing, type Rational } from '@jacobian/shared';
+import { bigGcd, JacobianError, makeRational, RATIONALS, resolveMatrixRing, type Field, type MatrixRing, type Rational } from '@jacobian/shared';
 
 /** Called once per row operation; throws (EXECUTION_TIMEOUT) to stop the work. */
 export type Checkpoint = () => void;
@@ -40,13 +40,6 @@ export interface EliminationBackend<C> {
 
 // ---------------------------------------------------------------------------------------------
 // Over Q: fraction-free elimination on integer-scaled rows.
-
-function bigGcd(a: bigint, b: bigint): bigint {
-  if (a < 0n) a = -a;
-  if (b < 0n) b = -b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
 
 /** The row times the lcm of its denominators: integers, and that lcm. */
 function integerRow(row: readonly Rational[]): { ints: bigint[]; scale: bigint } {
@@ -352,9 +345,4 @@ export function primitiveIntegerVector(v: readonly Rational[]): Rational[] {
   const lead = ints.find((x) => x !== 0n) ?? 1n;
   const sign = lead < 0n ? -1n : 1n;
   return ints.map((x) => RATIONALS.fromBigInt((sign * x) / g));
-}
-
-/** The matrix of a payload, in its engine's elements. */
-export function matrixElements(engine: RingEngine, matrix: MatrixPayload): unknown[][] {
-  return engine.parse(matrix.rows);
 }
