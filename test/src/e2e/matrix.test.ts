@@ -3,7 +3,7 @@
  * matrix.construct.explicit and read back in canonical form, then used by matrix_uri to solve a
  * system (the solution and kernel checked here by multiplying out), an inconsistent system whose
  * certificate is checked the same way, an inverse and a determinant; the independent checkers
- * verifying the producers' answers and rejecting tampered ones; and bad input answered with an
+ * verifying the producers' stored and inline answers and rejecting tampered ones; and bad input answered with an
  * error naming the row, column and rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,23 +94,26 @@ describe('exact linear algebra through MCP', () => {
   it('the checkers verify the producers\' answers through MCP and reject a tampered kernel and inverse', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const matrix = { ring: { kind: 'Q' }, rows: [[1, 2, 1, 0], [2, 4, 3, 1], [3, 6, 4, 1]] };
     const rhs = [1, '5/2', '7/2'];
-    const solved = await run<{ outcome: string; solution: string[]; kernel: string[][] }>('matrix.linear_system.solve', { matrix, rhs });
+    const solved = await run<{ outcome: string; solution: string[]; kernel: string[][]; result_uri: string }>('matrix.linear_system.solve', { matrix, rhs });
     expect(solved.outcome).toBe('SOLVED');
     expect(solved.kernel).toHaveLength(2);
-    const verify = async (id: string, claim: Record<string, unknown>): Promise<{ level: string; verdict: string; reason: string | null }> => {
-      const { result } = await mathRun(connection.client, { capability_id: id, mode: 'VERIFY', payload: { claim } });
+    const verify = async (id: string, claim: Record<string, unknown>, by: 'claim' | 'result_uri' = 'claim'): Promise<{ level: string; verdict: string; reason: string | null }> => {
+      const { result } = await mathRun(connection.client, { capability_id: id, mode: 'VERIFY', payload: by === 'claim' ? { claim } : { result_uri: claim['result_uri'] } });
       expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
       const output = result.output as { verdict: string; reason_code: string | null; verification_record_uri: string | null };
       if (output.verdict === 'ACCEPTED') expect(output.verification_record_uri).toMatch(ARTIFACT_URI);
       return { level: result.assurance.level, verdict: output.verdict, reason: output.reason_code };
     };
+    expect(solved.result_uri).toMatch(ARTIFACT_URI);
+    expect(await verify('matrix.linear_system.verify', { result_uri: solved.result_uri }, 'result_uri')).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
     const claim = { matrix, rhs, outcome: 'SOLVED', solution: solved.solution, kernel: solved.kernel };
     expect(await verify('matrix.linear_system.verify', claim)).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
     // One kernel vector dropped: the solution set claimed is too small.
     expect(await verify('matrix.linear_system.verify', { ...claim, kernel: solved.kernel.slice(1) })).toEqual({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'KERNEL_INCOMPLETE' });
 
     const B = { ring: { kind: 'GF', characteristic: '101' }, rows: [[3, 1], [1, 2]] };
-    const inverse = await run<{ outcome: string; inverse: string[][] }>('matrix.inverse.compute', { matrix: B });
+    const inverse = await run<{ outcome: string; inverse: string[][]; result_uri: string }>('matrix.inverse.compute', { matrix: B });
+    expect(await verify('matrix.inverse.verify', { result_uri: inverse.result_uri }, 'result_uri')).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
     expect(await verify('matrix.inverse.verify', { matrix: B, outcome: 'INVERTIBLE', inverse: inverse.inverse })).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
     const tampered = inverse.inverse.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? String((Number(x) + 1) % 101) : x)));
     expect(await verify('matrix.inverse.verify', { matrix: B, outcome: 'INVERTIBLE', inverse: tampered })).toEqual({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'INVERSE_MISMATCH' });

@@ -6,25 +6,29 @@
  *   recomputed by elimination modulo large primes), or that there are none (y A = 0, y·b ≠ 0);
  * - `matrix.inverse.verify`: A B = I, or a non-zero x with A x = 0 (singular).
  *
- * Claims come inline, as the producers print their answers, with the matrix inline or by
- * matrix_uri; the checks (linear-algebra-verify.ts, no code of the producers) run in an isolated
+ * Claims come stored by the producers (`result_uri`) or inline, as the producers print their
+ * answers, with the matrix inline or by matrix_uri; the checks (linear-algebra-verify.ts, no code of the producers) run in an isolated
  * kernel; an accepted claim is stored and gets a signed verification record bound to it, a
  * rejected one names the failing part and rule.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
+  ArtifactUriSchema,
   canonicalInverseClaim,
+  getTypedArtifactAt,
   canonicalLinearSystemClaim,
   claimOperand,
   INVERSE_CLAIM_SCHEMA_URI,
   INVERSE_CLAIM_SEMANTICS_URI,
   InverseClaimInputSchema,
+  InverseClaimSchema,
   isAuthorized,
   JacobianError,
   LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
   LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
   LinearSystemClaimInputSchema,
+  LinearSystemClaimSchema,
   MATRIX_LIMITS,
   MATRIX_SCHEMA_URI,
   MATRIX_SOURCES,
@@ -65,7 +69,7 @@ const VerifyOutput = z
     verdict: z.enum(['ACCEPTED', 'REJECTED']).describe('ACCEPTED: the claim holds (VERIFIED); REJECTED: it fails a check, named by reason_code and failure'),
     claim_kind: z.string(),
     claim: z.string().describe('the claim that was checked, in words'),
-    claim_uri: z.string().nullable().describe('the accepted claim, stored (null when rejected)'),
+    claim_uri: z.string().nullable().describe('the accepted claim, as stored (the given result_uri, or the inline claim stored by the checker); null when rejected'),
     reason_code: z.enum(MatrixRejectionReason).nullable(),
     message: z.string(),
     failure: z.object({ path: z.array(z.union([z.string(), z.number().int()])).describe('the failing part of the claim, e.g. ["kernel", 1]'), witness: z.string().nullable() }).strict().nullable(),
@@ -81,6 +85,8 @@ interface Spec<T extends { matrix: MatrixPayload }, I> {
   schemaUri: string;
   semanticsUri: string;
   inputClaim: z.ZodType<I>;
+  /** The stored claim. */
+  claimSchema: z.ZodType<T>;
   canonical: (claim: I, matrix: MatrixPayload, path: JsonPath) => T;
   kernelExport: string;
   kind: (claim: T) => string;
@@ -88,7 +94,12 @@ interface Spec<T extends { matrix: MatrixPayload }, I> {
   texts: { title: string; description: string; method: string; tags: string[]; keywords: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] };
 }
 
-type MatrixVerifyInput<I> = { claim: I };
+interface MatrixVerifyInput<I> {
+  result_uri?: string | undefined;
+  claim?: I | undefined;
+}
+
+const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
 
 function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { matrix?: unknown; matrix_uri?: string | undefined }>(spec: Spec<T, I>, authority: CheckerAuthority): CapabilityDefinition<MatrixVerifyInput<I>, MatrixVerifyOutput> {
   const kernel = { module: KERNEL_FILE, exportName: spec.kernelExport };
@@ -106,7 +117,15 @@ function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { ma
     input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
     accepted_artifact_types: [MATRIX_SCHEMA_URI],
     produced_artifact_types: [spec.schemaUri, VERIFICATION_RECORD_SCHEMA_URI],
-    input: z.object({ claim: spec.inputClaim }).strict(),
+    input: z
+      .object({
+        result_uri: ArtifactUriSchema.optional().describe(`the claim stored by ${spec.producer} (its output's result_uri)`),
+        claim: spec.inputClaim.optional().describe(`the claim inline: the matrix (inline or matrix_uri) with the fields of ${spec.producer}'s output`),
+      })
+      .strict()
+      .superRefine((input, ctx) => {
+        if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
+      }),
     output: VerifyOutput,
     examples: spec.texts.examples,
     relationships: [{ kind: 'VERIFIES', capability_id: spec.producer }],
@@ -121,8 +140,29 @@ function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { ma
     },
     async run(input, context): Promise<CapabilityOutcome<MatrixVerifyOutput>> {
       // Entries are canonicalized before any check: a bad entry is an error at its place, never a verdict.
-      const resolved = await resolveMatrixOperand(claimOperand(input.claim as never), context.artifacts, { signal: context.signal, path: ['payload', 'claim'] });
-      const claim = spec.canonical(input.claim, resolved.matrix, ['payload', 'claim']);
+      let claim: T;
+      let storedUri: string | null = null;
+      let matrixUris: string[] = [];
+      let described: string;
+      if (input.result_uri !== undefined) {
+        const { artifact, payload } = await getTypedArtifactAt(
+          context.artifacts,
+          input.result_uri,
+          RESULT_PATH,
+          { schemaUri: spec.schemaUri, semanticsUri: spec.semanticsUri, what: 'a stored claim', payload: spec.claimSchema, hint: `pass the result_uri of ${spec.producer}, or give the claim inline` },
+          { signal: context.signal },
+        );
+        claim = payload;
+        storedUri = artifact.uri;
+        described = `the ${matrixShape(claim.matrix).replace(' over ', ' matrix over ')} of the stored claim ${artifact.uri}`;
+      } else {
+        const inline = input.claim as I;
+        const resolved = await resolveMatrixOperand(claimOperand(inline as never), context.artifacts, { signal: context.signal, path: ['payload', 'claim'] });
+        claim = spec.canonical(inline, resolved.matrix, ['payload', 'claim']);
+        matrixUris = resolved.input_uris;
+        described = resolved.input_uris[0] === undefined ? `the given ${matrixShape(resolved.matrix).replace(' over ', ' matrix over ')}` : `the stored matrix ${resolved.input_uris[0]}`;
+      }
+      const inputUris = storedUri === null ? matrixUris : [storedUri];
       const identity = authority.identity();
       if (!isAuthorized(authority.authorization(), identity)) {
         throw new JacobianError('CHECKER_NOT_AUTHORIZED', `checker ${identity.checker_id} (${identity.checker_digest}) is not authorized by the operator; it cannot produce VERIFIED`, {
@@ -131,9 +171,8 @@ function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { ma
       }
       const checked = CheckResult.parse(await runKernel(context, kernel, { claim }));
       const kind = spec.kind(claim);
-      const described = resolved.input_uris[0] === undefined ? `the given ${matrixShape(resolved.matrix).replace(' over ', ' matrix over ')}` : `the stored matrix ${resolved.input_uris[0]}`;
       const statement = spec.statement(claim, described).slice(0, 2000);
-      const scope = { kind: 'EXACT_CLAIM' as const, statement, input_uris: resolved.input_uris };
+      const scope = { kind: 'EXACT_CLAIM' as const, statement, input_uris: inputUris };
       if (!checked.accepted) {
         return {
           status: 'COMPLETED',
@@ -144,34 +183,38 @@ function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { ma
           assurance: { level: 'COMPUTED', basis: `rejected by the independent checker ${identity.checker_id}`, verification_record_uri: null, checker_id: null },
           obligations: [],
           relationships: [],
-          artifact_uris: resolved.input_uris,
-          diagnostics: [{ severity: 'WARNING', code: 'CHECKER_REJECTED', stage: 'VERIFICATION', message: `${checked.reason_code}: ${checked.message}`.slice(0, 2000), path: ['payload', 'claim', ...checked.path], hint: null }],
+          artifact_uris: inputUris,
+          diagnostics: [{ severity: 'WARNING', code: 'CHECKER_REJECTED', stage: 'VERIFICATION', message: `${checked.reason_code}: ${checked.message}`.slice(0, 2000), path: storedUri === null ? ['payload', 'claim', ...checked.path] : RESULT_PATH, hint: null }],
         };
       }
-      const candidate = await context.artifacts.put(
-        { schema_uri: spec.schemaUri, semantics_uri: spec.semanticsUri, payload: claim, parents: resolved.input_uris, summary: { claim: kind, nrows: resolved.matrix.nrows, ncols: resolved.matrix.ncols } },
-        { signal: context.signal },
-      );
+      const candidateUri =
+        storedUri ??
+        (
+          await context.artifacts.put(
+            { schema_uri: spec.schemaUri, semantics_uri: spec.semanticsUri, payload: claim, parents: matrixUris, summary: { claim: kind, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols, submitted_inline: true } },
+            { signal: context.signal },
+          )
+        ).uri;
       const stored = await storeVerificationRecord(context, authority.signingKey, {
         capabilityId: spec.id,
         capabilityVersion: VERSION,
         identity,
-        claim: { kind, statement, value: { ring: resolved.matrix.ring, nrows: resolved.matrix.nrows, ncols: resolved.matrix.ncols } },
+        claim: { kind, statement, value: { ring: claim.matrix.ring, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols } },
         claimSemanticsUri: spec.semanticsUri,
-        candidateUri: candidate.uri,
-        inputUris: resolved.input_uris,
+        candidateUri,
+        inputUris: matrixUris,
         evidenceFormat: `jacobian:evidence/${spec.id}.claim/v1`,
       });
       return {
         status: 'COMPLETED',
-        output: { verdict: 'ACCEPTED', claim_kind: kind, claim: statement, claim_uri: candidate.uri, reason_code: null, message: checked.message, failure: null, verification_record_uri: stored.uri },
+        output: { verdict: 'ACCEPTED', claim_kind: kind, claim: statement, claim_uri: candidateUri, reason_code: null, message: checked.message, failure: null, verification_record_uri: stored.uri },
         scope,
         completeness: { status: 'COMPLETE', basis: checked.message.slice(0, 1000) },
         qualifiers: ['EXACT', 'DETERMINISTIC'],
         assurance: { level: 'VERIFIED', basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})`, verification_record_uri: stored.uri, checker_id: identity.checker_id },
         obligations: [],
-        relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidate.uri }],
-        artifact_uris: [stored.uri, candidate.uri, ...resolved.input_uris],
+        relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidateUri }],
+        artifact_uris: [stored.uri, candidateUri, ...matrixUris],
         diagnostics: [],
       };
     },
@@ -188,6 +231,7 @@ export function verifyLinearSystem(authority: CheckerAuthority): CapabilityDefin
       schemaUri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
       semanticsUri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
       inputClaim: LinearSystemClaimInputSchema,
+      claimSchema: LinearSystemClaimSchema,
       canonical: canonicalLinearSystemClaim,
       kernelExport: 'verifyLinearSystemKernel',
       kind: (claim) => (claim.outcome === 'SOLVED' ? 'LINEAR_SYSTEM_SOLUTION_SET' : 'LINEAR_SYSTEM_INCONSISTENT'),
@@ -232,6 +276,7 @@ export function verifyInverse(authority: CheckerAuthority): CapabilityDefinition
       schemaUri: INVERSE_CLAIM_SCHEMA_URI,
       semanticsUri: INVERSE_CLAIM_SEMANTICS_URI,
       inputClaim: InverseClaimInputSchema,
+      claimSchema: InverseClaimSchema,
       canonical: canonicalInverseClaim,
       kernelExport: 'verifyInverseKernel',
       kind: (claim) => (claim.outcome === 'INVERTIBLE' ? 'MATRIX_INVERSE' : 'MATRIX_SINGULAR'),

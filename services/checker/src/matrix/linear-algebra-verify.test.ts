@@ -13,6 +13,8 @@ import {
   createProcessPool,
   executeCapability,
   installCapability,
+  LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
+  LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
   loadOrCreateSigningKey,
   makeRational,
   RATIONALS,
@@ -213,6 +215,23 @@ describe('matrix.linear_system.verify and matrix.inverse.verify as capabilities'
     expect(out(result)).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_IN_KERNEL', failure: { path: ['kernel', 0] }, verification_record_uri: null });
     expect(result.assurance.level).toBe('COMPUTED');
     expect(result.diagnostics[0]).toMatchObject({ code: 'CHECKER_REJECTED', path: ['payload', 'claim', 'kernel', 0] });
+  });
+
+  it('verifies a stored claim by result_uri without storing it again, and rejects a stored false one naming result_uri', async () => {
+    const claim = { matrix: { ring: { kind: 'Z' }, nrows: 2, ncols: 2, rows: [['1', '1'], ['2', '2']] }, rhs: ['1', '3'], outcome: 'INCONSISTENT', solution: null, kernel: null, certificate: ['-2', '1'] };
+    const stored = await artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: claim, parents: [], summary: {} });
+    const result = await run(system, { result_uri: stored.uri });
+    expect(out(result)).toMatchObject({ verdict: 'ACCEPTED', claim_uri: stored.uri });
+    expect(result.scope?.input_uris).toEqual([stored.uri]);
+    const wrong = await artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: { ...claim, certificate: ['-1', '1'] }, parents: [], summary: {} });
+    const rejected = await run(system, { result_uri: wrong.uri });
+    expect(out(rejected)).toMatchObject({ verdict: 'REJECTED', reason_code: 'CERTIFICATE_NOT_IN_LEFT_KERNEL' });
+    expect(rejected.diagnostics[0]?.path).toEqual(['payload', 'result_uri']);
+    // A stored claim with a non-canonical entry is not a claim of this schema.
+    const odd = await artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: { ...claim, certificate: ['-4/2', '1'] }, parents: [], summary: {} });
+    expect((await run(system, { result_uri: odd.uri })).diagnostics[0]).toMatchObject({ code: 'ARTIFACT_TYPE_MISMATCH', path: ['payload', 'result_uri'] });
+    expect((await run(inverse, { result_uri: stored.uri })).diagnostics[0]).toMatchObject({ code: 'ARTIFACT_TYPE_MISMATCH', path: ['payload', 'result_uri'] });
+    expect((await run(inverse, {})).diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload'] });
   });
 
   it('answers malformed claims with errors at their place, not verdicts', async () => {

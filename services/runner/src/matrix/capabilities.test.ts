@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityResultSchema, fieldFromSpec, RATIONALS, type CapabilityDefinition, type CapabilityResult, type Field, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { CapabilityResultSchema, fieldFromSpec, INVERSE_CLAIM_SCHEMA_URI, InverseClaimSchema, LINEAR_SYSTEM_CLAIM_SCHEMA_URI, LinearSystemClaimSchema, RATIONALS, type CapabilityDefinition, type CapabilityResult, type Field, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
 import { constructExplicit } from '../graph/construct-explicit.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { constructMatrix, type ConstructMatrixOutput } from './construct-explicit.js';
@@ -98,6 +98,10 @@ describe('matrix capabilities on our TypeScript engine', () => {
     expect(singular).toMatchObject({ outcome: 'SINGULAR', inverse: null, rank: 1, field: 'GF(7)' });
     expect(apply(fieldFromSpec(GF7) as Field<unknown>, [[1, 2], [3, 6]], singular.kernel_vector ?? [])).toEqual(['0', '0']);
     expect(singular.kernel_vector?.some((x) => x !== '0')).toBe(true);
+    expect(InverseClaimSchema.parse((await h.artifacts.get(singular.result_uri ?? '')).payload)).toMatchObject({ outcome: 'SINGULAR', kernel_vector: singular.kernel_vector, inverse: null });
+    const claim = await h.artifacts.get(inverse.result_uri ?? '');
+    expect(claim.manifest.schema_uri).toBe(INVERSE_CLAIM_SCHEMA_URI);
+    expect(InverseClaimSchema.parse(claim.payload).inverse).toEqual(inverse.inverse);
   });
 
   it('solves systems: a solution plus the kernel, or INCONSISTENT with y A = 0 and y·b = 1', async () => {
@@ -109,7 +113,12 @@ describe('matrix capabilities on our TypeScript engine', () => {
     for (const v of solved.kernel ?? []) expect(apply(RATIONALS, A, v)).toEqual(['0', '0']);
 
     const B = [[1, 1], [2, 2]];
+    const stored = await h.artifacts.get(solved.result_uri ?? '');
+    expect(stored.manifest.schema_uri).toBe(LINEAR_SYSTEM_CLAIM_SCHEMA_URI);
+    expect(LinearSystemClaimSchema.parse(stored.payload)).toMatchObject({ rhs: ['1', '5/2'], outcome: 'SOLVED', solution: solved.solution, kernel: solved.kernel, certificate: null });
+
     const none = ok<SolveOutput>(await run('matrix.linear_system.solve', { matrix: { ring: Z, rows: B }, rhs: [1, 3] }));
+    expect(LinearSystemClaimSchema.parse((await h.artifacts.get(none.result_uri ?? '')).payload)).toMatchObject({ outcome: 'INCONSISTENT', certificate: none.certificate });
     expect(none).toMatchObject({ outcome: 'INCONSISTENT', solution: null, kernel: null });
     const y = none.certificate ?? [];
     expect(apply(RATIONALS, [[1, 2], [1, 2]], y)).toEqual(['0', '0']);
@@ -120,10 +129,13 @@ describe('matrix capabilities on our TypeScript engine', () => {
     const stored = ok<ConstructMatrixOutput>(await run('matrix.construct.explicit', { ring: Q, rows: [[1, 2], [3, 4]] }));
     const result = await run('matrix.determinant.compute', { matrix_uri: stored.matrix_uri });
     expect(ok<DeterminantOutput>(result).determinant).toBe('-2');
+    expect(result.artifact_uris).toEqual([]);
     expect(result.scope?.input_uris).toEqual([stored.matrix_uri]);
     expect(result.scope?.statement).toContain(stored.matrix_uri);
     const solved = ok<SolveOutput>(await run('matrix.linear_system.solve', { matrix_uri: stored.matrix_uri, rhs: [5, 6] }));
     expect(solved.solution).toEqual(['-4', '9/2']);
+    // The stored claim names the stored matrix as its parent.
+    expect((await h.artifacts.getManifest(solved.result_uri ?? '')).manifest.parents).toEqual([stored.matrix_uri]);
   });
 
   it('refuses bad requests before any work, naming the place and the rule', async () => {

@@ -11,8 +11,10 @@ import {
   refineMatrixOperand,
   resolveMatrixOperand,
   runKernel,
+  toAppError,
   type CapabilityContext,
   type CapabilityOutcome,
+  type Diagnostic,
   type MatrixOperand,
   type ProviderRuntime,
   type ResolvedMatrix,
@@ -85,8 +87,30 @@ export function engineRecord(runtime: ProviderRuntime, resolved: ResolvedMatrix,
   return { provider: runtime.provider, version: runtime.version, method: resolved.matrix.ring.kind === 'GF' ? GF_METHOD : FRACTION_FREE_METHOD, compute_ms: ms };
 }
 
+/**
+ * Store a claim for its checker. A claim over the store's size limit is not kept: a warning in
+ * `diagnostics` and null (the answer in the output stands).
+ */
+export async function storeClaim(draft: Parameters<CapabilityContext['artifacts']['put']>[0], context: CapabilityContext, diagnostics: Diagnostic[]): Promise<string | null> {
+  try {
+    return (await context.artifacts.put(draft, { signal: context.signal })).uri;
+  } catch (error) {
+    const appError = toAppError(error);
+    if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
+    diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the claim was not stored: ${appError.message}`.slice(0, 2000), path: null, hint: 'the answer in the output stands; give it inline to the checker' });
+    return null;
+  }
+}
+
 /** The outcome of an exact computation by our engine: `what` of `subject` (by default the matrix as resolved). */
-export function exactOutcome<O>(output: O, resolved: ResolvedMatrix, what: string, basis: string, subject: string = resolved.description): CapabilityOutcome<O> {
+export function exactOutcome<O>(
+  output: O,
+  resolved: ResolvedMatrix,
+  what: string,
+  basis: string,
+  subject: string = resolved.description,
+  evidence: { artifact_uris: string[]; diagnostics: Diagnostic[] } = { artifact_uris: [], diagnostics: [] },
+): CapabilityOutcome<O> {
   return {
     status: 'COMPLETED',
     output,
@@ -96,7 +120,7 @@ export function exactOutcome<O>(output: O, resolved: ResolvedMatrix, what: strin
     assurance: { level: 'COMPUTED', basis: 'computed exactly by our TypeScript linear algebra engine; not independently checked', verification_record_uri: null, checker_id: null },
     obligations: [],
     relationships: [],
-    artifact_uris: [],
-    diagnostics: [],
+    artifact_uris: evidence.artifact_uris,
+    diagnostics: evidence.diagnostics,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import { INVERSE_CLAIM_SCHEMA_URI, INVERSE_CLAIM_SEMANTICS_URI, InverseClaimSchema, MATRIX_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
+import { answerField, EngineSchema, engineRecord, exactOutcome, storeClaim, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra } from './capability-support.js';
 
 export const MATRIX_INVERSE_ID = 'matrix.inverse.compute';
 
@@ -18,6 +18,7 @@ export const InverseOutput = z
     rank: z.number().int(),
     n: z.number().int(),
     field: z.string().describe('Q for integer and rational matrices (the inverse of an integer matrix is rational), GF(p) otherwise'),
+    result_uri: z.string().nullable().describe('the answer stored as a claim, to pass as result_uri to matrix.inverse.verify; null when not retained'),
     engine: EngineSchema,
   })
   .strict();
@@ -39,7 +40,7 @@ export function inverseCompute(runtime: ProviderRuntime): CapabilityDefinition<I
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
     accepted_artifact_types: [MATRIX_SCHEMA_URI],
-    produced_artifact_types: [],
+    produced_artifact_types: [INVERSE_CLAIM_SCHEMA_URI],
     input: InverseInput,
     output: InverseOutput,
     examples: [
@@ -57,13 +58,32 @@ export function inverseCompute(runtime: ProviderRuntime): CapabilityDefinition<I
       const n = resolved.matrix.nrows;
       const field = answerField(resolved);
       const engine = engineRecord(runtime, resolved, ms);
+      const claim = InverseClaimSchema.parse(
+        output.invertible ? { matrix: resolved.matrix, outcome: 'INVERTIBLE', inverse: output.inverse, kernel_vector: null } : { matrix: resolved.matrix, outcome: 'SINGULAR', inverse: null, kernel_vector: output.kernel_vector },
+      );
+      const diagnostics: Diagnostic[] = [];
+      const resultUri = await storeClaim(
+        { schema_uri: INVERSE_CLAIM_SCHEMA_URI, semantics_uri: INVERSE_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { outcome: claim.outcome, n } },
+        context,
+        diagnostics,
+      );
+      const evidence = { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics };
       return output.invertible
-        ? exactOutcome<InverseOutput>({ outcome: 'INVERTIBLE', inverse: output.inverse, kernel_vector: null, rank: n, n, field, engine }, resolved, `the inverse over ${field}`, 'Gauss–Jordan elimination of [A | I] reached the identity on the left')
+        ? exactOutcome<InverseOutput>(
+            { outcome: 'INVERTIBLE', inverse: output.inverse, kernel_vector: null, rank: n, n, field, result_uri: resultUri, engine },
+            resolved,
+            `the inverse over ${field}`,
+            'Gauss–Jordan elimination of [A | I] reached the identity on the left',
+            resolved.description,
+            evidence,
+          )
         : exactOutcome<InverseOutput>(
-            { outcome: 'SINGULAR', inverse: null, kernel_vector: output.kernel_vector, rank: output.rank, n, field, engine },
+            { outcome: 'SINGULAR', inverse: null, kernel_vector: output.kernel_vector, rank: output.rank, n, field, result_uri: resultUri, engine },
             resolved,
             `that no inverse exists over ${field}, with a kernel vector as certificate,`,
             `A has rank ${output.rank} < ${n}; the kernel vector shows it`,
+            resolved.description,
+            evidence,
           );
     },
   };

@@ -1,6 +1,19 @@
 import { z } from 'zod';
-import { canonicalVector, JacobianError, MATRIX_LIMITS, MATRIX_SCHEMA_URI, MatrixEntrySchema, resolveMatrixRing, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import {
+  canonicalVector,
+  JacobianError,
+  LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
+  LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
+  LinearSystemClaimSchema,
+  MATRIX_LIMITS,
+  MATRIX_SCHEMA_URI,
+  MatrixEntrySchema,
+  resolveMatrixRing,
+  type CapabilityDefinition,
+  type Diagnostic,
+  type ProviderRuntime,
+} from '@jacobian/shared';
+import { answerField, EngineSchema, engineRecord, exactOutcome, storeClaim, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra } from './capability-support.js';
 import { KERNEL_NORMALIZATION } from './nullspace.js';
 
 export const LINEAR_SYSTEM_SOLVE_ID = 'matrix.linear_system.solve';
@@ -22,6 +35,7 @@ export const SolveOutput = z
     rank: z.number().int().describe('the rank of A'),
     normalization: z.string().describe('how the kernel basis is normalized'),
     field: z.string().describe('Q for integer and rational systems (solutions over Q, not integer solutions), GF(p) otherwise'),
+    result_uri: z.string().nullable().describe('the answer stored as a claim, to pass as result_uri to matrix.linear_system.verify; null when not retained'),
     engine: EngineSchema,
   })
   .strict();
@@ -61,7 +75,7 @@ export function linearSystemSolve(runtime: ProviderRuntime): CapabilityDefinitio
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
     accepted_artifact_types: [MATRIX_SCHEMA_URI],
-    produced_artifact_types: [],
+    produced_artifact_types: [LINEAR_SYSTEM_CLAIM_SCHEMA_URI],
     input: SolveInput,
     output: SolveOutput,
     examples: [
@@ -84,20 +98,34 @@ export function linearSystemSolve(runtime: ProviderRuntime): CapabilityDefinitio
       const field = answerField(resolved);
       const engine = engineRecord(runtime, resolved, ms);
       const system = `the system A x = b with A ${resolved.description.replace(/^the /, '')} and the given b`;
+      const claim = LinearSystemClaimSchema.parse(
+        output.consistent
+          ? { matrix, rhs, outcome: 'SOLVED', solution: output.solution, kernel: output.kernel, certificate: null }
+          : { matrix, rhs, outcome: 'INCONSISTENT', solution: null, kernel: null, certificate: output.certificate },
+      );
+      const diagnostics: Diagnostic[] = [];
+      const resultUri = await storeClaim(
+        { schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { outcome: claim.outcome, nrows: matrix.nrows, ncols: matrix.ncols } },
+        context,
+        diagnostics,
+      );
+      const evidence = { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics };
       return output.consistent
         ? exactOutcome<SolveOutput>(
-            { outcome: 'SOLVED', solution: output.solution, kernel: output.kernel, certificate: null, rank: output.rank, normalization: KERNEL_NORMALIZATION, field, engine },
+            { outcome: 'SOLVED', solution: output.solution, kernel: output.kernel, certificate: null, rank: output.rank, normalization: KERNEL_NORMALIZATION, field, result_uri: resultUri, engine },
             resolved,
             `all solutions over ${field}`,
             `rank A = rank [A | b] = ${output.rank}; the solution set is solution + span of ${output.kernel.length} kernel vector${output.kernel.length === 1 ? '' : 's'}`,
             system,
+            evidence,
           )
         : exactOutcome<SolveOutput>(
-            { outcome: 'INCONSISTENT', solution: null, kernel: null, certificate: output.certificate, rank: output.rank, normalization: KERNEL_NORMALIZATION, field, engine },
+            { outcome: 'INCONSISTENT', solution: null, kernel: null, certificate: output.certificate, rank: output.rank, normalization: KERNEL_NORMALIZATION, field, result_uri: resultUri, engine },
             resolved,
             `that no solution exists over ${field}, with a certificate,`,
             `rank [A | b] = rank A + 1; the certificate y has y A = 0 and y·b = 1`,
             system,
+            evidence,
           );
     },
   };

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { JsonPath } from '../../errors.js';
 import { MATRIX_LIMITS } from './limits.js';
-import { canonicalVector, MatrixEntrySchema, MatrixPayloadSchema, resolveMatrixRing, type MatrixPayload, type MatrixRing, type ResolvedMatrixRing } from './matrix.js';
+import { canonicalEntry, canonicalVector, MatrixEntrySchema, MatrixPayloadSchema, MatrixRule, resolveMatrixRing, type MatrixPayload, type MatrixRing, type ResolvedMatrixRing } from './matrix.js';
 import { matrixOperandShape, refineMatrixOperand, type MatrixOperand } from './operand.js';
 
 export const LINEAR_SYSTEM_CLAIM_SCHEMA_URI = 'jacobian:schema/matrix.linear_system.claim/v1';
@@ -47,6 +47,28 @@ export const LinearSystemClaimInputSchema = z
   });
 export type LinearSystemClaimInput = z.infer<typeof LinearSystemClaimInputSchema>;
 
+function ringResolves(ring: MatrixRing): boolean {
+  try {
+    resolveMatrixRing(ring);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Issues for stored vectors whose entries are not canonical in `ring` (claims stored by our producers always are). */
+function refineCanonicalVectors(vectors: [JsonPath, readonly string[] | null][], ring: ResolvedMatrixRing, ctx: z.RefinementCtx): void {
+  for (const [path, vector] of vectors) {
+    for (const [i, text] of (vector ?? []).entries()) {
+      const entry = canonicalEntry(text, ring);
+      if ('rule' in entry || entry.text !== text) {
+        ctx.addIssue({ code: 'custom', path: [...path, i], message: `"${text.slice(0, 40)}" is not a canonical element of ${ring.name} (rule ${MatrixRule.CANONICAL})` });
+        return;
+      }
+    }
+  }
+}
+
 /** A stored linear system claim: canonical matrix and canonical vectors in the answer's field. */
 export const LinearSystemClaimSchema = z
   .object({
@@ -57,7 +79,14 @@ export const LinearSystemClaimSchema = z
     kernel: z.array(StoredVector).max(MATRIX_LIMITS.maxColumns).nullable(),
     certificate: StoredVector.nullable(),
   })
-  .strict();
+  .strict()
+  .superRefine((claim, ctx) => {
+    // An invalid ring is the matrix schema's issue already.
+    if (!ringResolves(claim.matrix.ring)) return;
+    const ring = answerRing(claim.matrix.ring);
+    refineCanonicalVectors([[['solution'], claim.solution], [['certificate'], claim.certificate], ...(claim.kernel ?? []).map((v, i): [JsonPath, string[]] => [['kernel', i], v])], ring, ctx);
+    refineCanonicalVectors([[['rhs'], claim.rhs]], resolveMatrixRing(claim.matrix.ring), ctx);
+  });
 export type LinearSystemClaim = z.infer<typeof LinearSystemClaimSchema>;
 
 /** An inverse claim as a request gives it. */
@@ -83,7 +112,11 @@ export const InverseClaimSchema = z
     inverse: z.array(StoredVector).max(MATRIX_LIMITS.maxRows).nullable(),
     kernel_vector: StoredVector.nullable(),
   })
-  .strict();
+  .strict()
+  .superRefine((claim, ctx) => {
+    if (!ringResolves(claim.matrix.ring)) return;
+    refineCanonicalVectors([[['kernel_vector'], claim.kernel_vector], ...(claim.inverse ?? []).map((row, i): [JsonPath, string[]] => [['inverse', i], row])], answerRing(claim.matrix.ring), ctx);
+  });
 export type InverseClaim = z.infer<typeof InverseClaimSchema>;
 
 const vectorOrNull = (values: readonly (string | number)[] | null | undefined, ring: ResolvedMatrixRing, path: JsonPath): string[] | null =>
