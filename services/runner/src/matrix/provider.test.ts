@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { installCapability, MATRIX_SOURCES } from '@jacobian/shared';
+import { admissibleFromDescriptor, installCapability, MATRIX_SOURCES } from '@jacobian/shared';
 import { runnerRegistrations } from '../runner.js';
 import { LINEAR_ALGEBRA_TS_PROVIDER, LINEAR_ALGEBRA_TS_SOURCES, linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES } from './provider.js';
 
@@ -18,5 +18,15 @@ describe(LINEAR_ALGEBRA_TS_PROVIDER, () => {
     expect(new Set(ids).size).toBe(ids.length);
     const registered = runnerRegistrations().filter((registration) => registration.provider.name === LINEAR_ALGEBRA_TS_PROVIDER);
     expect(registered.map((registration) => registration.create(runtime).id)).toEqual(ids);
+  });
+
+  it('each descriptor JSON Schema admits its own examples (as an API that sees only descriptors admits requests) and refuses unknown fields (ragged rows and other cross-field rules are checked again by the runner schema, tested with the capabilities)', async () => {
+    const runtime = await linearAlgebraTsProvider().probe();
+    for (const create of MATRIX_CAPABILITY_FACTORIES) {
+      const { descriptor } = installCapability(create(runtime), runtime, null);
+      const { input } = admissibleFromDescriptor(descriptor);
+      for (const example of descriptor.examples) expect(input.safeParse(example.payload).success, `${descriptor.id}: ${example.title}`).toBe(true);
+      expect(input.safeParse({ matrix: { ring: { kind: 'Q' }, rows: [[1, 2]] }, rows: 'x' }).success, descriptor.id).toBe(false);
+    }
   });
 });
