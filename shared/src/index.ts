@@ -463,7 +463,9 @@ export type {
 export {
   canonicalEntry,
   canonicalMatrix,
+  canonicalMatrixInTurn,
   canonicalVector,
+  checkEntry,
   ExplicitMatrixSchema,
   MATRIX_LIMITS,
   MATRIX_SCHEMA_URI,

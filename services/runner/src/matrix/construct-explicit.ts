@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  canonicalMatrix,
+  canonicalMatrixInTurn,
   ExplicitMatrixSchema,
   MATRIX_LIMITS,
   MATRIX_SCHEMA_URI,
@@ -52,7 +52,7 @@ export const constructMatrix: CapabilityDefinition<ConstructMatrixInput, Constru
   scope_rule: 'Covers exactly the supplied matrix over the named ring; the artifact is that one matrix in canonical form.',
   limits: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits },
   async run(input, context) {
-    const matrix = canonicalMatrix(input);
+    const matrix = await canonicalMatrixInTurn(input);
     const stored = await context.artifacts.put(
       { schema_uri: MATRIX_SCHEMA_URI, semantics_uri: MATRIX_SEMANTICS_URI, payload: matrix, parents: [], summary: { ring: matrix.ring.kind, nrows: matrix.nrows, ncols: matrix.ncols } },
       { signal: context.signal },

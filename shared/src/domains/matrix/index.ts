@@ -9,6 +9,7 @@ export { MATRIX_LIMITS, MAX_ENTRY_DIGITS } from './limits.js';
 export {
   canonicalEntry,
   canonicalMatrix,
+  checkEntry,
   canonicalVector,
   ExplicitMatrixSchema,
   MATRIX_SCHEMA_URI,
@@ -23,7 +24,7 @@ export {
   resolveMatrixRing,
 } from './matrix.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixPayload, MatrixRing, ResolvedMatrixRing } from './matrix.js';
-export { matrixOperandShape, refineMatrixOperand, resolveMatrixOperand } from './operand.js';
+export { canonicalMatrixInTurn, matrixOperandShape, refineMatrixOperand, resolveMatrixOperand } from './operand.js';
 export type { MatrixOperand, ResolvedMatrix } from './operand.js';
 export {
   answerRing,

@@ -92,11 +92,11 @@ function digitsOf(text: string): number {
 }
 
 /**
- * The canonical text of one entry in `ring`, or the rule it breaks: integers in decimal without
- * leading zeros ("-0" is "0"); over Q fractions in lowest terms with a positive denominator ("4/2"
- * is "2"); over GF(p) the least non-negative residue (a fraction is num·den⁻¹ mod p).
+ * Check one entry against every rule of `ring` without reducing it: its numerator and
+ * denominator (1 for integers), or the rule it breaks. Cheap (no gcd), so that validation costs
+ * little more than reading; {@link canonicalEntry} reduces.
  */
-export function canonicalEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { text: string } | EntryProblem {
+export function checkEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { num: bigint; den: bigint } | EntryProblem {
   const text = typeof value === 'number' ? String(value) : value;
   const match = ENTRY_TEXT.exec(text);
   if (match === null) {
@@ -113,14 +113,27 @@ export function canonicalEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { 
   }
   if (den === 0n) return { rule: MatrixRule.ZERO_DENOMINATOR, message: `"${text.slice(0, 40)}" has a zero denominator` };
   const field = ring.field;
-  if (field === null) {
-    if (denText !== undefined) return { rule: MatrixRule.INTEGER_ENTRY, message: `"${text.slice(0, 40)}" is a fraction, but the ring is Z (use ring {"kind": "Q"} for rational entries)` };
-    return { text: num.toString() };
+  if (field === null && denText !== undefined) {
+    return { rule: MatrixRule.INTEGER_ENTRY, message: `"${text.slice(0, 40)}" is a fraction, but the ring is Z (use ring {"kind": "Q"} for rational entries)` };
   }
-  if (field.kind === 'Q') return { text: RATIONALS.format(makeRational(num, den)) };
-  if (den % field.characteristic === 0n) {
+  if (field?.kind === 'GF' && den % field.characteristic === 0n) {
     return { rule: MatrixRule.DENOMINATOR_DIVISIBLE_BY_P, message: `"${text.slice(0, 40)}" has a denominator divisible by the characteristic ${field.characteristic}, which has no inverse in ${field.name}` };
   }
+  return { num, den };
+}
+
+/**
+ * The canonical text of one entry in `ring`, or the rule it breaks: integers in decimal without
+ * leading zeros ("-0" is "0"); over Q fractions in lowest terms with a positive denominator ("4/2"
+ * is "2"); over GF(p) the least non-negative residue (a fraction is num·den⁻¹ mod p).
+ */
+export function canonicalEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { text: string } | EntryProblem {
+  const entry = checkEntry(value, ring);
+  if ('rule' in entry) return entry;
+  const { num, den } = entry;
+  const field = ring.field;
+  if (field === null) return { text: num.toString() };
+  if (field.kind === 'Q') return { text: RATIONALS.format(makeRational(num, den)) };
   return { text: formatResidue(field, num, den) };
 }
 
@@ -182,7 +195,7 @@ function findMatrixProblem(rows: readonly (readonly MatrixEntry[])[], ring: Reso
   }
   for (const [i, row] of rows.entries()) {
     for (const [j, value] of row.entries()) {
-      const entry = canonicalEntry(value, ring);
+      const entry = checkEntry(value, ring);
       if ('rule' in entry) return { path: ['rows', i, j], rule: entry.rule, message: `row ${i}, column ${j}: ${entry.message} (rule ${entry.rule})` };
     }
   }

@@ -8,8 +8,18 @@ import type { z } from 'zod';
 import { ArtifactUriSchema } from '../../artifacts/manifest.js';
 import { getTypedArtifactAt } from '../../artifacts/read-at.js';
 import type { ArtifactStore } from '../../artifacts/store.js';
+import { inOwnTurn } from '../../capabilities/turns.js';
 import type { JsonPath } from '../../errors.js';
 import { canonicalMatrix, ExplicitMatrixSchema, MATRIX_SCHEMA_URI, MATRIX_SEMANTICS_URI, MatrixPayloadSchema, matrixShape, type ExplicitMatrix, type MatrixPayload } from './matrix.js';
+
+/** Matrices with more entries than this are canonicalized in a turn of the event loop of their own (fractions are reduced by gcds; see turns.ts). */
+const LARGE_INLINE_ENTRIES = 4096;
+
+/** {@link canonicalMatrix}, in a turn of its own for a large matrix. */
+export async function canonicalMatrixInTurn(matrix: ExplicitMatrix): Promise<MatrixPayload> {
+  const entries = matrix.rows.length * (matrix.rows[0]?.length ?? 0);
+  return entries > LARGE_INLINE_ENTRIES ? inOwnTurn(() => canonicalMatrix(matrix)) : canonicalMatrix(matrix);
+}
 
 /** The matrix fields of a matrix capability's input: exactly one of them. Pair with {@link refineMatrixOperand}. */
 export const matrixOperandShape = {
@@ -66,7 +76,8 @@ export async function resolveMatrixOperand(input: MatrixOperand, artifacts: Arti
     );
     return { matrix: payload, input_uris: [artifact.uri], description: `the stored ${matrixShape(payload)} matrix ${artifact.uri}` };
   }
-  if (input.matrix === undefined) throw new Error('resolveMatrixOperand: the operand was not validated (neither matrix nor matrix_uri)');
-  const matrix = canonicalMatrix(input.matrix);
+  const explicit = input.matrix;
+  if (explicit === undefined) throw new Error('resolveMatrixOperand: the operand was not validated (neither matrix nor matrix_uri)');
+  const matrix = await canonicalMatrixInTurn(explicit);
   return { matrix, input_uris: [], description: `the given ${matrixShape(matrix)} matrix` };
 }
