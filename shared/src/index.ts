@@ -461,6 +461,44 @@ export type {
   StandardSystem,
   TermJson,
 } from './domains/polynomial/index.js';
+export {
+  canonicalEntry,
+  canonicalMatrix,
+  canonicalMatrixInTurn,
+  canonicalVector,
+  checkEntry,
+  ExplicitMatrixSchema,
+  MATRIX_LIMITS,
+  MATRIX_SCHEMA_URI,
+  MATRIX_SEMANTICS_URI,
+  MATRIX_SOURCES,
+  MatrixEntrySchema,
+  MatrixPayloadSchema,
+  MatrixRingSchema,
+  MatrixRule,
+  matrixOperandShape,
+  matrixShape,
+  MAX_ENTRY_DIGITS,
+  parseExplicitMatrix,
+  parseStoredMatrix,
+  refineMatrixOperand,
+  resolveMatrixOperand,
+  resolveMatrixRing,
+  answerRing,
+  canonicalInverseClaim,
+  canonicalLinearSystemClaim,
+  claimOperand,
+  INVERSE_CLAIM_SCHEMA_URI,
+  INVERSE_CLAIM_SEMANTICS_URI,
+  InverseClaimInputSchema,
+  InverseClaimSchema,
+  LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
+  LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
+  LinearSystemClaimInputSchema,
+  LinearSystemClaimSchema,
+} from './domains/matrix/index.js';
+export type { InverseClaim, InverseClaimInput, LinearSystemClaim, LinearSystemClaimInput } from './domains/matrix/index.js';
+export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 

@@ -157,6 +157,7 @@ describe('math.find over every capability this repository defines', () => {
     ['verify', 3],
     ['graph', 12],
     ['polynomial', 10],
+    ['matrix', 7],
     ['sat', 4],
     ['clique colouring matching', 6],
   ])('returns min(limit, matches) for "%s" with limit %d', (query, limit) => {
@@ -276,6 +277,25 @@ const EXPECTED: [string, string][] = [
   ['split a conjunction into conjuncts', 'claim.conjunction.split'],
   ['antecedent and consequent of an implication', 'claim.implication.obligations'],
   ['store a JSON payload', 'artifact.put'],
+  ['enter a rational matrix to reuse it', 'matrix.construct.explicit'],
+  ['rank of a matrix', 'matrix.rank.compute'],
+  ['rank of a matrix over GF(2)', 'matrix.rank.compute'],
+  ['determinant of an integer matrix', 'matrix.determinant.compute'],
+  ['exact det by Bareiss fraction-free elimination', 'matrix.determinant.compute'],
+  ['reduced row echelon form', 'matrix.rref.compute'],
+  ['row reduce a matrix with Gauss-Jordan', 'matrix.rref.compute'],
+  ['null space of a matrix', 'matrix.nullspace.compute'],
+  ['basis of the kernel and left kernel', 'matrix.nullspace.compute'],
+  ['linear dependencies among the columns', 'matrix.nullspace.compute'],
+  ['inverse of a rational matrix', 'matrix.inverse.compute'],
+  ['is this matrix invertible or singular', 'matrix.inverse.compute'],
+  ['solve a system of linear equations', 'matrix.linear_system.solve'],
+  ['solve Ax=b over GF(p)', 'matrix.linear_system.solve'],
+  ['general solution of an inconsistent linear system', 'matrix.linear_system.solve'],
+  ['verify a solution of a linear system and its kernel basis', 'matrix.linear_system.verify'],
+  ['verify an inconsistency certificate of a linear system', 'matrix.linear_system.verify'],
+  ['check a certificate that a linear system has no solution', 'matrix.linear_system.verify'],
+  ['verify a matrix inverse', 'matrix.inverse.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -41,6 +41,7 @@ import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, enumerateNonisomorphic, e
 import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
+import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
@@ -219,6 +220,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const singular = once(singularProvider(health));
   // Created once: providers are probed once per name, each with one file list.
   const algebraTs = once(algebraTsProvider());
+  const linearAlgebraTs = once(linearAlgebraTsProvider());
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -252,6 +254,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => idealMembershipDecide(runtime, { singular })),
     // Factorization needs a real factorizer: Singular only, absent without it.
     capabilityRegistration(singular, (runtime) => factorCompute(runtime, { singular })),
+    // Exact linear algebra on our TypeScript engine.
+    ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -40,7 +40,7 @@ async function catalogIds(): Promise<string[]> {
 }
 
 describe('every capability runs its advertised examples through MCP', () => {
-  it('the catalog holds the graph, universal-algebra, SAT, polynomial and claims packs with their checkers', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('the catalog holds the graph, universal-algebra, SAT, polynomial, matrix and claims packs with their checkers', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const ids = await catalogIds();
     for (const id of [
       'graph.chromatic_number.compute',
@@ -56,6 +56,10 @@ describe('every capability runs its advertised examples through MCP', () => {
       'sat.unsat_proof.verify',
       'polynomial.groebner_basis.compute',
       'polynomial.groebner_basis.verify',
+      'matrix.construct.explicit',
+      'matrix.linear_system.solve',
+      'matrix.linear_system.verify',
+      'matrix.inverse.verify',
       'claim.validate',
       'claim.propositional.decide',
       'polynomial.gcd.compute',

@@ -1,0 +1,126 @@
+/**
+ * What the matrix capabilities share: the operand input, the kernel call, the engine record and
+ * the outcome of an exact computation.
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  JacobianError,
+  MATRIX_LIMITS,
+  matrixOperandShape,
+  refineMatrixOperand,
+  resolveMatrixOperand,
+  runKernel,
+  toAppError,
+  type CapabilityContext,
+  type CapabilityOutcome,
+  type Diagnostic,
+  type MatrixOperand,
+  type ProviderRuntime,
+  type ResolvedMatrix,
+} from '@jacobian/shared';
+import { LinearAlgebraKernelOutput, type LinearAlgebraKernelInput, type LinearAlgebraOperation } from './linear-algebra.kernel.js';
+
+const KERNEL = { module: fileURLToPath(new URL('./linear-algebra.kernel.ts', import.meta.url)), exportName: 'linearAlgebraKernel' };
+
+export const MATRIX_VERSION = '1.0.0';
+
+/** The limits every matrix capability states. */
+export const MATRIX_DESCRIPTOR_LIMITS = { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits } as const;
+
+/** The input of a capability that takes one matrix, with `extra` fields of its own. */
+export function matrixInput<S extends z.ZodRawShape>(extra: S) {
+  return z
+    .object({ ...matrixOperandShape, ...extra })
+    .strict()
+    .superRefine((input, ctx) => refineMatrixOperand(input as MatrixOperand, ctx));
+}
+
+export const EngineSchema = z
+  .object({ provider: z.string(), version: z.string(), method: z.string(), compute_ms: z.number().int() })
+  .strict()
+  .describe('who computed the answer and how');
+export type EngineRecord = z.infer<typeof EngineSchema>;
+
+export const FRACTION_FREE_METHOD = 'fraction-free Gaussian elimination (Bareiss) on big integers, rows scaled to integers';
+export const GF_METHOD = 'Gaussian elimination over GF(p)';
+
+/** Fields in which answers are written: Q for Z and Q matrices, GF(p) otherwise. */
+export function answerField(resolved: ResolvedMatrix): string {
+  return resolved.matrix.ring.kind === 'GF' ? `GF(${resolved.matrix.ring.characteristic})` : 'Q';
+}
+
+/** Where the request put the matrix, for errors about its shape. */
+export function matrixPath(input: MatrixOperand): (string | number)[] {
+  return input.matrix_uri !== undefined ? ['payload', 'matrix_uri'] : ['payload', 'matrix', 'rows'];
+}
+
+/** A square matrix, or INVALID_REQUEST naming the matrix and the rule, before any work. */
+export function requireSquare(resolved: ResolvedMatrix, input: MatrixOperand, what: string): void {
+  const { nrows, ncols } = resolved.matrix;
+  if (nrows !== ncols) {
+    const path = matrixPath(input);
+    throw new JacobianError('INVALID_REQUEST', `${path.join('.')}: ${what} is defined for square matrices only; this one is ${nrows}×${ncols} (rule square)`, {
+      path,
+      data: { rule: 'square', nrows, ncols },
+      hint: 'matrix.rank.compute, matrix.rref.compute and matrix.nullspace.compute take any shape',
+    });
+  }
+}
+
+export async function resolveMatrix(input: MatrixOperand, context: CapabilityContext): Promise<ResolvedMatrix> {
+  return resolveMatrixOperand(input, context.artifacts, { signal: context.signal });
+}
+
+/** Run one operation in the isolated kernel; the answer is parsed, and must be of that operation, before it is used. */
+export async function runLinearAlgebra<K extends LinearAlgebraOperation>(
+  context: CapabilityContext,
+  input: LinearAlgebraKernelInput & { operation: K },
+): Promise<{ output: Extract<LinearAlgebraKernelOutput, { operation: K }>; ms: number }> {
+  const started = Date.now();
+  const output = LinearAlgebraKernelOutput.parse(await runKernel(context, KERNEL, input));
+  if (output.operation !== input.operation) throw new JacobianError('INTERNAL', `the linear algebra kernel answered ${output.operation} to ${input.operation}`);
+  return { output: output as Extract<LinearAlgebraKernelOutput, { operation: K }>, ms: Date.now() - started };
+}
+
+export function engineRecord(runtime: ProviderRuntime, resolved: ResolvedMatrix, ms: number): EngineRecord {
+  return { provider: runtime.provider, version: runtime.version, method: resolved.matrix.ring.kind === 'GF' ? GF_METHOD : FRACTION_FREE_METHOD, compute_ms: ms };
+}
+
+/**
+ * Store a claim for its checker. A claim over the store's size limit is not kept: a warning in
+ * `diagnostics` and null (the answer in the output stands).
+ */
+export async function storeClaim(draft: Parameters<CapabilityContext['artifacts']['put']>[0], context: CapabilityContext, diagnostics: Diagnostic[]): Promise<string | null> {
+  try {
+    return (await context.artifacts.put(draft, { signal: context.signal })).uri;
+  } catch (error) {
+    const appError = toAppError(error);
+    if (appError.code !== 'SIZE_LIMIT_EXCEEDED') throw appError;
+    diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the claim was not stored: ${appError.message}`.slice(0, 2000), path: null, hint: 'the answer in the output stands; give it inline to the checker' });
+    return null;
+  }
+}
+
+/** The outcome of an exact computation by our engine: `what` of `subject` (by default the matrix as resolved). */
+export function exactOutcome<O>(
+  output: O,
+  resolved: ResolvedMatrix,
+  what: string,
+  basis: string,
+  subject: string = resolved.description,
+  evidence: { artifact_uris: string[]; diagnostics: Diagnostic[] } = { artifact_uris: [], diagnostics: [] },
+): CapabilityOutcome<O> {
+  return {
+    status: 'COMPLETED',
+    output,
+    scope: { kind: 'EXACT_INPUT', statement: `${what} of ${subject}`.slice(0, 2000), input_uris: resolved.input_uris },
+    completeness: { status: 'COMPLETE', basis: basis.slice(0, 1000) },
+    qualifiers: ['EXACT', 'DETERMINISTIC'],
+    assurance: { level: 'COMPUTED', basis: 'computed exactly by our TypeScript linear algebra engine; not independently checked', verification_record_uri: null, checker_id: null },
+    obligations: [],
+    relationships: [],
+    artifact_uris: evidence.artifact_uris,
+    diagnostics: evidence.diagnostics,
+  };
+}

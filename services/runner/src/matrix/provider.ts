@@ -1,0 +1,54 @@
+/**
+ * Our TypeScript linear algebra provider: the matrix capabilities and the exact engine they run
+ * on, identified by the digest of these files and the shared matrix core.
+ */
+import { fileURLToPath } from 'node:url';
+import { MATRIX_SOURCES, sourceProviderRuntime, type CapabilityDefinition, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { RUNNER_VERSION } from '../version.js';
+import { constructMatrix } from './construct-explicit.js';
+import { determinantCompute } from './determinant.js';
+import { inverseCompute } from './inverse.js';
+import { linearSystemSolve } from './linear-system-solve.js';
+import { nullspaceCompute } from './nullspace.js';
+import { rankCompute } from './rank.js';
+import { rrefCompute } from './rref.js';
+
+const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+
+export const LINEAR_ALGEBRA_TS_PROVIDER = 'jacobian-linear-algebra-ts';
+
+/** The files of that provider; its SOURCE_TREE digest covers them and the shared matrix core. */
+export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
+  './provider.ts',
+  './construct-explicit.ts',
+  './capability-support.ts',
+  './engine.ts',
+  './linear-algebra.kernel.ts',
+  './rank.ts',
+  './determinant.ts',
+  './rref.ts',
+  './nullspace.ts',
+  './inverse.ts',
+  './linear-system-solve.ts',
+].map(here);
+
+const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates'];
+
+/** The provider for registration; its probe measures the sources (no external tool). */
+export function linearAlgebraTsProvider(): ProviderProbe {
+  return {
+    name: LINEAR_ALGEBRA_TS_PROVIDER,
+    probe: () => sourceProviderRuntime({ provider: LINEAR_ALGEBRA_TS_PROVIDER, version: RUNNER_VERSION, files: [...LINEAR_ALGEBRA_TS_SOURCES, ...MATRIX_SOURCES], features: FEATURES }),
+  };
+}
+
+/** How to build each matrix capability this provider serves (each complete) for the probed runtime. */
+export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>)[] = [
+  () => constructMatrix,
+  rankCompute,
+  determinantCompute,
+  rrefCompute,
+  nullspaceCompute,
+  inverseCompute,
+  linearSystemSolve,
+].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);

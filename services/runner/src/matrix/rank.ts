@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
+import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+
+export const MATRIX_RANK_ID = 'matrix.rank.compute';
+
+export const RankInput = matrixInput({});
+export type RankInput = z.infer<typeof RankInput>;
+
+export const RankOutput = z
+  .object({
+    rank: z.number().int().describe('the rank: the dimension of the row space (= of the column space) over the field'),
+    nrows: z.number().int(),
+    ncols: z.number().int(),
+    nullity: z.number().int().describe('ncols − rank: the dimension of the right kernel (rank–nullity)'),
+    left_nullity: z.number().int().describe('nrows − rank: the dimension of the left kernel'),
+    field: z.string().describe('the field the rank is taken over: Q for integer and rational matrices, GF(p) otherwise'),
+    engine: EngineSchema,
+  })
+  .strict();
+export type RankOutput = z.infer<typeof RankOutput>;
+
+/** matrix.rank.compute on our TypeScript engine. */
+export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<RankInput, RankOutput> {
+  return {
+    id: MATRIX_RANK_ID,
+    version: MATRIX_VERSION,
+    title: 'Matrix rank over Q or GF(p)',
+    description:
+      'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The matrix is inline or a stored matrix_uri.',
+    tags: ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
+    keywords: ['rank of a matrix', 'matrix rank', 'row rank', 'column rank', 'linearly independent rows', 'linear independence', 'dimension of the row space', 'rank–nullity', 'nullity', 'Gaussian elimination', 'Bareiss', 'rank over a finite field', 'rank mod p'],
+    domain: 'matrix',
+    modes: ['EXPLORE'],
+    role: 'producer',
+    pool: 'heavy',
+    input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
+    accepted_artifact_types: [MATRIX_SCHEMA_URI],
+    produced_artifact_types: [],
+    input: RankInput,
+    output: RankOutput,
+    examples: [
+      { title: 'A rank-2 3×3 integer matrix', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] } } },
+      { title: 'Rank over GF(2) of a 3×4 matrix', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'GF', characteristic: '2' }, rows: [[1, 1, 0, 1], [0, 1, 1, 1], [1, 0, 1, 0]] } } },
+    ],
+    relationships: [],
+    assurance_ceiling: 'COMPUTED',
+    scope_rule: 'Covers exactly the given matrix: its rank over Q (for Z and Q entries) or over GF(p).',
+    limits: { ...MATRIX_DESCRIPTOR_LIMITS },
+    async run(input, context) {
+      const resolved = await resolveMatrix(input, context);
+      const { output, ms } = await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix });
+      const { nrows, ncols } = resolved.matrix;
+      const field = answerField(resolved);
+      return exactOutcome(
+        { rank: output.rank, nrows, ncols, nullity: ncols - output.rank, left_nullity: nrows - output.rank, field, engine: engineRecord(runtime, resolved, ms) },
+        resolved,
+        `the rank over ${field}`,
+        'elimination ran to the end exactly',
+      );
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The matrix core: dense matrices over Z, Q and GF(p) (the fields are the polynomial core's),
+ * their request and stored forms with the rules both are checked against, and the operand every
+ * matrix capability accepts. Shared by the runner's capabilities and the independent checkers.
+ */
+import { fileURLToPath } from 'node:url';
+
+export { MATRIX_LIMITS, MAX_ENTRY_DIGITS } from './limits.js';
+export {
+  canonicalEntry,
+  canonicalMatrix,
+  checkEntry,
+  canonicalVector,
+  ExplicitMatrixSchema,
+  MATRIX_SCHEMA_URI,
+  MATRIX_SEMANTICS_URI,
+  MatrixEntrySchema,
+  MatrixPayloadSchema,
+  MatrixRingSchema,
+  MatrixRule,
+  matrixShape,
+  parseExplicitMatrix,
+  parseStoredMatrix,
+  resolveMatrixRing,
+} from './matrix.js';
+export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixPayload, MatrixRing, ResolvedMatrixRing } from './matrix.js';
+export { canonicalMatrixInTurn, matrixOperandShape, refineMatrixOperand, resolveMatrixOperand } from './operand.js';
+export type { MatrixOperand, ResolvedMatrix } from './operand.js';
+export {
+  answerRing,
+  canonicalInverseClaim,
+  canonicalLinearSystemClaim,
+  claimOperand,
+  INVERSE_CLAIM_SCHEMA_URI,
+  INVERSE_CLAIM_SEMANTICS_URI,
+  InverseClaimInputSchema,
+  InverseClaimSchema,
+  LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
+  LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
+  LinearSystemClaimInputSchema,
+  LinearSystemClaimSchema,
+} from './claims.js';
+export type { InverseClaim, InverseClaimInput, LinearSystemClaim, LinearSystemClaimInput } from './claims.js';
+
+/** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
+export const MATRIX_SOURCES: readonly string[] = [
+  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
+  fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
+];
