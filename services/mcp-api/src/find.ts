@@ -18,7 +18,7 @@ const CARD_EXAMPLE_MAX_BYTES = 256;
 /** A card's scope rule is cut to this many characters (SUMMARY has it whole). */
 const CARD_SCOPE_MAX_CHARS = 64;
 /** A card names at most this many output fields. */
-const CARD_OUTPUTS_MAX = 5;
+const CARD_OUTPUTS_MAX = 3;
 /** At most this many related capability IDs per card; inspection lists up to RELATIONSHIPS_MAX. */
 const CARD_RELATIONSHIPS_MAX = 2;
 
