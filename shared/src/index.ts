@@ -499,6 +499,17 @@ export {
 } from './domains/matrix/index.js';
 export type { InverseClaim, InverseClaimInput, LinearSystemClaim, LinearSystemClaimInput } from './domains/matrix/index.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
+export {
+  canonicalNormalFormClaim,
+  INTEGER_MATRIX_RULE,
+  NORMAL_FORM_CLAIM_SCHEMA_URI,
+  NORMAL_FORM_CLAIM_SEMANTICS_URI,
+  NormalFormClaimInputSchema,
+  NormalFormClaimSchema,
+  requireIntegerMatrix,
+  TRANSFORMS_REQUIRED_RULE,
+} from './domains/matrix/index.js';
+export type { NormalFormClaim, NormalFormClaimInput } from './domains/matrix/index.js';
 export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 

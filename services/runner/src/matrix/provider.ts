@@ -7,11 +7,13 @@ import { MATRIX_SOURCES, sourceProviderRuntime, type CapabilityDefinition, type 
 import { RUNNER_VERSION } from '../version.js';
 import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
+import { hermiteNormalFormCompute } from './hermite-normal-form.js';
 import { inverseCompute } from './inverse.js';
 import { linearSystemSolve } from './linear-system-solve.js';
 import { nullspaceCompute } from './nullspace.js';
 import { rankCompute } from './rank.js';
 import { rrefCompute } from './rref.js';
+import { smithNormalFormCompute } from './smith-normal-form.js';
 
 const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -30,9 +32,14 @@ export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
   './nullspace.ts',
   './inverse.ts',
   './linear-system-solve.ts',
+  './normal-form-engine.ts',
+  './normal-form.kernel.ts',
+  './normal-form-support.ts',
+  './hermite-normal-form.ts',
+  './smith-normal-form.ts',
 ].map(here);
 
-const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates'];
+const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form'];
 
 /** The provider for registration; its probe measures the sources (no external tool). */
 export function linearAlgebraTsProvider(): ProviderProbe {
@@ -51,4 +58,6 @@ export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) =
   nullspaceCompute,
   inverseCompute,
   linearSystemSolve,
+  hermiteNormalFormCompute,
+  smithNormalFormCompute,
 ].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);

@@ -41,10 +41,21 @@ export {
   LinearSystemClaimSchema,
 } from './claims.js';
 export type { InverseClaim, InverseClaimInput, LinearSystemClaim, LinearSystemClaimInput } from './claims.js';
+export {
+  canonicalNormalFormClaim,
+  INTEGER_MATRIX_RULE,
+  NORMAL_FORM_CLAIM_SCHEMA_URI,
+  NORMAL_FORM_CLAIM_SEMANTICS_URI,
+  NormalFormClaimInputSchema,
+  NormalFormClaimSchema,
+  requireIntegerMatrix,
+  TRANSFORMS_REQUIRED_RULE,
+} from './normal-form-claims.js';
+export type { NormalFormClaim, NormalFormClaimInput } from './normal-form-claims.js';
 
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [
-  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
   fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
 ];

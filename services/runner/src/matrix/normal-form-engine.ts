@@ -1,0 +1,263 @@
+/**
+ * Integer normal forms on big integers: the Hermite normal form (row style, U A = H) and the
+ * Smith normal form (U A V = D), with the unimodular transforms when asked.
+ *
+ * Both work by unimodular 2×2 operations built from the extended gcd: for entries a (the pivot)
+ * and b (to clear), with s a + t b = g and Bézout coefficients of least size, the rows (or
+ * columns) x, y become s x + t y and (−b/g) x + (a/g) y — determinant s·a/g + t·b/g = 1. When a
+ * divides b a single subtraction does. Entry growth is kept in check by reducing, as soon as each
+ * Hermite pivot is placed, the entries above it into [0, pivot) (so rows already done stay
+ * bounded by their pivots, as in Kannan–Bachem), and in the Smith form by always choosing the
+ * entry of least absolute value as the next pivot. Every operation is exact; a checkpoint is
+ * polled once per row or column operation so that a run past its budget stops.
+ */
+import type { Checkpoint } from './engine.js';
+
+const NO_CHECKPOINT: Checkpoint = () => undefined;
+
+const abs = (x: bigint): bigint => (x < 0n ? -x : x);
+
+/** Floor division (the quotient rounded towards −∞), so that a − q·p lies in [0, p) for p > 0. */
+function floorDiv(a: bigint, p: bigint): bigint {
+  const q = a / p;
+  return (a % p !== 0n && (a < 0n) !== (p < 0n)) ? q - 1n : q;
+}
+
+/** g = gcd(a, b) ≥ 0 with s a + t b = g, by the extended Euclidean algorithm (|s| ≤ |b/g|, |t| ≤ |a/g|). */
+export function extendedGcd(a: bigint, b: bigint): { g: bigint; s: bigint; t: bigint } {
+  let [r0, r1] = [a, b];
+  let [s0, s1] = [1n, 0n];
+  let [t0, t1] = [0n, 1n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [s0, s1] = [s1, s0 - q * s1];
+    [t0, t1] = [t1, t0 - q * t1];
+  }
+  return r0 < 0n ? { g: -r0, s: -s0, t: -t0 } : { g: r0, s: s0, t: t0 };
+}
+
+/** The identity of order n. */
+export function identity(n: number): bigint[][] {
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1n : 0n)));
+}
+
+/** x ← x − q·y on entries from `from` on (rows as arrays). */
+function subtractMultiple(x: bigint[], y: readonly bigint[], q: bigint, from = 0): void {
+  if (q === 0n) return;
+  for (let j = from; j < x.length; j++) {
+    const v = y[j] as bigint;
+    if (v !== 0n) x[j] = (x[j] as bigint) - q * v;
+  }
+}
+
+/** (x, y) ← (s x + t y, u x + v y) on entries from `from` on. */
+function combine(x: bigint[], y: bigint[], s: bigint, t: bigint, u: bigint, v: bigint, from = 0): void {
+  for (let j = from; j < x.length; j++) {
+    const a = x[j] as bigint;
+    const b = y[j] as bigint;
+    if (a === 0n && b === 0n) continue;
+    x[j] = s * a + t * b;
+    y[j] = u * a + v * b;
+  }
+}
+
+/** Column operations on a matrix (rows as arrays): the same as {@link subtractMultiple} and {@link combine} on columns. */
+function subtractColumnMultiple(M: bigint[][], x: number, y: number, q: bigint): void {
+  if (q === 0n) return;
+  for (const row of M) {
+    const v = row[y] as bigint;
+    if (v !== 0n) row[x] = (row[x] as bigint) - q * v;
+  }
+}
+
+function combineColumns(M: bigint[][], x: number, y: number, s: bigint, t: bigint, u: bigint, v: bigint): void {
+  for (const row of M) {
+    const a = row[x] as bigint;
+    const b = row[y] as bigint;
+    if (a === 0n && b === 0n) continue;
+    row[x] = s * a + t * b;
+    row[y] = u * a + v * b;
+  }
+}
+
+function swapColumns(M: bigint[][], x: number, y: number): void {
+  if (x === y) return;
+  for (const row of M) [row[x], row[y]] = [row[y] as bigint, row[x] as bigint];
+}
+
+/** The Hermite normal form H of A with the unimodular U (U A = H) when asked. */
+export interface HermiteForm {
+  hnf: bigint[][];
+  rank: number;
+  /** The pivot column of each of the first `rank` rows, increasing. */
+  pivots: number[];
+  transform: bigint[][] | null;
+}
+
+/**
+ * Row-style Hermite normal form over Z: H = U A with U unimodular, H in row echelon form, the
+ * first `rank` rows non-zero, each pivot positive, every entry above a pivot in [0, pivot), rows
+ * below the rank zero. Any shape, any rank. H is unique for A (it depends on A's row lattice only).
+ */
+export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): HermiteForm {
+  const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
+  const m = A.length;
+  const n = A[0]?.length ?? 0;
+  const H = A.map((row) => [...row]);
+  const U = options.transforms === true ? identity(m) : null;
+  const pivots: number[] = [];
+  let r = 0;
+  for (let c = 0; c < n && r < m; c++) {
+    // The row of least non-zero |entry| in column c becomes row r.
+    let best = -1;
+    for (let i = r; i < m; i++) {
+      const x = (H[i] as bigint[])[c] as bigint;
+      if (x !== 0n && (best < 0 || abs(x) < abs((H[best] as bigint[])[c] as bigint))) best = i;
+    }
+    if (best < 0) continue;
+    if (best !== r) {
+      [H[best], H[r]] = [H[r] as bigint[], H[best] as bigint[]];
+      if (U !== null) [U[best], U[r]] = [U[r] as bigint[], U[best] as bigint[]];
+    }
+    const top = H[r] as bigint[];
+    for (let i = r + 1; i < m; i++) {
+      const row = H[i] as bigint[];
+      const b = row[c] as bigint;
+      if (b === 0n) continue;
+      checkpoint();
+      const a = top[c] as bigint;
+      if (b % a === 0n) {
+        const q = b / a;
+        subtractMultiple(row, top, q, c);
+        if (U !== null) subtractMultiple(U[i] as bigint[], U[r] as bigint[], q);
+      } else {
+        const { g, s, t } = extendedGcd(a, b);
+        combine(top, row, s, t, -b / g, a / g, c);
+        if (U !== null) combine(U[r] as bigint[], U[i] as bigint[], s, t, -b / g, a / g);
+      }
+    }
+    if ((top[c] as bigint) < 0n) {
+      for (let j = c; j < n; j++) top[j] = -(top[j] as bigint);
+      if (U !== null) U[r] = (U[r] as bigint[]).map((x) => -x);
+    }
+    const p = top[c] as bigint;
+    for (let i = 0; i < r; i++) {
+      const row = H[i] as bigint[];
+      const q = floorDiv(row[c] as bigint, p);
+      if (q === 0n) continue;
+      checkpoint();
+      subtractMultiple(row, top, q, c);
+      if (U !== null) subtractMultiple(U[i] as bigint[], U[r] as bigint[], q);
+    }
+    pivots.push(c);
+    r++;
+  }
+  return { hnf: H, rank: r, pivots, transform: U };
+}
+
+/** The Smith normal form of A: its diagonal, and U, V (U A V = D) when asked. */
+export interface SmithForm {
+  /** d_1, …, d_min(m,n): non-negative, d_i | d_{i+1}, the first `rank` non-zero. */
+  diagonal: bigint[];
+  rank: number;
+  left: bigint[][] | null;
+  right: bigint[][] | null;
+}
+
+/**
+ * Smith normal form over Z: U A V = D with U (m×m) and V (n×n) unimodular and D (m×n) diagonal,
+ * its entries non-negative and each dividing the next. Any shape, any rank.
+ */
+export function smithNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): SmithForm {
+  const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
+  const m = A.length;
+  const n = A[0]?.length ?? 0;
+  const D = A.map((row) => [...row]);
+  const U = options.transforms === true ? identity(m) : null;
+  const V = options.transforms === true ? identity(n) : null;
+  const size = Math.min(m, n);
+  let rank = 0;
+  for (let t = 0; t < size; t++) {
+    // The entry of least absolute value in the remaining block becomes the pivot.
+    let bi = -1;
+    let bj = -1;
+    for (let i = t; i < m; i++) {
+      const row = D[i] as bigint[];
+      for (let j = t; j < n; j++) {
+        const x = row[j] as bigint;
+        if (x !== 0n && (bi < 0 || abs(x) < abs((D[bi] as bigint[])[bj] as bigint))) [bi, bj] = [i, j];
+      }
+    }
+    if (bi < 0) break;
+    if (bi !== t) {
+      [D[bi], D[t]] = [D[t] as bigint[], D[bi] as bigint[]];
+      if (U !== null) [U[bi], U[t]] = [U[t] as bigint[], U[bi] as bigint[]];
+    }
+    swapColumns(D, bj, t);
+    if (V !== null) swapColumns(V, bj, t);
+    for (;;) {
+      const top = D[t] as bigint[];
+      // Clear column t below the pivot by row operations.
+      for (let i = t + 1; i < m; i++) {
+        const row = D[i] as bigint[];
+        const b = row[t] as bigint;
+        if (b === 0n) continue;
+        checkpoint();
+        const a = top[t] as bigint;
+        if (b % a === 0n) {
+          const q = b / a;
+          subtractMultiple(row, top, q, t);
+          if (U !== null) subtractMultiple(U[i] as bigint[], U[t] as bigint[], q);
+        } else {
+          const { g, s, t: tt } = extendedGcd(a, b);
+          combine(top, row, s, tt, -b / g, a / g, t);
+          if (U !== null) combine(U[t] as bigint[], U[i] as bigint[], s, tt, -b / g, a / g);
+        }
+      }
+      // Clear row t right of the pivot by column operations (rows above t are zero in these columns).
+      let disturbed = false;
+      for (let j = t + 1; j < n; j++) {
+        const b = top[j] as bigint;
+        if (b === 0n) continue;
+        checkpoint();
+        const a = top[t] as bigint;
+        const block = D.slice(t);
+        if (b % a === 0n) {
+          const q = b / a;
+          subtractColumnMultiple(block, j, t, q);
+          if (V !== null) subtractColumnMultiple(V, j, t, q);
+        } else {
+          const { g, s, t: tt } = extendedGcd(a, b);
+          combineColumns(block, t, j, s, tt, -b / g, a / g);
+          if (V !== null) combineColumns(V, t, j, s, tt, -b / g, a / g);
+          disturbed = true;
+        }
+      }
+      if (disturbed && D.some((row, i) => i > t && (row[t] as bigint) !== 0n)) continue;
+      // The pivot must divide the rest of the block; if some entry is not a multiple, add its row to row t and go again (the gcd shrinks the pivot).
+      const d = top[t] as bigint;
+      let offender = -1;
+      for (let i = t + 1; i < m && offender < 0; i++) {
+        const row = D[i] as bigint[];
+        for (let j = t + 1; j < n; j++) {
+          if ((row[j] as bigint) % d !== 0n) {
+            offender = i;
+            break;
+          }
+        }
+      }
+      if (offender < 0) break;
+      checkpoint();
+      subtractMultiple(top, D[offender] as bigint[], -1n, t);
+      if (U !== null) subtractMultiple(U[t] as bigint[], U[offender] as bigint[], -1n);
+    }
+    if (((D[t] as bigint[])[t] as bigint) < 0n) {
+      (D[t] as bigint[])[t] = -((D[t] as bigint[])[t] as bigint);
+      if (U !== null) U[t] = (U[t] as bigint[]).map((x) => -x);
+    }
+    rank++;
+  }
+  const diagonal = Array.from({ length: size }, (_, i) => (D[i] as bigint[])[i] as bigint);
+  return { diagonal, rank, left: U, right: V };
+}
