@@ -296,6 +296,15 @@ const EXPECTED: [string, string][] = [
   ['verify an inconsistency certificate of a linear system', 'matrix.linear_system.verify'],
   ['check a certificate that a linear system has no solution', 'matrix.linear_system.verify'],
   ['verify a matrix inverse', 'matrix.inverse.verify'],
+  ['Hermite normal form of an integer matrix', 'matrix.hermite_normal_form.compute'],
+  ['HNF with the unimodular transform', 'matrix.hermite_normal_form.compute'],
+  ['canonical basis of the lattice spanned by integer vectors', 'matrix.hermite_normal_form.compute'],
+  ['Smith normal form', 'matrix.smith_normal_form.compute'],
+  ['invariant factors and elementary divisors of an integer matrix', 'matrix.smith_normal_form.compute'],
+  ['abelian group structure of the cokernel', 'matrix.smith_normal_form.compute'],
+  ['structure of a finitely generated abelian group from generators and relations', 'matrix.smith_normal_form.compute'],
+  ['verify a Smith normal form with unimodular transforms', 'matrix.normal_form.verify'],
+  ['check a Hermite normal form certificate', 'matrix.normal_form.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -1,0 +1,226 @@
+/**
+ * matrix.normal_form.verify: a claim that H is the Hermite normal form of an integer matrix A
+ * (with U, U A = H), or that D is its Smith normal form (with U and V, U A V = D). The claim
+ * comes stored by matrix.hermite_normal_form.compute or matrix.smith_normal_form.compute
+ * (`result_uri`, when they were asked for transforms) or inline, with the matrix inline or by
+ * matrix_uri. The transforms are required (rule transforms-required): they are the certificate,
+ * and a claim without them is refused before any check rather than answered in a weaker claim's
+ * name. The checks (normal-form-verify.ts, no code of the producers) run in an isolated kernel;
+ * an accepted claim is stored and gets a signed verification record bound to it, a rejected one
+ * names the failing part and rule.
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  ArtifactUriSchema,
+  canonicalNormalFormClaim,
+  claimOperand,
+  getTypedArtifactAt,
+  isAuthorized,
+  JacobianError,
+  MATRIX_LIMITS,
+  MATRIX_SCHEMA_URI,
+  MATRIX_SOURCES,
+  matrixShape,
+  NORMAL_FORM_CLAIM_SCHEMA_URI,
+  NORMAL_FORM_CLAIM_SEMANTICS_URI,
+  NormalFormClaimInputSchema,
+  NormalFormClaimSchema,
+  resolveMatrixOperand,
+  runKernel,
+  VERIFICATION_RECORD_SCHEMA_URI,
+  type CapabilityDefinition,
+  type CapabilityOutcome,
+  type JsonPath,
+  type NormalFormClaim,
+  type NormalFormClaimInput,
+} from '@jacobian/shared';
+import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
+import { NormalFormRejectionReason } from './normal-form-verify.js';
+
+export const NORMAL_FORM_VERIFY_CAPABILITY_ID = 'matrix.normal_form.verify';
+export const NORMAL_FORM_CHECKER_ID = 'jacobian.matrix.integer_normal_form.unimodular_certificate';
+const VERSION = '1.0.0';
+
+const KERNEL = { module: fileURLToPath(new URL('./normal-form-verify.kernel.ts', import.meta.url)), exportName: 'verifyNormalFormKernel' };
+/** The files whose bytes form this checker's identity. */
+export const NORMAL_FORM_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./normal-form-verify.ts', import.meta.url)), KERNEL.module, RECORD_SOURCE, ...MATRIX_SOURCES];
+
+const Path = z.array(z.union([z.string(), z.number().int()]));
+const CheckResult = z.union([
+  z.object({ accepted: z.literal(true), message: z.string() }).strict(),
+  z.object({ accepted: z.literal(false), reason_code: z.enum(NormalFormRejectionReason), message: z.string(), path: Path, witness: z.string().nullable() }).strict(),
+]);
+
+const VerifyInput = z
+  .object({
+    result_uri: ArtifactUriSchema.optional().describe('the claim stored by matrix.hermite_normal_form.compute or matrix.smith_normal_form.compute with transforms (its output\'s result_uri)'),
+    claim: NormalFormClaimInputSchema.optional().describe('the claim inline: the matrix (inline or matrix_uri), form, hnf or diagonal, and the transforms (required)'),
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
+  });
+type VerifyInput = z.infer<typeof VerifyInput>;
+
+const VerifyOutput = z
+  .object({
+    verdict: z.enum(['ACCEPTED', 'REJECTED']).describe('ACCEPTED: the claim holds (VERIFIED); REJECTED: it fails a check, named by reason_code and failure'),
+    claim_kind: z.enum(['HERMITE_NORMAL_FORM', 'SMITH_NORMAL_FORM']),
+    claim: z.string().describe('the claim that was checked, in words'),
+    claim_uri: z.string().nullable().describe('the accepted claim, as stored (the given result_uri, or the inline claim stored by the checker); null when rejected'),
+    reason_code: z.enum(NormalFormRejectionReason).nullable(),
+    message: z.string(),
+    failure: z.object({ path: Path.describe('the failing part of the claim, e.g. ["hnf", 0, 2]'), witness: z.string().nullable() }).strict().nullable(),
+    verification_record_uri: z.string().nullable().describe('the signed verification record; null unless ACCEPTED'),
+  })
+  .strict();
+export type NormalFormVerifyOutput = z.infer<typeof VerifyOutput>;
+
+const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
+
+const kindOf = (claim: NormalFormClaim): NormalFormVerifyOutput['claim_kind'] => (claim.form === 'HERMITE' ? 'HERMITE_NORMAL_FORM' : 'SMITH_NORMAL_FORM');
+const statementOf = (claim: NormalFormClaim, matrix: string): string =>
+  claim.form === 'HERMITE'
+    ? `the given H is the (row-style) Hermite normal form of A, where A is ${matrix}, as the given unimodular U with U A = H shows`
+    : `the given diagonal d_1, …, d_${claim.diagonal?.length ?? 0} is that of the Smith normal form of A, where A is ${matrix}, as the given unimodular U and V with U A V = D show`;
+
+/** matrix.normal_form.verify, as the checker service registers it. */
+export function verifyNormalForm(authority: CheckerAuthority): CapabilityDefinition<VerifyInput, NormalFormVerifyOutput> {
+  return {
+    id: NORMAL_FORM_VERIFY_CAPABILITY_ID,
+    version: VERSION,
+    title: 'Verify a Hermite or Smith normal form',
+    description:
+      'Independently checks an integer normal form claim with its unimodular transforms, with its own exact arithmetic and no code of the producers (give the output of matrix.hermite_normal_form.compute or matrix.smith_normal_form.compute with transforms: true, as result_uri or inline). HERMITE: det U = ±1 by its own fraction-free determinant, U A = H exactly, and H in row Hermite normal form (row echelon, positive pivots, entries above each pivot in [0, pivot), zero rows last). SMITH: det U = ±1 and det V = ±1, U A V = D exactly, D diagonal and non-negative with d_1 | d_2 | …. By uniqueness of both normal forms this verifies that H (or D) is THE normal form of A. The transforms are required (rule transforms-required): a claim without them is refused as a bad request, never verified. A false claim is REJECTED naming the failing part and rule (NOT_UNIMODULAR, PRODUCT_MISMATCH, NOT_ECHELON, PIVOT_NOT_POSITIVE, NOT_REDUCED, NEGATIVE_DIAGONAL, NOT_DIVISIBLE, SHAPE).',
+    tags: ['matrix', 'linear-algebra', 'integer', 'normal-form', 'verification', 'checker', 'certificate'],
+    keywords: [
+      'verify a Hermite normal form',
+      'verify a Smith normal form',
+      'check an HNF',
+      'check an SNF',
+      'unimodular transform',
+      'check that a matrix is unimodular',
+      'determinant ±1',
+      'invariant factors',
+      'elementary divisors',
+      'divisibility chain',
+      'U A = H',
+      'U A V = D',
+    ],
+    domain: 'matrix',
+    modes: ['VERIFY'],
+    role: 'checker',
+    pool: 'checker',
+    input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
+    accepted_artifact_types: [MATRIX_SCHEMA_URI, NORMAL_FORM_CLAIM_SCHEMA_URI],
+    produced_artifact_types: [NORMAL_FORM_CLAIM_SCHEMA_URI, VERIFICATION_RECORD_SCHEMA_URI],
+    input: VerifyInput,
+    output: VerifyOutput,
+    examples: [
+      {
+        title: 'The HNF of [[2, 4], [6, 8]] is [[2, 0], [0, 4]], with U = [[-2, 1], [3, -1]]',
+        mode: 'VERIFY',
+        payload: { claim: { matrix: { ring: { kind: 'Z' }, rows: [[2, 4], [6, 8]] }, form: 'HERMITE', hnf: [['2', '0'], ['0', '4']], left_transform: [['-2', '1'], ['3', '-1']] } },
+      },
+      {
+        title: 'The SNF of [[2, 0], [0, 3]] is diag(1, 6): Z/2 ⊕ Z/3 ≅ Z/6',
+        mode: 'VERIFY',
+        payload: { claim: { matrix: { ring: { kind: 'Z' }, rows: [[2, 0], [0, 3]] }, form: 'SMITH', diagonal: ['1', '6'], left_transform: [['-1', '1'], ['3', '-2']], right_transform: [['1', '3'], ['1', '2']] } },
+      },
+    ],
+    relationships: [
+      { kind: 'VERIFIES', capability_id: 'matrix.hermite_normal_form.compute' },
+      { kind: 'VERIFIES', capability_id: 'matrix.smith_normal_form.compute' },
+    ],
+    assurance_ceiling: 'VERIFIED',
+    scope_rule: 'Covers exactly the one claim: that the given H (or diagonal D) is the Hermite (or Smith) normal form of the given integer matrix, certified by the given unimodular transforms.',
+    limits: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits },
+    checker: {
+      checker_id: NORMAL_FORM_CHECKER_ID,
+      method: 'exact integer products U A (and U A V) compared entry by entry; det U and det V by fraction-free (Bareiss) elimination, required ±1; the Hermite shape or the Smith divisibility chain checked directly',
+      source_files: NORMAL_FORM_CHECKER_SOURCES,
+      configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits, transforms_required: true },
+    },
+    async run(input, context): Promise<CapabilityOutcome<NormalFormVerifyOutput>> {
+      let claim: NormalFormClaim;
+      let storedUri: string | null = null;
+      let matrixUris: string[] = [];
+      let described: string;
+      if (input.result_uri !== undefined) {
+        const { artifact, payload } = await getTypedArtifactAt(
+          context.artifacts,
+          input.result_uri,
+          RESULT_PATH,
+          { schemaUri: NORMAL_FORM_CLAIM_SCHEMA_URI, semanticsUri: NORMAL_FORM_CLAIM_SEMANTICS_URI, what: 'a stored normal form claim', payload: NormalFormClaimSchema, hint: 'pass the result_uri of a normal form computed with transforms: true, or give the claim inline' },
+          { signal: context.signal },
+        );
+        claim = payload;
+        storedUri = artifact.uri;
+        described = `the ${matrixShape(claim.matrix).replace(' over ', ' matrix over ')} of the stored claim ${artifact.uri}`;
+      } else {
+        const inline = input.claim as NormalFormClaimInput;
+        const resolved = await resolveMatrixOperand(claimOperand(inline), context.artifacts, { signal: context.signal, path: ['payload', 'claim'] });
+        claim = canonicalNormalFormClaim(inline, resolved.matrix, ['payload', 'claim']);
+        matrixUris = resolved.input_uris;
+        described = resolved.input_uris[0] === undefined ? `the given ${matrixShape(resolved.matrix).replace(' over ', ' matrix over ')}` : `the stored matrix ${resolved.input_uris[0]}`;
+      }
+      const inputUris = storedUri === null ? matrixUris : [storedUri];
+      const identity = authority.identity();
+      if (!isAuthorized(authority.authorization(), identity)) {
+        throw new JacobianError('CHECKER_NOT_AUTHORIZED', `checker ${identity.checker_id} (${identity.checker_digest}) is not authorized by the operator; it cannot produce VERIFIED`, {
+          hint: "the operator adds this checker's ID and digest to the checker role's authorization file",
+        });
+      }
+      const checked = CheckResult.parse(await runKernel(context, KERNEL, { claim }));
+      const kind = kindOf(claim);
+      const statement = statementOf(claim, described).slice(0, 2000);
+      const scope = { kind: 'EXACT_CLAIM' as const, statement, input_uris: inputUris };
+      if (!checked.accepted) {
+        return {
+          status: 'COMPLETED',
+          output: { verdict: 'REJECTED', claim_kind: kind, claim: statement, claim_uri: null, reason_code: checked.reason_code, message: checked.message, failure: { path: checked.path, witness: checked.witness }, verification_record_uri: null },
+          scope,
+          completeness: { status: 'COMPLETE', basis: 'the checker examined the claim and found it false' },
+          qualifiers: ['EXACT', 'DETERMINISTIC'],
+          assurance: { level: 'COMPUTED', basis: `rejected by the independent checker ${identity.checker_id}`, verification_record_uri: null, checker_id: null },
+          obligations: [],
+          relationships: [],
+          artifact_uris: inputUris,
+          diagnostics: [{ severity: 'WARNING', code: 'CHECKER_REJECTED', stage: 'VERIFICATION', message: `${checked.reason_code}: ${checked.message}`.slice(0, 2000), path: storedUri === null ? ['payload', 'claim', ...checked.path] : RESULT_PATH, hint: null }],
+        };
+      }
+      const candidateUri =
+        storedUri ??
+        (
+          await context.artifacts.put(
+            { schema_uri: NORMAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: NORMAL_FORM_CLAIM_SEMANTICS_URI, payload: claim, parents: matrixUris, summary: { claim: kind, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols, submitted_inline: true } },
+            { signal: context.signal },
+          )
+        ).uri;
+      const stored = await storeVerificationRecord(context, authority.signingKey, {
+        capabilityId: NORMAL_FORM_VERIFY_CAPABILITY_ID,
+        capabilityVersion: VERSION,
+        identity,
+        claim: { kind, statement, value: { form: claim.form, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols } },
+        claimSemanticsUri: NORMAL_FORM_CLAIM_SEMANTICS_URI,
+        candidateUri,
+        inputUris: matrixUris,
+        evidenceFormat: `jacobian:evidence/${NORMAL_FORM_VERIFY_CAPABILITY_ID}.claim/v1`,
+      });
+      return {
+        status: 'COMPLETED',
+        output: { verdict: 'ACCEPTED', claim_kind: kind, claim: statement, claim_uri: candidateUri, reason_code: null, message: checked.message, failure: null, verification_record_uri: stored.uri },
+        scope,
+        completeness: { status: 'COMPLETE', basis: checked.message.slice(0, 1000) },
+        qualifiers: ['EXACT', 'DETERMINISTIC'],
+        assurance: { level: 'VERIFIED', basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})`, verification_record_uri: stored.uri, checker_id: identity.checker_id },
+        obligations: [],
+        relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidateUri }],
+        artifact_uris: [stored.uri, candidateUri, ...matrixUris],
+        diagnostics: [],
+      };
+    },
+  };
+}
