@@ -141,7 +141,7 @@ export function verifyNormalForm(authority: CheckerAuthority): CapabilityDefinit
       checker_id: NORMAL_FORM_CHECKER_ID,
       method: 'exact integer products U A (and U A V) compared entry by entry; det U and det V by fraction-free (Bareiss) elimination, required ±1; the Hermite shape or the Smith divisibility chain checked directly',
       source_files: NORMAL_FORM_CHECKER_SOURCES,
-      configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits, transforms_required: true },
+      configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits, transforms: 'required' },
     },
     async run(input, context): Promise<CapabilityOutcome<NormalFormVerifyOutput>> {
       let claim: NormalFormClaim;

@@ -215,7 +215,7 @@ describe('matrix.normal_form.verify as a capability', () => {
 
   it('verifies every advertised example, with a signed record bound to the stored claim', async () => {
     for (const example of checker.descriptor.examples) {
-      const result = await run(example.payload as Record<string, unknown>);
+      const result = await run(example.payload);
       const output = out(result);
       expect(output.verdict, example.title).toBe('ACCEPTED');
       expect(result.assurance.level).toBe('VERIFIED');
@@ -227,7 +227,7 @@ describe('matrix.normal_form.verify as a capability', () => {
   it('verifies a stored claim by result_uri and rejects a stored false one, naming result_uri', async () => {
     const A = [[2n, 4n], [6n, 8n]];
     const claim = hermite(A, [[2n, 0n], [0n, 4n]], [[-2n, 1n], [3n, -1n]]);
-    const put = (payload: unknown) => artifacts.put({ schema_uri: NORMAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: NORMAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} });
+    const put = (payload: ReturnType<typeof hermite>) => artifacts.put({ schema_uri: NORMAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: NORMAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} });
     const good = await put(claim);
     expect(out(await run({ result_uri: good.uri }))).toMatchObject({ verdict: 'ACCEPTED', claim_kind: 'HERMITE_NORMAL_FORM', claim_uri: good.uri });
     const bad = await put({ ...claim, left_transform: [['-2', '1'], ['6', '-2']] });
