@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extendedGcd, hermiteNormalForm, identity, smithNormalForm } from './normal-form-engine.js';
+import { extendedGcd, hermiteByRowOperations, hermiteNormalForm, identity, smithByOperations, smithNormalForm } from './normal-form-engine.js';
 
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);
 const gcd = (a: bigint, b: bigint): bigint => {
@@ -152,6 +152,21 @@ describe('Hermite normal form', () => {
       fc.property(withW, ([A, ops]) => {
         const W = unimodular(A.length, ops);
         expect(hermiteNormalForm(multiply(W, A)).hnf).toEqual(hermiteNormalForm(A).hnf);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('modulo the lattice determinant agrees with plain row (and column) operations, HNF and SNF (full column rank, square and tall)', () => {
+    const tall = fc
+      .record({ n: fc.integer({ min: 1, max: 5 }), extra: fc.integer({ min: 0, max: 3 }) })
+      .chain(({ n, extra }) => fc.array(fc.array(fc.bigInt({ min: -50n, max: 50n }), { minLength: n, maxLength: n }), { minLength: n + extra, maxLength: n + extra }));
+    fc.assert(
+      fc.property(fc.oneof(tall, matrices(5, 5, 2 ** 40)), (A) => {
+        const modular = hermiteNormalForm(A);
+        const plain = hermiteByRowOperations(A);
+        expect(modular).toEqual(plain);
+        expect(smithNormalForm(A)).toEqual(smithByOperations(A));
       }),
       { numRuns: 300 },
     );

@@ -11,7 +11,7 @@
  * entry of least absolute value as the next pivot. Every operation is exact; a checkpoint is
  * polled once per row or column operation so that a run past its budget stops.
  */
-import type { Checkpoint } from './engine.js';
+import { fractionFreeEliminate, type Checkpoint } from './engine.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -95,12 +95,115 @@ export interface HermiteForm {
   transform: bigint[][] | null;
 }
 
+const mod = (x: bigint, R: bigint): bigint => {
+  const r = x % R;
+  return r < 0n ? r + R : r;
+};
+
+/**
+ * The Hermite normal form of a matrix of full column rank n whose row lattice L contains D·Z^n
+ * (D ≠ 0, e.g. the determinant of n independent rows), by working modulo D (Domich–Kannan–Trotter;
+ * the row-style form of Cohen's Algorithm 2.4.8): every intermediate entry stays below D, and
+ * each finished row is a true lattice vector. The first n rows of the result are H; the rest zero.
+ */
+export function modularHermite(A: readonly (readonly bigint[])[], D: bigint, checkpoint: Checkpoint = NO_CHECKPOINT): bigint[][] {
+  const m = A.length;
+  const n = A[0]?.length ?? 0;
+  let R = abs(D);
+  const B = A.map((row) => row.map((x) => mod(x, R)));
+  const W: bigint[][] = [];
+  for (let c = 0; c < n; c++) {
+    const k = B[c] as bigint[];
+    if (k[c] === 0n) k[c] = R;
+    for (let j = c + 1; j < m; j++) {
+      const row = B[j] as bigint[];
+      const b = row[c] as bigint;
+      if (b === 0n) continue;
+      checkpoint();
+      const a = k[c] as bigint;
+      const { g, s, t } = extendedGcd(a, b);
+      const [u, v] = [-b / g, a / g];
+      for (let x = c; x < n; x++) {
+        const p = k[x] as bigint;
+        const q = row[x] as bigint;
+        k[x] = mod(s * p + t * q, R);
+        row[x] = mod(u * p + v * q, R);
+      }
+    }
+    const { g, s } = extendedGcd(k[c] as bigint, R);
+    const w = Array.from({ length: n }, (_, x) => (x < c ? 0n : mod(s * (k[x] as bigint), R)));
+    if (w[c] === 0n) w[c] = R;
+    const pivot = w[c] as bigint;
+    for (const earlier of W) {
+      const q = floorDiv(earlier[c] as bigint, pivot);
+      if (q !== 0n) subtractMultiple(earlier, w, q, c);
+    }
+    W.push(w);
+    R /= g;
+  }
+  return [...W, ...Array.from({ length: m - n }, () => Array.from({ length: n }, () => 0n))];
+}
+
+/**
+ * When A (m×n, m ≥ n) has full column rank: a non-zero multiple D of the determinant of its row
+ * lattice (|det| of the first n independent rows) and those rows' indices; null otherwise.
+ */
+function latticeDeterminant(A: readonly (readonly bigint[])[], checkpoint: Checkpoint): { D: bigint; rows: number[] } | null {
+  const m = A.length;
+  const n = A[0]?.length ?? 0;
+  if (m < n || n === 0) return null;
+  const transpose = Array.from({ length: n }, (_, j) => A.map((row) => row[j] as bigint));
+  const { rank, pivots } = fractionFreeEliminate(transpose, m, false, checkpoint);
+  if (rank < n) return null;
+  const minor = pivots.map((i) => [...(A[i] as bigint[])]);
+  const { last } = fractionFreeEliminate(minor, n, false, checkpoint);
+  return { D: abs(last), rows: pivots };
+}
+
+/** U = H A⁻¹ for a square non-singular A: A⁻¹ = M/δ from fraction-free Gauss–Jordan of [A | I]; the division is exact since U is integral. */
+function transformFromForm(A: readonly (readonly bigint[])[], H: readonly (readonly bigint[])[], checkpoint: Checkpoint): bigint[][] {
+  const n = A.length;
+  const M = A.map((row, i) => [...row, ...Array.from({ length: n }, (_, j) => (i === j ? 1n : 0n))]);
+  const { last } = fractionFreeEliminate(M, n, true, checkpoint);
+  const scaledInverse = M.map((row) => row.slice(n));
+  return H.map((row) => {
+    checkpoint();
+    return Array.from({ length: n }, (_, j) => {
+      let sum = 0n;
+      for (let k = 0; k < n; k++) sum += (row[k] as bigint) * ((scaledInverse[k] as bigint[])[j] as bigint);
+      if (sum % last !== 0n) throw new Error('H A⁻¹ is not integral: H is not a normal form of A');
+      return sum / last;
+    });
+  });
+}
+
 /**
  * Row-style Hermite normal form over Z: H = U A with U unimodular, H in row echelon form, the
  * first `rank` rows non-zero, each pivot positive, every entry above a pivot in [0, pivot), rows
  * below the rank zero. Any shape, any rank. H is unique for A (it depends on A's row lattice only).
+ *
+ * For full column rank (m ≥ n = rank), H is computed modulo the lattice determinant (see
+ * {@link modularHermite}), and U, when asked of a square A, as H A⁻¹; otherwise by the
+ * extended-gcd row operations of {@link hermiteByRowOperations}.
  */
 export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): HermiteForm {
+  const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
+  const m = A.length;
+  const n = A[0]?.length ?? 0;
+  const transforms = options.transforms === true;
+  if (!transforms || m === n) {
+    const lattice = latticeDeterminant(A, checkpoint);
+    if (lattice !== null) {
+      const hnf = modularHermite(A, lattice.D, checkpoint);
+      const pivots = Array.from({ length: n }, (_, c) => c);
+      return { hnf, rank: n, pivots, transform: transforms ? transformFromForm(A, hnf, checkpoint) : null };
+    }
+  }
+  return hermiteByRowOperations(A, options);
+}
+
+/** {@link hermiteNormalForm} by extended-gcd row operations, any shape and rank. */
+export function hermiteByRowOperations(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): HermiteForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const m = A.length;
   const n = A[0]?.length ?? 0;
@@ -168,8 +271,27 @@ export interface SmithForm {
 /**
  * Smith normal form over Z: U A V = D with U (m×m) and V (n×n) unimodular and D (m×n) diagonal,
  * its entries non-negative and each dividing the next. Any shape, any rank.
+ *
+ * Without transforms and for full column rank (m ≥ n = rank), the operations start from the
+ * square Hermite form (computed modulo the lattice determinant), whose entries are bounded by its
+ * pivots; otherwise they work on A itself and track U and V.
  */
 export function smithNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): SmithForm {
+  const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
+  const n = A[0]?.length ?? 0;
+  if (options.transforms !== true) {
+    const lattice = latticeDeterminant(A, checkpoint);
+    if (lattice !== null) {
+      // The square Hermite form has the same invariant factors, its entries bounded by its pivots.
+      const H = modularHermite(A, lattice.D, checkpoint).slice(0, n);
+      return { diagonal: smithByOperations(H, { checkpoint }).diagonal, rank: n, left: null, right: null };
+    }
+  }
+  return smithByOperations(A, options);
+}
+
+/** {@link smithNormalForm} by extended-gcd row and column operations, any shape and rank, with U and V when asked. */
+export function smithByOperations(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): SmithForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const m = A.length;
   const n = A[0]?.length ?? 0;
