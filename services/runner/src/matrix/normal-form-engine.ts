@@ -274,7 +274,9 @@ export interface SmithForm {
  *
  * Without transforms and for full column rank (m ≥ n = rank), the operations start from the
  * square Hermite form (computed modulo the lattice determinant), whose entries are bounded by its
- * pivots; otherwise they work on A itself and track U and V.
+ * pivots; with transforms, a square non-singular A goes through its Hermite form too (U₁ A = H,
+ * then U₂ H V = D and U = U₂ U₁), which keeps U and V near the size of D; otherwise the operations
+ * work on A itself and track U and V.
  */
 export function smithNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): SmithForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
@@ -285,6 +287,19 @@ export function smithNormalForm(A: readonly (readonly bigint[])[], options: { tr
       // The square Hermite form has the same invariant factors, its entries bounded by its pivots.
       const H = modularHermite(A, lattice.D, checkpoint).slice(0, n);
       return { diagonal: smithByOperations(H, { checkpoint }).diagonal, rank: n, left: null, right: null };
+    }
+  }
+  if (A.length === n) {
+    // Square and non-singular: U₁ A = H (modular, U₁ = H A⁻¹), then U₂ H V = D from H's bounded entries; U = U₂ U₁.
+    const lattice = latticeDeterminant(A, checkpoint);
+    if (lattice !== null) {
+      const hermite = hermiteNormalForm(A, { transforms: true, checkpoint });
+      const smith = smithByOperations(hermite.hnf, { transforms: true, checkpoint });
+      const left = (smith.left as bigint[][]).map((row) => {
+        checkpoint();
+        return Array.from({ length: n }, (_, j) => row.reduce((sum, a, k) => (a === 0n ? sum : sum + a * (((hermite.transform as bigint[][])[k] as bigint[])[j] as bigint)), 0n));
+      });
+      return { diagonal: smith.diagonal, rank: n, left, right: smith.right };
     }
   }
   return smithByOperations(A, options);
