@@ -86,6 +86,13 @@ const RUNNER_CAPABILITIES = [
   'claim.conjunction.split',
   'claim.implication.obligations',
   'claim.propositional.decide',
+  'matrix.construct.explicit',
+  'matrix.rank.compute',
+  'matrix.determinant.compute',
+  'matrix.rref.compute',
+  'matrix.nullspace.compute',
+  'matrix.inverse.compute',
+  'matrix.linear_system.solve',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -97,6 +104,8 @@ const CHECKER_CAPABILITIES = [
   'polynomial.factor.verify',
   'polynomial.ideal_membership.verify',
   'claim.propositional.verify',
+  'matrix.linear_system.verify',
+  'matrix.inverse.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
