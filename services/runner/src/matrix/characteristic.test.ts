@@ -5,7 +5,7 @@ import { applyPolynomial, characteristicPolynomial, isSquareFree, localMinimalPo
 import { fieldBackend, LinearAlgebra } from './engine.js';
 
 const Q = RATIONALS as Field<unknown>;
-const GF = (p: string): Field<unknown> => fieldFromSpec({ kind: 'GF', characteristic: p }) as Field<unknown>;
+const GF = (p: string): Field<unknown> => fieldFromSpec({ kind: 'GF', characteristic: p });
 
 // --- independent helpers (no code of characteristic.ts) ------------------------------------
 
