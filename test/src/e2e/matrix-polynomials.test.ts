@@ -54,7 +54,7 @@ describe('characteristic and minimal polynomials through MCP', () => {
     expect(output.polynomial).toMatch(/^t\^3 /);
     expect(output.trace).toBe('3');
     const M = A.map((row) => row.map(BigInt));
-    const I = M.map((_, i) => M.map((__, j) => (i === j ? 1n : 0n)));
+    const I: bigint[][] = M.map((_, i) => M.map((__, j) => (i === j ? 1n : 0n)));
     let power = I;
     let sum = M.map((row) => row.map(() => 0n));
     for (const c of output.coefficients) {
