@@ -36,8 +36,8 @@ export const MATRIX_MINIMAL_POLYNOMIAL_ID = 'matrix.minimal_polynomial.compute';
 
 const KERNEL = { module: fileURLToPath(new URL('./characteristic.kernel.ts', import.meta.url)), exportName: 'characteristicKernel' };
 
-export const CHARACTERISTIC_METHOD = 'Hessenberg reduction by similarity, then the Hessenberg recurrence on leading principal submatrices (exact, over Q for Z and Q matrices, over GF(p) otherwise)';
-export const MINIMAL_METHOD = 'lcm of the local minimal polynomials of the standard basis vectors, each the first linear dependence of its Krylov sequence (exact, no factorization)';
+export const CHARACTERISTIC_METHOD = 'Hessenberg reduction by similarity and the Hessenberg recurrence, modulo p; over Z and Q modulo word-size primes combined by the Chinese remainder theorem up to a Hadamard bound (exact)';
+export const MINIMAL_METHOD = 'lcm of the local minimal polynomials of the standard basis vectors, each the first linear dependence of its Krylov sequence, modulo p; over Z and Q modulo word-size primes combined by the Chinese remainder theorem until the bound on the entries of m(A) proves m(A) = 0 (exact, no factorization)';
 
 const Variable = z
   .string()
@@ -125,7 +125,7 @@ export function characteristicPolynomialCompute(runtime: ProviderRuntime): Capab
     id: MATRIX_CHARACTERISTIC_POLYNOMIAL_ID,
     title: 'Characteristic polynomial det(xI − A) over Z, Q or GF(p)',
     description:
-      'The exact characteristic polynomial det(x I − A) of a square dense matrix over Z, Q or GF(p), as coefficients (lowest degree first) and as polynomial text in a variable of your choice (default x): by Hessenberg reduction (similarity transformations, which keep the characteristic polynomial) and the Hessenberg recurrence, exactly over Q or modulo p. Its roots are the eigenvalues; the answer also gives the trace and determinant read off it and whether it is square-free (n distinct eigenvalues, so diagonalizable over the algebraic closure). By Cayley–Hamilton it annihilates A; matrix.minimal_polynomial.compute gives the least such polynomial. A non-square matrix is refused before any work, naming the rule.',
+      'The exact characteristic polynomial det(x I − A) of a square dense matrix over Z, Q or GF(p), as coefficients (lowest degree first) and as polynomial text in a variable of your choice (default x): by Hessenberg reduction (similarity transformations, which keep the characteristic polynomial) and the Hessenberg recurrence modulo primes; over Z and Q the residues modulo word-size primes are combined by the Chinese remainder theorem up to a Hadamard bound, so the answer is exact with no fraction growth. Its roots are the eigenvalues; the answer also gives the trace and determinant read off it and whether it is square-free (n distinct eigenvalues, so diagonalizable over the algebraic closure). By Cayley–Hamilton it annihilates A; matrix.minimal_polynomial.compute gives the least such polynomial. A non-square matrix is refused before any work, naming the rule.',
     tags: ['matrix', 'linear-algebra', 'characteristic-polynomial', 'eigenvalues', 'exact', 'typescript'],
     keywords: [
       'characteristic polynomial',
@@ -191,7 +191,7 @@ export function minimalPolynomialCompute(runtime: ProviderRuntime): CapabilityDe
     id: MATRIX_MINIMAL_POLYNOMIAL_ID,
     title: 'Minimal polynomial of a matrix over Z, Q or GF(p)',
     description:
-      'The exact minimal polynomial of a square dense matrix over Z, Q (answered over Q) or GF(p): the monic polynomial m of least degree with m(A) = 0, which divides every annihilating polynomial, the characteristic polynomial included (Cayley–Hamilton), and has the same irreducible factors. Computed without factoring, as the lcm of the local minimal polynomials of the standard basis vectors (first linear dependence of each Krylov sequence e_i, A e_i, A² e_i, …). Answers coefficients (lowest degree first), polynomial text in a variable of your choice (default x), and whether A is diagonalizable over the algebraic closure (m square-free). The answer is stored as a claim that matrix.minimal_polynomial.verify checks independently. A non-square matrix is refused before any work, naming the rule.',
+      'The exact minimal polynomial of a square dense matrix over Z, Q (answered over Q) or GF(p): the monic polynomial m of least degree with m(A) = 0, which divides every annihilating polynomial, the characteristic polynomial included (Cayley–Hamilton), and has the same irreducible factors. Computed without factoring, as the lcm of the local minimal polynomials of the standard basis vectors (first linear dependence of each Krylov sequence e_i, A e_i, A² e_i, …); over Z and Q modulo word-size primes, combined by the Chinese remainder theorem until a bound proves the result kills A exactly. Answers coefficients (lowest degree first), polynomial text in a variable of your choice (default x), and whether A is diagonalizable over the algebraic closure (m square-free). The answer is stored as a claim that matrix.minimal_polynomial.verify checks independently. A non-square matrix is refused before any work, naming the rule.',
     tags: ['matrix', 'linear-algebra', 'minimal-polynomial', 'eigenvalues', 'exact', 'certificate', 'typescript'],
     keywords: [
       'minimal polynomial',

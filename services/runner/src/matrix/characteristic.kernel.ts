@@ -5,8 +5,8 @@
  * concluded).
  */
 import { z } from 'zod';
-import { JacobianError, parseStoredMatrix, RATIONALS, resolveMatrixRing, type Field, type KernelContext } from '@jacobian/shared';
-import { characteristicPolynomial, isSquareFree, minimalPolynomial } from './characteristic.js';
+import { JacobianError, parseStoredMatrix, RATIONALS, resolveMatrixRing, type Field, type KernelContext, type Rational } from '@jacobian/shared';
+import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
 import type { Checkpoint } from './engine.js';
 
 const KernelInput = z.object({ operation: z.enum(['characteristic', 'minimal']), matrix: z.unknown() }).strict();
@@ -37,6 +37,14 @@ export function characteristicKernel(raw: unknown, ctx: KernelContext): Characte
     }),
   );
   const checkpoint = deadlineCheck(ctx, `${input.operation} polynomial`);
-  const p = input.operation === 'characteristic' ? characteristicPolynomial(F, A, checkpoint) : minimalPolynomial(F, A, checkpoint);
+  // Over Q (and Z) multimodular, exact by its bounds; over GF(p) directly.
+  const p =
+    F.kind === 'Q'
+      ? input.operation === 'characteristic'
+        ? rationalCharacteristicPolynomial(A as Rational[][], checkpoint)
+        : rationalMinimalPolynomial(A as Rational[][], checkpoint)
+      : input.operation === 'characteristic'
+        ? characteristicPolynomial(F, A, checkpoint)
+        : minimalPolynomial(F, A, checkpoint);
   return { coefficients: p.map((c) => F.format(c)), square_free: isSquareFree(F, p) };
 }

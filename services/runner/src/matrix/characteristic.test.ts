@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldFromSpec, RATIONALS, type Field } from '@jacobian/shared';
-import { applyPolynomial, characteristicPolynomial, isSquareFree, localMinimalPolynomial, minimalPolynomial, polyDivMod, polyMul } from './characteristic.js';
+import { fieldFromSpec, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
+import { applyPolynomial, characteristicPolynomial, isSquareFree, localMinimalPolynomial, minimalPolynomial, polyDivMod, polyMul, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
 import { fieldBackend, LinearAlgebra } from './engine.js';
 
 const Q = RATIONALS as Field<unknown>;
@@ -230,5 +230,31 @@ describe('minimal polynomial', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('multimodular over Q', () => {
+  const fractions = fc
+    .integer({ min: 1, max: 5 })
+    .chain((n) => fc.array(fc.array(fc.tuple(fc.integer({ min: -30, max: 30 }), fc.integer({ min: 1, max: 6 })), { minLength: n, maxLength: n }), { minLength: n, maxLength: n }))
+    .map((rows) => rows.map((row) => row.map(([a, b]) => makeRational(BigInt(a), BigInt(b)))));
+
+  it('agrees with rational arithmetic on the characteristic and minimal polynomials, fractions and repeated eigenvalues included', () => {
+    fc.assert(
+      fc.property(fc.oneof(fractions, dense as fc.Arbitrary<Rational[][]>, structured.map(({ J, P }) => conjugate(J, P) as Rational[][])), (A) => {
+        expect(rationalCharacteristicPolynomial(A)).toEqual(characteristicPolynomial(Q, A));
+        expect(rationalMinimalPolynomial(A)).toEqual(minimalPolynomial(Q, A));
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('is exact where coefficients exceed many word-size primes: large entries, and a scalar block whose minimal polynomial needs the bound', () => {
+    const big = 10n ** 40n;
+    const A = [[big, 1n, 0n], [3n, -big, 2n], [5n, 7n, big]].map((row) => row.map((x) => Q.fromBigInt(x))) as Rational[][];
+    expect(rationalCharacteristicPolynomial(A)).toEqual(characteristicPolynomial(Q, A));
+    expect(rationalMinimalPolynomial(A)).toEqual(minimalPolynomial(Q, A));
+    const scalar = [[big, 0n], [0n, big]].map((row) => row.map((x) => Q.fromBigInt(x))) as Rational[][];
+    expect(rationalMinimalPolynomial(scalar).map((c) => Q.format(c))).toEqual([`-${big}`, '1']);
   });
 });

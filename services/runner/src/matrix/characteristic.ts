@@ -11,9 +11,14 @@
  *   sequence e_i, A e_i, A² e_i, … (incremental elimination). A vector already annihilated by the
  *   lcm so far is skipped. No factorization is needed over any field.
  *
+ * Over GF(p) these run directly; over Q (and Z) they run modulo word-size primes and the results
+ * are combined by the Chinese remainder theorem with bounds that make them exact (see below):
+ * rational arithmetic in these eliminations grows fractions too fast (a 20×20 integer matrix took
+ * about a second, a 40×40 one minutes).
+ *
  * Polynomials here are dense coefficient arrays, lowest degree first; the monic ones end in 1.
  */
-import { JacobianError, type Field } from '@jacobian/shared';
+import { bigGcd, fieldFromSpec, isProbablePrime, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
@@ -202,4 +207,141 @@ export function minimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], 
 /** Whether p is square-free (gcd(p, p′) = 1): for a minimal polynomial, exactly when A is diagonalizable over the algebraic closure. */
 export function isSquareFree<C>(F: Field<C>, p: readonly C[]): boolean {
   return polyGcd(F, p, polyDerivative(F, p)).length === 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Over Q: multimodular. Rational arithmetic in the Hessenberg and Krylov eliminations grows
+// fractions fast; instead A is scaled to an integer matrix B = s·A, the polynomials of B are
+// computed modulo word-size primes and combined by the Chinese remainder theorem, with bounds
+// that make the result exact, and scaled back: if B = s·A then χ_A(x) = s^{−n} χ_B(s x).
+
+/** Primes below 2^26 (so GF(p) runs on numbers), largest first, each once per process. */
+const PRIME_CACHE: bigint[] = [];
+function nthPrime(i: number): bigint {
+  let candidate = PRIME_CACHE.length === 0 ? (1n << 26n) - 1n : (PRIME_CACHE[PRIME_CACHE.length - 1] as bigint) - 2n;
+  while (PRIME_CACHE.length <= i) {
+    if (isProbablePrime(candidate)) PRIME_CACHE.push(candidate);
+    candidate -= 2n;
+  }
+  return PRIME_CACHE[i] as bigint;
+}
+
+/** The integer matrix s·A for s the lcm of A's denominators, and s. */
+function integerScaled(A: readonly (readonly Rational[])[]): { B: bigint[][]; scale: bigint } {
+  let scale = 1n;
+  for (const row of A) for (const a of row) if (a.den !== 1n) scale = (scale / bigGcd(scale, a.den)) * a.den;
+  return { B: A.map((row) => row.map((a) => (a.num * scale) / a.den)), scale };
+}
+
+/** Coefficient k of p_B scaled back to A: c_k / s^{d−k}. */
+function scaleBack(coefficients: readonly bigint[], scale: bigint): Rational[] {
+  const d = coefficients.length - 1;
+  return coefficients.map((c, k) => makeRational(c, scale ** BigInt(d - k)));
+}
+
+/** One step of the Chinese remainder theorem: x mod m and r mod p give x mod m·p (symmetric range is taken at the end). */
+function powMod(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  let result = 1n;
+  let b = base % modulus;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if ((e & 1n) === 1n) result = (result * b) % modulus;
+    b = (b * b) % modulus;
+  }
+  return result;
+}
+
+function crtStep(x: bigint, m: bigint, r: bigint, p: bigint): bigint {
+  const mInverse = powMod(m % p, p - 2n, p);
+  const t = ((((r - x) % p) + p) % p) * mInverse % p;
+  return x + m * t;
+}
+
+function symmetric(x: bigint, m: bigint): bigint {
+  return x > m / 2n ? x - m : x;
+}
+
+function reduceModP(B: readonly (readonly bigint[])[], p: bigint): { F: Field<unknown>; A: unknown[][] } {
+  const F = fieldFromSpec({ kind: 'GF', characteristic: p.toString() }) as Field<unknown>;
+  return { F, A: B.map((row) => row.map((b) => F.fromBigInt(b))) };
+}
+
+function residues(F: Field<unknown>, p: readonly unknown[]): bigint[] {
+  return p.map((c) => BigInt(F.format(c)));
+}
+
+function bitLength(x: bigint): number {
+  return x === 0n ? 0 : x.toString(2).length;
+}
+
+/**
+ * The characteristic polynomial of a rational matrix, multimodular. Its coefficients over the
+ * integer matrix B are sums of principal minors: |c_{n−k}| ≤ C(n, k) R^k ≤ (1 + R)^n with R a
+ * bound on the Euclidean norms of B's rows (Hadamard), so primes whose product exceeds twice that
+ * determine them exactly.
+ */
+export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
+  const n = A.length;
+  const { B, scale } = integerScaled(A);
+  let rowNormSquared = 0n;
+  for (const row of B) {
+    const squared = row.reduce((s, b) => s + b * b, 0n);
+    if (squared > rowNormSquared) rowNormSquared = squared;
+  }
+  const R = 1n << BigInt(Math.ceil(bitLength(rowNormSquared) / 2));
+  const bound = (1n + R) ** BigInt(n);
+  let modulus = 1n;
+  let x = Array.from({ length: n + 1 }, () => 0n);
+  for (let i = 0; modulus <= 2n * bound; i++) {
+    checkpoint();
+    const p = nthPrime(i);
+    const reduced = reduceModP(B, p);
+    const r = residues(reduced.F, characteristicPolynomial(reduced.F, reduced.A, checkpoint));
+    x = x.map((xi, k) => crtStep(xi, modulus, r[k] as bigint, p));
+    modulus *= p;
+  }
+  return scaleBack(x.map((xi) => symmetric(xi, modulus)), scale);
+}
+
+/**
+ * The minimal polynomial of a rational matrix, multimodular, with a proof of exactness that needs
+ * no extra matrix arithmetic. For the integer matrix B, minpoly_p(B mod p) divides
+ * (minpoly_Q mod p), so deg minpoly_Q ≥ the largest degree D seen modulo any prime (primes of
+ * lower degree are unlucky and skipped). The candidate m, combined by the Chinese remainder
+ * theorem from the primes of degree D, is ≡ minpoly_p modulo each, so m(B) ≡ 0 modulo their
+ * product P; once P > 2 Σ_k |m_k| (n·max|B_ij|)^k, which bounds the entries of m(B), m(B) = 0
+ * over Z. Then minpoly_Q divides m, and having degree ≥ D = deg m, equals it.
+ */
+export function rationalMinimalPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
+  const n = A.length;
+  const { B, scale } = integerScaled(A);
+  let maxEntry = 0n;
+  for (const row of B) for (const b of row) if ((b < 0n ? -b : b) > maxEntry) maxEntry = b < 0n ? -b : b;
+  const growth = BigInt(n) * maxEntry;
+  let degree = -1;
+  let modulus = 1n;
+  let x: bigint[] = [];
+  for (let i = 0; ; i++) {
+    checkpoint();
+    const p = nthPrime(i);
+    const reduced = reduceModP(B, p);
+    const m = minimalPolynomial(reduced.F, reduced.A, checkpoint);
+    const d = m.length - 1;
+    if (d < degree) continue;
+    if (d > degree) {
+      degree = d;
+      modulus = 1n;
+      x = Array.from({ length: d + 1 }, () => 0n);
+    }
+    const r = residues(reduced.F, m);
+    x = x.map((xi, k) => crtStep(xi, modulus, r[k] as bigint, p));
+    modulus *= p;
+    const candidate = x.map((xi) => symmetric(xi, modulus));
+    let entryBound = 0n;
+    let power = 1n;
+    for (const c of candidate) {
+      entryBound += (c < 0n ? -c : c) * power;
+      power *= growth;
+    }
+    if (modulus > 2n * entryBound) return scaleBack(candidate, scale);
+  }
 }
