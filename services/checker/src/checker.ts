@@ -37,6 +37,7 @@ import { COUNTERMODEL_CHECKER_SOURCES, COUNTERMODEL_VERIFY_CAPABILITY_ID, verify
 import { ALGEBRA_CHECKER_SOURCES, FACTOR_VERIFY_CAPABILITY_ID, MEMBERSHIP_VERIFY_CAPABILITY_ID, verifyFactorization, verifyIdealMembership } from './polynomial/algebra-verify-capability.js';
 import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebnerBasis } from './polynomial/groebner-verify-capability.js';
 import { INVERSE_VERIFY_CAPABILITY_ID, LINEAR_SYSTEM_VERIFY_CAPABILITY_ID, MATRIX_CHECKER_SOURCES, verifyInverse, verifyLinearSystem } from './matrix/linear-algebra-verify-capability.js';
+import { MINIMAL_POLYNOMIAL_CHECKER_SOURCES, MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID, verifyMinimalPolynomial } from './matrix/minimal-polynomial-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
 import { PROPOSITIONAL_CHECKER_SOURCES, PROPOSITIONAL_VERIFY_CAPABILITY_ID, verifyPropositional } from './propositional/propositional-verify.js';
@@ -96,9 +97,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...ALGEBRA_CHECKER_SOURCES,
             ...PROPOSITIONAL_CHECKER_SOURCES,
             ...MATRIX_CHECKER_SOURCES,
+            ...MINIMAL_POLYNOMIAL_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'matrix-minimal-polynomial-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -126,6 +128,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyPropositional(authority(PROPOSITIONAL_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyLinearSystem(authority(LINEAR_SYSTEM_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyInverse(authority(INVERSE_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyMinimalPolynomial(authority(MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

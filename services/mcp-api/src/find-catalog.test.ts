@@ -296,6 +296,13 @@ const EXPECTED: [string, string][] = [
   ['verify an inconsistency certificate of a linear system', 'matrix.linear_system.verify'],
   ['check a certificate that a linear system has no solution', 'matrix.linear_system.verify'],
   ['verify a matrix inverse', 'matrix.inverse.verify'],
+  ['characteristic polynomial of a matrix', 'matrix.characteristic_polynomial.compute'],
+  ['charpoly det(xI - A) of an integer matrix', 'matrix.characteristic_polynomial.compute'],
+  ['Cayley-Hamilton characteristic polynomial mod p', 'matrix.characteristic_polynomial.compute'],
+  ['minimal polynomial of a matrix', 'matrix.minimal_polynomial.compute'],
+  ['is the matrix diagonalizable, minpoly', 'matrix.minimal_polynomial.compute'],
+  ['least degree annihilating polynomial of a matrix', 'matrix.minimal_polynomial.compute'],
+  ['verify a minimal polynomial', 'matrix.minimal_polynomial.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

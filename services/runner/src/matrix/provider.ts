@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { MATRIX_SOURCES, sourceProviderRuntime, type CapabilityDefinition, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { RUNNER_VERSION } from '../version.js';
+import { characteristicPolynomialCompute, minimalPolynomialCompute } from './characteristic-polynomial.js';
 import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
 import { inverseCompute } from './inverse.js';
@@ -30,9 +31,12 @@ export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
   './nullspace.ts',
   './inverse.ts',
   './linear-system-solve.ts',
+  './characteristic.ts',
+  './characteristic.kernel.ts',
+  './characteristic-polynomial.ts',
 ].map(here);
 
-const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates'];
+const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'characteristic-polynomial', 'minimal-polynomial'];
 
 /** The provider for registration; its probe measures the sources (no external tool). */
 export function linearAlgebraTsProvider(): ProviderProbe {
@@ -51,4 +55,6 @@ export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) =
   nullspaceCompute,
   inverseCompute,
   linearSystemSolve,
+  characteristicPolynomialCompute,
+  minimalPolynomialCompute,
 ].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);
