@@ -93,6 +93,8 @@ const RUNNER_CAPABILITIES = [
   'matrix.nullspace.compute',
   'matrix.inverse.compute',
   'matrix.linear_system.solve',
+  'matrix.characteristic_polynomial.compute',
+  'matrix.minimal_polynomial.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -106,6 +108,7 @@ const CHECKER_CAPABILITIES = [
   'claim.propositional.verify',
   'matrix.linear_system.verify',
   'matrix.inverse.verify',
+  'matrix.minimal_polynomial.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
