@@ -42,7 +42,9 @@ node -e '
   for (const file of fs.readdirSync(".tmp").filter((f) => /^vitest-report-\d+\.json$/.test(f))) {
     const r = JSON.parse(fs.readFileSync(`.tmp/${file}`, "utf8"));
     totals.passed += r.numPassedTests;
-    totals.failed += r.numFailedTests;
+    // A suite whose hook failed fails with no failed test (its tests are skipped): count it.
+    const suitesFailedAlone = r.testResults.filter((f) => f.status === "failed" && f.assertionResults.every((a) => a.status !== "failed")).length;
+    totals.failed += r.numFailedTests + suitesFailedAlone;
     totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   }
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

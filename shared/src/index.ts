@@ -498,6 +498,14 @@ export {
   LinearSystemClaimSchema,
 } from './domains/matrix/index.js';
 export type { InverseClaim, InverseClaimInput, LinearSystemClaim, LinearSystemClaimInput } from './domains/matrix/index.js';
+export {
+  canonicalMinimalPolynomialClaim,
+  MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI,
+  MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI,
+  MinimalPolynomialClaimInputSchema,
+  MinimalPolynomialClaimSchema,
+} from './domains/matrix/index.js';
+export type { MinimalPolynomialClaim, MinimalPolynomialClaimInput } from './domains/matrix/index.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export {
   canonicalNormalFormClaim,

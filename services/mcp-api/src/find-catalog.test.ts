@@ -305,6 +305,13 @@ const EXPECTED: [string, string][] = [
   ['structure of a finitely generated abelian group from generators and relations', 'matrix.smith_normal_form.compute'],
   ['verify a Smith normal form with unimodular transforms', 'matrix.normal_form.verify'],
   ['check a Hermite normal form certificate', 'matrix.normal_form.verify'],
+  ['characteristic polynomial of a matrix', 'matrix.characteristic_polynomial.compute'],
+  ['charpoly det(xI - A) of an integer matrix', 'matrix.characteristic_polynomial.compute'],
+  ['Cayley-Hamilton characteristic polynomial mod p', 'matrix.characteristic_polynomial.compute'],
+  ['minimal polynomial of a matrix', 'matrix.minimal_polynomial.compute'],
+  ['is the matrix diagonalizable, minpoly', 'matrix.minimal_polynomial.compute'],
+  ['least degree annihilating polynomial of a matrix', 'matrix.minimal_polynomial.compute'],
+  ['verify a minimal polynomial', 'matrix.minimal_polynomial.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -86,6 +86,17 @@ const RUNNER_CAPABILITIES = [
   'claim.conjunction.split',
   'claim.implication.obligations',
   'claim.propositional.decide',
+  'matrix.construct.explicit',
+  'matrix.rank.compute',
+  'matrix.determinant.compute',
+  'matrix.rref.compute',
+  'matrix.nullspace.compute',
+  'matrix.inverse.compute',
+  'matrix.linear_system.solve',
+  'matrix.characteristic_polynomial.compute',
+  'matrix.minimal_polynomial.compute',
+  'matrix.hermite_normal_form.compute',
+  'matrix.smith_normal_form.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -97,6 +108,10 @@ const CHECKER_CAPABILITIES = [
   'polynomial.factor.verify',
   'polynomial.ideal_membership.verify',
   'claim.propositional.verify',
+  'matrix.linear_system.verify',
+  'matrix.inverse.verify',
+  'matrix.minimal_polynomial.verify',
+  'matrix.normal_form.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -78,7 +78,8 @@ const VerifyOutput = z
   .strict();
 export type MatrixVerifyOutput = z.infer<typeof VerifyOutput>;
 
-interface Spec<T extends { matrix: MatrixPayload }, I> {
+/** One matrix checker: its claim, kernel and texts. */
+export interface MatrixCheckerSpec<T extends { matrix: MatrixPayload }, I> {
   id: string;
   checkerId: string;
   producer: string;
@@ -89,20 +90,24 @@ interface Spec<T extends { matrix: MatrixPayload }, I> {
   claimSchema: z.ZodType<T>;
   canonical: (claim: I, matrix: MatrixPayload, path: JsonPath) => T;
   kernelExport: string;
+  /** The kernel module, when not linear-algebra-verify.kernel.ts. */
+  kernelFile?: string;
+  /** The files whose bytes form the checker's identity, when not MATRIX_CHECKER_SOURCES. */
+  sourceFiles?: string[];
   kind: (claim: T) => string;
   statement: (claim: T, matrix: string) => string;
   texts: { title: string; description: string; method: string; tags: string[]; keywords: string[]; scope: string; examples: CapabilityDefinition<unknown, unknown>['examples'] };
 }
 
-interface MatrixVerifyInput<I> {
+export interface MatrixVerifyInput<I> {
   result_uri?: string | undefined;
   claim?: I | undefined;
 }
 
 const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
 
-function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { matrix?: unknown; matrix_uri?: string | undefined }>(spec: Spec<T, I>, authority: CheckerAuthority): CapabilityDefinition<MatrixVerifyInput<I>, MatrixVerifyOutput> {
-  const kernel = { module: KERNEL_FILE, exportName: spec.kernelExport };
+export function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { matrix?: unknown; matrix_uri?: string | undefined }>(spec: MatrixCheckerSpec<T, I>, authority: CheckerAuthority): CapabilityDefinition<MatrixVerifyInput<I>, MatrixVerifyOutput> {
+  const kernel = { module: spec.kernelFile ?? KERNEL_FILE, exportName: spec.kernelExport };
   return {
     id: spec.id,
     version: VERSION,
@@ -135,7 +140,7 @@ function defineMatrixChecker<T extends { matrix: MatrixPayload }, I extends { ma
     checker: {
       checker_id: spec.checkerId,
       method: spec.texts.method,
-      source_files: MATRIX_CHECKER_SOURCES,
+      source_files: spec.sourceFiles ?? MATRIX_CHECKER_SOURCES,
       configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits },
     },
     async run(input, context): Promise<CapabilityOutcome<MatrixVerifyOutput>> {

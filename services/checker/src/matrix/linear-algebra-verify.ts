@@ -38,6 +38,12 @@ export const MatrixRejectionReason = {
   INVERSE_MISMATCH: 'INVERSE_MISMATCH',
   /** The singularity certificate is the zero vector. */
   ZERO_VECTOR: 'ZERO_VECTOR',
+  /** A claimed minimal polynomial whose leading coefficient is not 1. */
+  NOT_MONIC: 'NOT_MONIC',
+  /** A claimed minimal polynomial p with p(A) ≠ 0. */
+  DOES_NOT_ANNIHILATE: 'DOES_NOT_ANNIHILATE',
+  /** A claimed minimal polynomial that kills A while one of lower degree does too. */
+  NOT_MINIMAL: 'NOT_MINIMAL',
 } as const;
 export type MatrixRejectionReason = (typeof MatrixRejectionReason)[keyof typeof MatrixRejectionReason];
 

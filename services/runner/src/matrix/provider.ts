@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { MATRIX_SOURCES, sourceProviderRuntime, type CapabilityDefinition, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { RUNNER_VERSION } from '../version.js';
+import { characteristicPolynomialCompute, minimalPolynomialCompute } from './characteristic-polynomial.js';
 import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
 import { hermiteNormalFormCompute } from './hermite-normal-form.js';
@@ -37,9 +38,12 @@ export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
   './normal-form-support.ts',
   './hermite-normal-form.ts',
   './smith-normal-form.ts',
+  './characteristic.ts',
+  './characteristic.kernel.ts',
+  './characteristic-polynomial.ts',
 ].map(here);
 
-const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form'];
+const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form', 'characteristic-polynomial', 'minimal-polynomial'];
 
 /** The provider for registration; its probe measures the sources (no external tool). */
 export function linearAlgebraTsProvider(): ProviderProbe {
@@ -60,4 +64,6 @@ export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) =
   linearSystemSolve,
   hermiteNormalFormCompute,
   smithNormalFormCompute,
+  characteristicPolynomialCompute,
+  minimalPolynomialCompute,
 ].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);

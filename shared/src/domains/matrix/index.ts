@@ -52,10 +52,18 @@ export {
   TRANSFORMS_REQUIRED_RULE,
 } from './normal-form-claims.js';
 export type { NormalFormClaim, NormalFormClaimInput } from './normal-form-claims.js';
+export {
+  canonicalMinimalPolynomialClaim,
+  MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI,
+  MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI,
+  MinimalPolynomialClaimInputSchema,
+  MinimalPolynomialClaimSchema,
+} from './minimal-polynomial-claim.js';
+export type { MinimalPolynomialClaim, MinimalPolynomialClaimInput } from './minimal-polynomial-claim.js';
 
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [
-  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
   fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
 ];
