@@ -36,6 +36,7 @@ import {
   resolveMatrixOperand,
   runKernel,
   VERIFICATION_RECORD_SCHEMA_URI,
+  type CapabilityContext,
   type CapabilityDefinition,
   type CapabilityOutcome,
   type InverseClaim,
@@ -143,86 +144,26 @@ export function defineMatrixChecker<T extends { matrix: MatrixPayload }, I exten
       source_files: spec.sourceFiles ?? MATRIX_CHECKER_SOURCES,
       configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits },
     },
-    async run(input, context): Promise<CapabilityOutcome<MatrixVerifyOutput>> {
-      // Entries are canonicalized before any check: a bad entry is an error at its place, never a verdict.
-      let claim: T;
-      let storedUri: string | null = null;
-      let matrixUris: string[] = [];
-      let described: string;
-      if (input.result_uri !== undefined) {
-        const { artifact, payload } = await getTypedArtifactAt(
-          context.artifacts,
-          input.result_uri,
-          RESULT_PATH,
-          { schemaUri: spec.schemaUri, semanticsUri: spec.semanticsUri, what: 'a stored claim', payload: spec.claimSchema, hint: `pass the result_uri of ${spec.producer}, or give the claim inline` },
-          { signal: context.signal },
-        );
-        claim = payload;
-        storedUri = artifact.uri;
-        described = `the ${matrixShape(claim.matrix).replace(' over ', ' matrix over ')} of the stored claim ${artifact.uri}`;
-      } else {
-        const inline = input.claim as I;
-        const resolved = await resolveMatrixOperand(claimOperand(inline as never), context.artifacts, { signal: context.signal, path: ['payload', 'claim'] });
-        claim = spec.canonical(inline, resolved.matrix, ['payload', 'claim']);
-        matrixUris = resolved.input_uris;
-        described = resolved.input_uris[0] === undefined ? `the given ${matrixShape(resolved.matrix).replace(' over ', ' matrix over ')}` : `the stored matrix ${resolved.input_uris[0]}`;
-      }
-      const inputUris = storedUri === null ? matrixUris : [storedUri];
-      const identity = authority.identity();
-      if (!isAuthorized(authority.authorization(), identity)) {
-        throw new JacobianError('CHECKER_NOT_AUTHORIZED', `checker ${identity.checker_id} (${identity.checker_digest}) is not authorized by the operator; it cannot produce VERIFIED`, {
-          hint: "the operator adds this checker's ID and digest to the checker role's authorization file",
-        });
-      }
-      const checked = CheckResult.parse(await runKernel(context, kernel, { claim }));
-      const kind = spec.kind(claim);
-      const statement = spec.statement(claim, described).slice(0, 2000);
-      const scope = { kind: 'EXACT_CLAIM' as const, statement, input_uris: inputUris };
-      if (!checked.accepted) {
-        return {
-          status: 'COMPLETED',
-          output: { verdict: 'REJECTED', claim_kind: kind, claim: statement, claim_uri: null, reason_code: checked.reason_code, message: checked.message, failure: { path: checked.path, witness: checked.witness }, verification_record_uri: null },
-          scope,
-          completeness: { status: 'COMPLETE', basis: 'the checker examined the claim and found it false' },
-          qualifiers: ['EXACT', 'DETERMINISTIC'],
-          assurance: { level: 'COMPUTED', basis: `rejected by the independent checker ${identity.checker_id}`, verification_record_uri: null, checker_id: null },
-          obligations: [],
-          relationships: [],
-          artifact_uris: inputUris,
-          diagnostics: [{ severity: 'WARNING', code: 'CHECKER_REJECTED', stage: 'VERIFICATION', message: `${checked.reason_code}: ${checked.message}`.slice(0, 2000), path: storedUri === null ? ['payload', 'claim', ...checked.path] : RESULT_PATH, hint: null }],
-        };
-      }
-      const candidateUri =
-        storedUri ??
-        (
-          await context.artifacts.put(
-            { schema_uri: spec.schemaUri, semantics_uri: spec.semanticsUri, payload: claim, parents: matrixUris, summary: { claim: kind, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols, submitted_inline: true } },
-            { signal: context.signal },
-          )
-        ).uri;
-      const stored = await storeVerificationRecord(context, authority.signingKey, {
-        capabilityId: spec.id,
-        capabilityVersion: VERSION,
-        identity,
-        claim: { kind, statement, value: { ring: claim.matrix.ring, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols } },
-        claimSemanticsUri: spec.semanticsUri,
-        candidateUri,
-        inputUris: matrixUris,
-        evidenceFormat: `jacobian:evidence/${spec.id}.claim/v1`,
-      });
-      return {
-        status: 'COMPLETED',
-        output: { verdict: 'ACCEPTED', claim_kind: kind, claim: statement, claim_uri: candidateUri, reason_code: null, message: checked.message, failure: null, verification_record_uri: stored.uri },
-        scope,
-        completeness: { status: 'COMPLETE', basis: checked.message.slice(0, 1000) },
-        qualifiers: ['EXACT', 'DETERMINISTIC'],
-        assurance: { level: 'VERIFIED', basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})`, verification_record_uri: stored.uri, checker_id: identity.checker_id },
-        obligations: [],
-        relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidateUri }],
-        artifact_uris: [stored.uri, candidateUri, ...matrixUris],
-        diagnostics: [],
-      };
-    },
+    run: (input, context) =>
+      checkMatrixClaim(
+        {
+          id: spec.id,
+          schemaUri: spec.schemaUri,
+          semanticsUri: spec.semanticsUri,
+          claimSchema: spec.claimSchema,
+          canonical: spec.canonical,
+          kernel,
+          checkResult: CheckResult,
+          storedClaim: { what: 'a stored claim', hint: `pass the result_uri of ${spec.producer}, or give the claim inline` },
+          kind: spec.kind,
+          statement: spec.statement,
+          recordValue: (claim) => ({ ring: claim.matrix.ring, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols }),
+        },
+        authority,
+        input,
+        context,
+      ),
+
   };
 }
 
@@ -302,4 +243,127 @@ export function verifyInverse(authority: CheckerAuthority): CapabilityDefinition
     },
     authority,
   );
+}
+
+/** The kernel's answer about a claim: accepted, or rejected with a reason code of the checker's own. */
+export type MatrixCheckAnswer<R extends string> = { accepted: true; message: string } | { accepted: false; reason_code: R; message: string; path: (string | number)[]; witness: string | null };
+
+/** What {@link checkMatrixClaim} needs of one matrix checker: its claim's forms, its kernel and its words. */
+export interface MatrixClaimCheck<T extends { matrix: MatrixPayload }, I, K extends string, R extends string> {
+  id: string;
+  schemaUri: string;
+  semanticsUri: string;
+  claimSchema: z.ZodType<T>;
+  canonical: (claim: I, matrix: MatrixPayload, path: JsonPath) => T;
+  kernel: { module: string; exportName: string };
+  checkResult: z.ZodType<MatrixCheckAnswer<R>>;
+  /** How a stored claim is named when `result_uri` is not one. */
+  storedClaim: { what: string; hint: string };
+  kind: (claim: T) => K;
+  statement: (claim: T, matrix: string) => string;
+  /** The claim's value in the verification record. */
+  recordValue: (claim: T) => Record<string, unknown>;
+}
+
+/** A matrix checker's output: the verdict on the claim, and what failed or the signed record. */
+export interface MatrixCheckOutput<K extends string, R extends string> {
+  verdict: 'ACCEPTED' | 'REJECTED';
+  claim_kind: K;
+  claim: string;
+  claim_uri: string | null;
+  reason_code: R | null;
+  message: string;
+  failure: { path: (string | number)[]; witness: string | null } | null;
+  verification_record_uri: string | null;
+}
+
+/**
+ * The run of every matrix checker: read the claim (stored, or inline with its matrix inline or by
+ * matrix_uri, canonicalized before any check: a bad entry is an error at its place, never a
+ * verdict), refuse an unauthorized checker, run the checks in the isolated kernel, and answer
+ * REJECTED naming the failing part, or store the claim and a signed verification record.
+ */
+export async function checkMatrixClaim<T extends { matrix: MatrixPayload }, I, K extends string, R extends string>(
+  check: MatrixClaimCheck<T, I, K, R>,
+  authority: CheckerAuthority,
+  input: MatrixVerifyInput<I>,
+  context: CapabilityContext,
+): Promise<CapabilityOutcome<MatrixCheckOutput<K, R>>> {
+  let claim: T;
+  let storedUri: string | null = null;
+  let matrixUris: string[] = [];
+  let described: string;
+  if (input.result_uri !== undefined) {
+    const { artifact, payload } = await getTypedArtifactAt(
+      context.artifacts,
+      input.result_uri,
+      RESULT_PATH,
+      { schemaUri: check.schemaUri, semanticsUri: check.semanticsUri, what: check.storedClaim.what, payload: check.claimSchema, hint: check.storedClaim.hint },
+      { signal: context.signal },
+    );
+    claim = payload;
+    storedUri = artifact.uri;
+    described = `the ${matrixShape(claim.matrix).replace(' over ', ' matrix over ')} of the stored claim ${artifact.uri}`;
+  } else {
+    const inline = input.claim as I;
+    const resolved = await resolveMatrixOperand(claimOperand(inline as never), context.artifacts, { signal: context.signal, path: ['payload', 'claim'] });
+    claim = check.canonical(inline, resolved.matrix, ['payload', 'claim']);
+    matrixUris = resolved.input_uris;
+    described = resolved.input_uris[0] === undefined ? `the given ${matrixShape(resolved.matrix).replace(' over ', ' matrix over ')}` : `the stored matrix ${resolved.input_uris[0]}`;
+  }
+  const inputUris = storedUri === null ? matrixUris : [storedUri];
+  const identity = authority.identity();
+  if (!isAuthorized(authority.authorization(), identity)) {
+    throw new JacobianError('CHECKER_NOT_AUTHORIZED', `checker ${identity.checker_id} (${identity.checker_digest}) is not authorized by the operator; it cannot produce VERIFIED`, {
+      hint: "the operator adds this checker's ID and digest to the checker role's authorization file",
+    });
+  }
+  const checked = check.checkResult.parse(await runKernel(context, check.kernel, { claim }));
+  const kind = check.kind(claim);
+  const statement = check.statement(claim, described).slice(0, 2000);
+  const scope = { kind: 'EXACT_CLAIM' as const, statement, input_uris: inputUris };
+  if (!checked.accepted) {
+    return {
+      status: 'COMPLETED',
+      output: { verdict: 'REJECTED', claim_kind: kind, claim: statement, claim_uri: null, reason_code: checked.reason_code, message: checked.message, failure: { path: checked.path, witness: checked.witness }, verification_record_uri: null },
+      scope,
+      completeness: { status: 'COMPLETE', basis: 'the checker examined the claim and found it false' },
+      qualifiers: ['EXACT', 'DETERMINISTIC'],
+      assurance: { level: 'COMPUTED', basis: `rejected by the independent checker ${identity.checker_id}`, verification_record_uri: null, checker_id: null },
+      obligations: [],
+      relationships: [],
+      artifact_uris: inputUris,
+      diagnostics: [{ severity: 'WARNING', code: 'CHECKER_REJECTED', stage: 'VERIFICATION', message: `${checked.reason_code}: ${checked.message}`.slice(0, 2000), path: storedUri === null ? ['payload', 'claim', ...checked.path] : RESULT_PATH, hint: null }],
+    };
+  }
+  const candidateUri =
+    storedUri ??
+    (
+      await context.artifacts.put(
+        { schema_uri: check.schemaUri, semantics_uri: check.semanticsUri, payload: claim, parents: matrixUris, summary: { claim: kind, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols, submitted_inline: true } },
+        { signal: context.signal },
+      )
+    ).uri;
+  const stored = await storeVerificationRecord(context, authority.signingKey, {
+    capabilityId: check.id,
+    capabilityVersion: VERSION,
+    identity,
+    claim: { kind, statement, value: check.recordValue(claim) },
+    claimSemanticsUri: check.semanticsUri,
+    candidateUri,
+    inputUris: matrixUris,
+    evidenceFormat: `jacobian:evidence/${check.id}.claim/v1`,
+  });
+  return {
+    status: 'COMPLETED',
+    output: { verdict: 'ACCEPTED', claim_kind: kind, claim: statement, claim_uri: candidateUri, reason_code: null, message: checked.message, failure: null, verification_record_uri: stored.uri },
+    scope,
+    completeness: { status: 'COMPLETE', basis: checked.message.slice(0, 1000) },
+    qualifiers: ['EXACT', 'DETERMINISTIC'],
+    assurance: { level: 'VERIFIED', basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})`, verification_record_uri: stored.uri, checker_id: identity.checker_id },
+    obligations: [],
+    relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidateUri }],
+    artifact_uris: [stored.uri, candidateUri, ...matrixUris],
+    diagnostics: [],
+  };
 }

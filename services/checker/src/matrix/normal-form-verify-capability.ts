@@ -14,29 +14,18 @@ import { z } from 'zod';
 import {
   ArtifactUriSchema,
   canonicalNormalFormClaim,
-  claimOperand,
-  getTypedArtifactAt,
-  isAuthorized,
-  JacobianError,
   MATRIX_LIMITS,
   MATRIX_SCHEMA_URI,
-  MATRIX_SOURCES,
-  matrixShape,
   NORMAL_FORM_CLAIM_SCHEMA_URI,
   NORMAL_FORM_CLAIM_SEMANTICS_URI,
   NormalFormClaimInputSchema,
   NormalFormClaimSchema,
-  resolveMatrixOperand,
-  runKernel,
   VERIFICATION_RECORD_SCHEMA_URI,
   type CapabilityDefinition,
-  type CapabilityOutcome,
-  type JsonPath,
   type NormalFormClaim,
-  type NormalFormClaimInput,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
-import { RECORD_SOURCE, storeVerificationRecord } from '../record.js';
+import { checkMatrixClaim, MATRIX_CHECKER_SOURCES } from './linear-algebra-verify-capability.js';
 import { NormalFormRejectionReason } from './normal-form-verify.js';
 
 export const NORMAL_FORM_VERIFY_CAPABILITY_ID = 'matrix.normal_form.verify';
@@ -44,8 +33,8 @@ export const NORMAL_FORM_CHECKER_ID = 'jacobian.matrix.integer_normal_form.unimo
 const VERSION = '1.0.0';
 
 const KERNEL = { module: fileURLToPath(new URL('./normal-form-verify.kernel.ts', import.meta.url)), exportName: 'verifyNormalFormKernel' };
-/** The files whose bytes form this checker's identity. */
-export const NORMAL_FORM_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./normal-form-verify.ts', import.meta.url)), KERNEL.module, RECORD_SOURCE, ...MATRIX_SOURCES];
+/** The files whose bytes form this checker's identity (its run is checkMatrixClaim's, in MATRIX_CHECKER_SOURCES). */
+export const NORMAL_FORM_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./normal-form-verify.ts', import.meta.url)), KERNEL.module, ...MATRIX_CHECKER_SOURCES];
 
 const Path = z.array(z.union([z.string(), z.number().int()]));
 const CheckResult = z.union([
@@ -77,8 +66,6 @@ const VerifyOutput = z
   })
   .strict();
 export type NormalFormVerifyOutput = z.infer<typeof VerifyOutput>;
-
-const RESULT_PATH: JsonPath = ['payload', 'result_uri'];
 
 const kindOf = (claim: NormalFormClaim): NormalFormVerifyOutput['claim_kind'] => (claim.form === 'HERMITE' ? 'HERMITE_NORMAL_FORM' : 'SMITH_NORMAL_FORM');
 const statementOf = (claim: NormalFormClaim, matrix: string): string =>
@@ -143,84 +130,24 @@ export function verifyNormalForm(authority: CheckerAuthority): CapabilityDefinit
       source_files: NORMAL_FORM_CHECKER_SOURCES,
       configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits, transforms: 'required' },
     },
-    async run(input, context): Promise<CapabilityOutcome<NormalFormVerifyOutput>> {
-      let claim: NormalFormClaim;
-      let storedUri: string | null = null;
-      let matrixUris: string[] = [];
-      let described: string;
-      if (input.result_uri !== undefined) {
-        const { artifact, payload } = await getTypedArtifactAt(
-          context.artifacts,
-          input.result_uri,
-          RESULT_PATH,
-          { schemaUri: NORMAL_FORM_CLAIM_SCHEMA_URI, semanticsUri: NORMAL_FORM_CLAIM_SEMANTICS_URI, what: 'a stored normal form claim', payload: NormalFormClaimSchema, hint: 'pass the result_uri of a normal form computed with transforms: true, or give the claim inline' },
-          { signal: context.signal },
-        );
-        claim = payload;
-        storedUri = artifact.uri;
-        described = `the ${matrixShape(claim.matrix).replace(' over ', ' matrix over ')} of the stored claim ${artifact.uri}`;
-      } else {
-        const inline = input.claim as NormalFormClaimInput;
-        const resolved = await resolveMatrixOperand(claimOperand(inline), context.artifacts, { signal: context.signal, path: ['payload', 'claim'] });
-        claim = canonicalNormalFormClaim(inline, resolved.matrix, ['payload', 'claim']);
-        matrixUris = resolved.input_uris;
-        described = resolved.input_uris[0] === undefined ? `the given ${matrixShape(resolved.matrix).replace(' over ', ' matrix over ')}` : `the stored matrix ${resolved.input_uris[0]}`;
-      }
-      const inputUris = storedUri === null ? matrixUris : [storedUri];
-      const identity = authority.identity();
-      if (!isAuthorized(authority.authorization(), identity)) {
-        throw new JacobianError('CHECKER_NOT_AUTHORIZED', `checker ${identity.checker_id} (${identity.checker_digest}) is not authorized by the operator; it cannot produce VERIFIED`, {
-          hint: "the operator adds this checker's ID and digest to the checker role's authorization file",
-        });
-      }
-      const checked = CheckResult.parse(await runKernel(context, KERNEL, { claim }));
-      const kind = kindOf(claim);
-      const statement = statementOf(claim, described).slice(0, 2000);
-      const scope = { kind: 'EXACT_CLAIM' as const, statement, input_uris: inputUris };
-      if (!checked.accepted) {
-        return {
-          status: 'COMPLETED',
-          output: { verdict: 'REJECTED', claim_kind: kind, claim: statement, claim_uri: null, reason_code: checked.reason_code, message: checked.message, failure: { path: checked.path, witness: checked.witness }, verification_record_uri: null },
-          scope,
-          completeness: { status: 'COMPLETE', basis: 'the checker examined the claim and found it false' },
-          qualifiers: ['EXACT', 'DETERMINISTIC'],
-          assurance: { level: 'COMPUTED', basis: `rejected by the independent checker ${identity.checker_id}`, verification_record_uri: null, checker_id: null },
-          obligations: [],
-          relationships: [],
-          artifact_uris: inputUris,
-          diagnostics: [{ severity: 'WARNING', code: 'CHECKER_REJECTED', stage: 'VERIFICATION', message: `${checked.reason_code}: ${checked.message}`.slice(0, 2000), path: storedUri === null ? ['payload', 'claim', ...checked.path] : RESULT_PATH, hint: null }],
-        };
-      }
-      const candidateUri =
-        storedUri ??
-        (
-          await context.artifacts.put(
-            { schema_uri: NORMAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: NORMAL_FORM_CLAIM_SEMANTICS_URI, payload: claim, parents: matrixUris, summary: { claim: kind, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols, submitted_inline: true } },
-            { signal: context.signal },
-          )
-        ).uri;
-      const stored = await storeVerificationRecord(context, authority.signingKey, {
-        capabilityId: NORMAL_FORM_VERIFY_CAPABILITY_ID,
-        capabilityVersion: VERSION,
-        identity,
-        claim: { kind, statement, value: { form: claim.form, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols } },
-        claimSemanticsUri: NORMAL_FORM_CLAIM_SEMANTICS_URI,
-        candidateUri,
-        inputUris: matrixUris,
-        evidenceFormat: `jacobian:evidence/${NORMAL_FORM_VERIFY_CAPABILITY_ID}.claim/v1`,
-      });
-      return {
-        status: 'COMPLETED',
-        output: { verdict: 'ACCEPTED', claim_kind: kind, claim: statement, claim_uri: candidateUri, reason_code: null, message: checked.message, failure: null, verification_record_uri: stored.uri },
-        scope,
-        completeness: { status: 'COMPLETE', basis: checked.message.slice(0, 1000) },
-        qualifiers: ['EXACT', 'DETERMINISTIC'],
-        assurance: { level: 'VERIFIED', basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})`, verification_record_uri: stored.uri, checker_id: identity.checker_id },
-        obligations: [],
-        relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidateUri }],
-        artifact_uris: [stored.uri, candidateUri, ...matrixUris],
-        diagnostics: [],
-      };
-    },
+    run: (input, context) =>
+      checkMatrixClaim(
+        {
+          id: NORMAL_FORM_VERIFY_CAPABILITY_ID,
+          schemaUri: NORMAL_FORM_CLAIM_SCHEMA_URI,
+          semanticsUri: NORMAL_FORM_CLAIM_SEMANTICS_URI,
+          claimSchema: NormalFormClaimSchema,
+          canonical: canonicalNormalFormClaim,
+          kernel: KERNEL,
+          checkResult: CheckResult,
+          storedClaim: { what: 'a stored normal form claim', hint: 'pass the result_uri of a normal form computed with transforms: true, or give the claim inline' },
+          kind: kindOf,
+          statement: statementOf,
+          recordValue: (claim) => ({ form: claim.form, nrows: claim.matrix.nrows, ncols: claim.matrix.ncols }),
+        },
+        authority,
+        input,
+        context,
+      ),
   };
 }
