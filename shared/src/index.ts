@@ -506,6 +506,19 @@ export {
   MinimalPolynomialClaimSchema,
 } from './domains/matrix/index.js';
 export type { MinimalPolynomialClaim, MinimalPolynomialClaimInput } from './domains/matrix/index.js';
+export {
+  canonicalDeterminantClaim,
+  canonicalRankClaim,
+  DETERMINANT_CLAIM_SCHEMA_URI,
+  DETERMINANT_CLAIM_SEMANTICS_URI,
+  DeterminantClaimInputSchema,
+  DeterminantClaimSchema,
+  RANK_CLAIM_SCHEMA_URI,
+  RANK_CLAIM_SEMANTICS_URI,
+  RankClaimInputSchema,
+  RankClaimSchema,
+} from './domains/matrix/index.js';
+export type { DeterminantClaim, DeterminantClaimInput, RankClaim, RankClaimInput } from './domains/matrix/index.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export {
   canonicalNormalFormClaim,

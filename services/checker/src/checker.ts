@@ -39,6 +39,7 @@ import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebner
 import { INVERSE_VERIFY_CAPABILITY_ID, LINEAR_SYSTEM_VERIFY_CAPABILITY_ID, MATRIX_CHECKER_SOURCES, verifyInverse, verifyLinearSystem } from './matrix/linear-algebra-verify-capability.js';
 import { NORMAL_FORM_CHECKER_SOURCES, NORMAL_FORM_VERIFY_CAPABILITY_ID, verifyNormalForm } from './matrix/normal-form-verify-capability.js';
 import { MINIMAL_POLYNOMIAL_CHECKER_SOURCES, MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID, verifyMinimalPolynomial } from './matrix/minimal-polynomial-verify-capability.js';
+import { DETERMINANT_VERIFY_CAPABILITY_ID, RANK_DETERMINANT_CHECKER_SOURCES, RANK_VERIFY_CAPABILITY_ID, verifyDeterminant, verifyRank } from './matrix/rank-determinant-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
 import { PROPOSITIONAL_CHECKER_SOURCES, PROPOSITIONAL_VERIFY_CAPABILITY_ID, verifyPropositional } from './propositional/propositional-verify.js';
@@ -100,9 +101,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...MATRIX_CHECKER_SOURCES,
             ...NORMAL_FORM_CHECKER_SOURCES,
             ...MINIMAL_POLYNOMIAL_CHECKER_SOURCES,
+            ...RANK_DETERMINANT_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-multimodular-check', 'matrix-rank-certificate-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -132,6 +134,8 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyInverse(authority(INVERSE_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyNormalForm(authority(NORMAL_FORM_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyMinimalPolynomial(authority(MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyDeterminant(authority(DETERMINANT_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyRank(authority(RANK_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

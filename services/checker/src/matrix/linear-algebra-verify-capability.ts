@@ -246,7 +246,7 @@ export function verifyInverse(authority: CheckerAuthority): CapabilityDefinition
 }
 
 /** The kernel's answer about a claim: accepted, or rejected with a reason code of the checker's own. */
-export type MatrixCheckAnswer<R extends string> = { accepted: true; message: string } | { accepted: false; reason_code: R; message: string; path: (string | number)[]; witness: string | null };
+export type MatrixCheckAnswer<R extends string> = { accepted: true; message: string; method?: string } | { accepted: false; reason_code: R; message: string; path: (string | number)[]; witness: string | null };
 
 /** What {@link checkMatrixClaim} needs of one matrix checker: its claim's forms, its kernel and its words. */
 export interface MatrixClaimCheck<T extends { matrix: MatrixPayload }, I, K extends string, R extends string> {
@@ -360,7 +360,13 @@ export async function checkMatrixClaim<T extends { matrix: MatrixPayload }, I, K
     scope,
     completeness: { status: 'COMPLETE', basis: checked.message.slice(0, 1000) },
     qualifiers: ['EXACT', 'DETERMINISTIC'],
-    assurance: { level: 'VERIFIED', basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})`, verification_record_uri: stored.uri, checker_id: identity.checker_id },
+    assurance: {
+      level: 'VERIFIED',
+      // A checker that recomputes a value says by which method.
+      basis: `independent checker ${identity.checker_id}, authorized by the operator, accepted the claim (${kind})${checked.method === undefined ? '' : `, recomputed by ${checked.method}`}`.slice(0, 1000),
+      verification_record_uri: stored.uri,
+      checker_id: identity.checker_id,
+    },
     obligations: [],
     relationships: [{ subject: stored.uri, predicate: 'VERIFIES', object: candidateUri }],
     artifact_uris: [stored.uri, candidateUri, ...matrixUris],

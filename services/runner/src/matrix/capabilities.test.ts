@@ -129,7 +129,10 @@ describe('matrix capabilities on our TypeScript engine', () => {
     const stored = ok<ConstructMatrixOutput>(await run('matrix.construct.explicit', { ring: Q, rows: [[1, 2], [3, 4]] }));
     const result = await run('matrix.determinant.compute', { matrix_uri: stored.matrix_uri });
     expect(ok<DeterminantOutput>(result).determinant).toBe('-2');
-    expect(result.artifact_uris).toEqual([]);
+    // The determinant is stored as a claim for matrix.determinant.verify, its parent the stored matrix.
+    const claimUri = ok<DeterminantOutput>(result).result_uri ?? '';
+    expect(result.artifact_uris).toEqual([claimUri]);
+    expect((await h.artifacts.getManifest(claimUri)).manifest.parents).toEqual([stored.matrix_uri]);
     expect(result.scope?.input_uris).toEqual([stored.matrix_uri]);
     expect(result.scope?.statement).toContain(stored.matrix_uri);
     const solved = ok<SolveOutput>(await run('matrix.linear_system.solve', { matrix_uri: stored.matrix_uri, rhs: [5, 6] }));

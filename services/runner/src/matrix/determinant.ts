@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import { DETERMINANT_CLAIM_SCHEMA_URI, DETERMINANT_CLAIM_SEMANTICS_URI, DeterminantClaimSchema, MATRIX_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
+import { EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra, storeClaim } from './capability-support.js';
 
 export const MATRIX_DETERMINANT_ID = 'matrix.determinant.compute';
 
@@ -12,6 +12,7 @@ export const DeterminantOutput = z
     determinant: z.string().describe('det A, exactly: an integer for Z matrices, a fraction "p/q" in lowest terms for Q, the least non-negative residue for GF(p)'),
     n: z.number().int().describe('the order of the square matrix'),
     singular: z.boolean().describe('true exactly when det A = 0'),
+    result_uri: z.string().nullable().describe('the answer stored as a claim, to pass as result_uri to matrix.determinant.verify; null when not retained'),
     engine: EngineSchema,
   })
   .strict();
@@ -24,7 +25,7 @@ export function determinantCompute(runtime: ProviderRuntime): CapabilityDefiniti
     version: MATRIX_VERSION,
     title: 'Determinant over Z, Q or GF(p)',
     description:
-      'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. A non-square matrix is refused before any work, naming the rule.',
+      'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. The answer is stored as a claim (result_uri) that matrix.determinant.verify recomputes by a different method (modular, with the Hadamard bound). A non-square matrix is refused before any work, naming the rule.',
     tags: ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],
     keywords: ['determinant', 'det', 'det(A)', 'is the matrix singular', 'singular matrix', 'invertible', 'Bareiss algorithm', 'fraction-free elimination', 'Gaussian elimination', 'Leibniz formula', 'Laplace expansion', 'exact determinant of an integer matrix', 'determinant mod p'],
     domain: 'matrix',
@@ -33,14 +34,14 @@ export function determinantCompute(runtime: ProviderRuntime): CapabilityDefiniti
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
     accepted_artifact_types: [MATRIX_SCHEMA_URI],
-    produced_artifact_types: [],
+    produced_artifact_types: [DETERMINANT_CLAIM_SCHEMA_URI],
     input: DeterminantInput,
     output: DeterminantOutput,
     examples: [
       { title: 'A 3×3 integer matrix (det = 6)', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[2, 0, 1], [1, 3, 2], [1, 1, 2]] } } },
       { title: 'The 3×3 Hilbert matrix over Q (det = 1/2160)', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Q' }, rows: [[1, '1/2', '1/3'], ['1/2', '1/3', '1/4'], ['1/3', '1/4', '1/5']] } } },
     ],
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: 'matrix.determinant.verify' }],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the given square matrix: its determinant in its ring.',
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },
@@ -48,11 +49,21 @@ export function determinantCompute(runtime: ProviderRuntime): CapabilityDefiniti
       const resolved = await resolveMatrix(input, context);
       requireSquare(resolved, input, 'the determinant');
       const { output, ms } = await runLinearAlgebra(context, { operation: 'determinant', matrix: resolved.matrix });
+      const engine = engineRecord(runtime, resolved, ms);
+      const claim = DeterminantClaimSchema.parse({ matrix: resolved.matrix, determinant: output.determinant });
+      const diagnostics: Diagnostic[] = [];
+      const resultUri = await storeClaim(
+        { schema_uri: DETERMINANT_CLAIM_SCHEMA_URI, semantics_uri: DETERMINANT_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { n: resolved.matrix.nrows, singular: output.determinant === '0' } },
+        context,
+        diagnostics,
+      );
       return exactOutcome(
-        { determinant: output.determinant, n: resolved.matrix.nrows, singular: output.determinant === '0', engine: engineRecord(runtime, resolved, ms) },
+        { determinant: output.determinant, n: resolved.matrix.nrows, singular: output.determinant === '0', result_uri: resultUri, engine },
         resolved,
         'the determinant',
         'elimination ran to the end exactly',
+        resolved.description,
+        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
       );
     },
   };

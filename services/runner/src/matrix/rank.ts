@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import { MATRIX_SCHEMA_URI, RANK_CLAIM_SCHEMA_URI, RANK_CLAIM_SEMANTICS_URI, RankClaimSchema, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
+import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra, storeClaim } from './capability-support.js';
 
 export const MATRIX_RANK_ID = 'matrix.rank.compute';
 
@@ -15,6 +15,7 @@ export const RankOutput = z
     nullity: z.number().int().describe('ncols − rank: the dimension of the right kernel (rank–nullity)'),
     left_nullity: z.number().int().describe('nrows − rank: the dimension of the left kernel'),
     field: z.string().describe('the field the rank is taken over: Q for integer and rational matrices, GF(p) otherwise'),
+    result_uri: z.string().nullable().describe('the answer stored as a claim, to pass as result_uri to matrix.rank.verify; null when not retained'),
     engine: EngineSchema,
   })
   .strict();
@@ -27,7 +28,7 @@ export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<Rank
     version: MATRIX_VERSION,
     title: 'Matrix rank over Q or GF(p)',
     description:
-      'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The matrix is inline or a stored matrix_uri.',
+      'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The answer is stored as a claim (result_uri) that matrix.rank.verify proves by a different method. The matrix is inline or a stored matrix_uri.',
     tags: ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
     keywords: ['rank of a matrix', 'matrix rank', 'row rank', 'column rank', 'linearly independent rows', 'linear independence', 'dimension of the row space', 'rank–nullity', 'nullity', 'Gaussian elimination', 'Bareiss', 'rank over a finite field', 'rank mod p'],
     domain: 'matrix',
@@ -36,14 +37,14 @@ export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<Rank
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
     accepted_artifact_types: [MATRIX_SCHEMA_URI],
-    produced_artifact_types: [],
+    produced_artifact_types: [RANK_CLAIM_SCHEMA_URI],
     input: RankInput,
     output: RankOutput,
     examples: [
       { title: 'A rank-2 3×3 integer matrix', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] } } },
       { title: 'Rank over GF(2) of a 3×4 matrix', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'GF', characteristic: '2' }, rows: [[1, 1, 0, 1], [0, 1, 1, 1], [1, 0, 1, 0]] } } },
     ],
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: 'matrix.rank.verify' }],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the given matrix: its rank over Q (for Z and Q entries) or over GF(p).',
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },
@@ -52,11 +53,21 @@ export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<Rank
       const { output, ms } = await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix });
       const { nrows, ncols } = resolved.matrix;
       const field = answerField(resolved);
+      const engine = engineRecord(runtime, resolved, ms);
+      const claim = RankClaimSchema.parse({ matrix: resolved.matrix, rank: output.rank });
+      const diagnostics: Diagnostic[] = [];
+      const resultUri = await storeClaim(
+        { schema_uri: RANK_CLAIM_SCHEMA_URI, semantics_uri: RANK_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { rank: output.rank, nrows, ncols } },
+        context,
+        diagnostics,
+      );
       return exactOutcome(
-        { rank: output.rank, nrows, ncols, nullity: ncols - output.rank, left_nullity: nrows - output.rank, field, engine: engineRecord(runtime, resolved, ms) },
+        { rank: output.rank, nrows, ncols, nullity: ncols - output.rank, left_nullity: nrows - output.rank, field, result_uri: resultUri, engine },
         resolved,
         `the rank over ${field}`,
         'elimination ran to the end exactly',
+        resolved.description,
+        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
       );
     },
   };

@@ -60,10 +60,23 @@ export {
   MinimalPolynomialClaimSchema,
 } from './minimal-polynomial-claim.js';
 export type { MinimalPolynomialClaim, MinimalPolynomialClaimInput } from './minimal-polynomial-claim.js';
+export {
+  canonicalDeterminantClaim,
+  canonicalRankClaim,
+  DETERMINANT_CLAIM_SCHEMA_URI,
+  DETERMINANT_CLAIM_SEMANTICS_URI,
+  DeterminantClaimInputSchema,
+  DeterminantClaimSchema,
+  RANK_CLAIM_SCHEMA_URI,
+  RANK_CLAIM_SEMANTICS_URI,
+  RankClaimInputSchema,
+  RankClaimSchema,
+} from './rank-determinant-claims.js';
+export type { DeterminantClaim, DeterminantClaimInput, RankClaim, RankClaimInput } from './rank-determinant-claims.js';
 
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [
-  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
   fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
 ];
