@@ -312,6 +312,10 @@ const EXPECTED: [string, string][] = [
   ['is the matrix diagonalizable, minpoly', 'matrix.minimal_polynomial.compute'],
   ['least degree annihilating polynomial of a matrix', 'matrix.minimal_polynomial.compute'],
   ['verify a minimal polynomial', 'matrix.minimal_polynomial.verify'],
+  ['verify a determinant', 'matrix.determinant.verify'],
+  ['check det(A) of an integer matrix by a multi-modular CRT recomputation', 'matrix.determinant.verify'],
+  ['verify the rank of a matrix', 'matrix.rank.verify'],
+  ['certify a matrix rank with a non-singular minor and a kernel basis', 'matrix.rank.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -112,6 +112,8 @@ const CHECKER_CAPABILITIES = [
   'matrix.inverse.verify',
   'matrix.minimal_polynomial.verify',
   'matrix.normal_form.verify',
+  'matrix.determinant.verify',
+  'matrix.rank.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -60,6 +60,8 @@ describe('every capability runs its advertised examples through MCP', () => {
       'matrix.linear_system.solve',
       'matrix.linear_system.verify',
       'matrix.inverse.verify',
+      'matrix.determinant.verify',
+      'matrix.rank.verify',
       'claim.validate',
       'claim.propositional.decide',
       'polynomial.gcd.compute',

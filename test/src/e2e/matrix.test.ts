@@ -25,7 +25,7 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 const IDS = ['matrix.construct.explicit', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.rref.compute', 'matrix.nullspace.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve'];
-const CHECKERS = ['matrix.linear_system.verify', 'matrix.inverse.verify'];
+const CHECKERS = ['matrix.linear_system.verify', 'matrix.inverse.verify', 'matrix.determinant.verify', 'matrix.rank.verify'];
 
 /** A text "p/q" or "n" as a rational (the test's own reading of the answers). */
 function q(text: string | number): Rational {
@@ -117,6 +117,48 @@ describe('exact linear algebra through MCP', () => {
     expect(await verify('matrix.inverse.verify', { matrix: B, outcome: 'INVERTIBLE', inverse: inverse.inverse })).toEqual({ level: 'VERIFIED', verdict: 'ACCEPTED', reason: null });
     const tampered = inverse.inverse.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? String((Number(x) + 1) % 101) : x)));
     expect(await verify('matrix.inverse.verify', { matrix: B, outcome: 'INVERTIBLE', inverse: tampered })).toEqual({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'INVERSE_MISMATCH' });
+  });
+
+  it('the determinant and rank checkers recompute the producers\' stored answers by another method, and reject wrong and tampered ones', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const verify = async (id: string, payload: Record<string, unknown>): Promise<{ level: string; basis: string; verdict: string; reason: string | null }> => {
+      const { result } = await mathRun(connection.client, { capability_id: id, mode: 'VERIFY', payload });
+      expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+      const output = result.output as { verdict: string; reason_code: string | null; verification_record_uri: string | null };
+      if (output.verdict === 'ACCEPTED') expect(output.verification_record_uri).toMatch(ARTIFACT_URI);
+      return { level: result.assurance.level, basis: result.assurance.basis, verdict: output.verdict, reason: output.reason_code };
+    };
+    // 64-bit entries, so that det A is far beyond one word and the CRT needs many primes.
+    const big = (i: number, j: number): string => String(((BigInt(i + 2) * 0x9e3779b97f4a7c15n) ^ (BigInt(j + 5) * 0xc2b2ae3d27d4eb4fn)) % (1n << 64n) - (1n << 63n));
+    const A = { ring: { kind: 'Z' }, rows: Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (__, j) => big(i, j))) };
+    const det = await run<{ determinant: string; result_uri: string }>('matrix.determinant.compute', { matrix: A });
+    expect(det.result_uri).toMatch(ARTIFACT_URI);
+    const accepted = await verify('matrix.determinant.verify', { result_uri: det.result_uri });
+    expect(accepted).toMatchObject({ level: 'VERIFIED', verdict: 'ACCEPTED' });
+    expect(accepted.basis).toMatch(/recomputed by multi-modular.*Hadamard bound/);
+    const wrong = String(BigInt(det.determinant) + 1n);
+    expect(await verify('matrix.determinant.verify', { claim: { matrix: A, determinant: wrong } })).toMatchObject({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'DETERMINANT_MISMATCH' });
+    // Tampered: the producer's determinant with one entry of A changed.
+    const tampered = { ...A, rows: A.rows.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? String(BigInt(x) + 1n) : x))) };
+    expect(await verify('matrix.determinant.verify', { claim: { matrix: tampered, determinant: det.determinant } })).toMatchObject({ verdict: 'REJECTED', reason: 'DETERMINANT_MISMATCH' });
+
+    // Rank 2 over Q (row 2 = row 0 + 2·row 1), 3×4 with fractions.
+    const R = { ring: { kind: 'Q' }, rows: [['1/2', 3, -1, 4], [2, '1/3', 5, 0], ['9/2', '11/3', 9, 4]] };
+    const rank = await run<{ rank: number; result_uri: string }>('matrix.rank.compute', { matrix: R });
+    expect(rank.rank).toBe(2);
+    const proved = await verify('matrix.rank.verify', { result_uri: rank.result_uri });
+    expect(proved).toMatchObject({ level: 'VERIFIED', verdict: 'ACCEPTED' });
+    expect(proved.basis).toMatch(/recomputed by a non-singular 2×2 minor modulo the prime \d+ .*kernel/);
+    expect(await verify('matrix.rank.verify', { claim: { matrix: R, rank: 3 } })).toMatchObject({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'RANK_TOO_HIGH' });
+    expect(await verify('matrix.rank.verify', { claim: { matrix: R, rank: 1 } })).toMatchObject({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'RANK_TOO_LOW' });
+    const gf = await run<{ rank: number; result_uri: string }>('matrix.rank.compute', { matrix: { ring: { kind: 'GF', characteristic: '3' }, rows: [[1, 2, 0], [1, 1, 1], [2, 0, 1]] } });
+    expect(await verify('matrix.rank.verify', { result_uri: gf.result_uri })).toMatchObject({ level: 'VERIFIED', verdict: 'ACCEPTED' });
+    for (const [query, id] of [
+      ['verify a determinant', 'matrix.determinant.verify'],
+      ['verify the rank of a matrix', 'matrix.rank.verify'],
+    ]) {
+      const found = await mathFind(connection.client, { query, limit: 3 });
+      expect(found.response.matches[0]?.['capability_id'], query).toBe(id);
+    }
   });
 
   it('answers bad input with an error naming the row, column and rule', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {

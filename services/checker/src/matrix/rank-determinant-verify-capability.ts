@@ -135,9 +135,9 @@ const DETERMINANT_TEXTS: Texts = {
   checkerId: DETERMINANT_CHECKER_ID,
   producer: 'matrix.determinant.compute',
   schemaUri: DETERMINANT_CLAIM_SCHEMA_URI,
-  title: 'Verify a determinant by a different method',
+  title: 'Verify a determinant by an independent recomputation',
   description:
-    'Independently recomputes det A for a claim of matrix.determinant.compute (its result_uri, or the matrix with the claimed determinant inline), by a different method from the producer\'s fraction-free (Bareiss) elimination and with no code of it. Over Z and Q: multi-modular — det of the row-scaled integer matrix by Gaussian elimination modulo word-size primes until their product exceeds Hadamard\'s bound plus the claim, so agreement modulo all of them proves equality (Chinese remainder theorem); deterministic, not probabilistic. Over GF(p): elimination in the other order (UL: last column first, pivots from the bottom). The method is named in the assurance basis. A wrong value is REJECTED (DETERMINANT_MISMATCH, with the prime that shows it; SHAPE for a non-square matrix).',
+    'Independently recomputes det A for a claim of matrix.determinant.compute (its result_uri, or the matrix with the claimed determinant inline), not by the producer\'s fraction-free (Bareiss) elimination and with no code of it. Over Z and Q: multi-modular — det of the row-scaled integer matrix by Gaussian elimination modulo word-size primes until their product exceeds Hadamard\'s bound plus the claim, so agreement modulo all of them proves equality (Chinese remainder theorem); deterministic, not probabilistic. Over GF(p): elimination in the other order (UL: last column first, pivots from the bottom). The assurance basis says how it was recomputed. A wrong value is REJECTED (DETERMINANT_MISMATCH, with the prime that shows it; SHAPE for a non-square matrix).',
   method:
     'over Z and Q: det of the row-scaled integer matrix modulo word-size primes (Gaussian elimination over GF(q)) until their product exceeds the Hadamard bound plus |claim|; over GF(p): UL-order elimination. Deterministic; no code of the producer',
   keywords: ['verify a determinant', 'check a determinant', 'certify det(A)', 'multi-modular determinant', 'Chinese remainder theorem', 'CRT', 'Hadamard bound', 'determinant modulo primes', 'independent recomputation'],
@@ -153,9 +153,9 @@ const RANK_TEXTS: Texts = {
   checkerId: RANK_CHECKER_ID,
   producer: 'matrix.rank.compute',
   schemaUri: RANK_CLAIM_SCHEMA_URI,
-  title: 'Verify a matrix rank by a different method',
+  title: 'Verify a matrix rank with a minor and a kernel',
   description:
-    'Independently proves rank A = r for a claim of matrix.rank.compute (its result_uri, or the matrix with the claimed rank inline), by a different method from the producer\'s fraction-free (Bareiss) elimination and with no code of it. Lower bound: an r×r minor non-singular modulo a prime (a rank mod p never exceeds the rank over Q). Upper bound: n − r independent integer kernel vectors built from that minor (reconstructed by CRT modulo word-size primes under a Hadamard bound) and checked exactly, so rank ≤ r. An unlucky prime is replaced by the next; deterministic. Over GF(p) the same minor and kernel, in GF(p). The method is named in the assurance basis. A wrong rank is REJECTED with the true one (RANK_TOO_HIGH, RANK_TOO_LOW).',
+    'Independently proves rank A = r for a claim of matrix.rank.compute (its result_uri, or the matrix with the claimed rank inline), not by the producer\'s fraction-free (Bareiss) elimination and with no code of it. Lower bound: an r×r minor non-singular modulo a prime (a rank mod p never exceeds the rank over Q). Upper bound: n − r independent integer kernel vectors built from that minor (reconstructed by CRT modulo word-size primes under a Hadamard bound) and checked exactly, so rank ≤ r. An unlucky prime is replaced by the next; deterministic. Over GF(p) the same minor and kernel, in GF(p). The assurance basis says how it was recomputed. A wrong rank is REJECTED with the true one (RANK_TOO_HIGH, RANK_TOO_LOW).',
   method:
     'rank ≥ r by a non-singular r×r minor modulo a word-size prime (or over GF(p)); rank ≤ r by n − r independent kernel vectors from that minor, reconstructed by CRT under a Hadamard bound and checked exactly; deterministic; no code of the producer',
   keywords: ['verify the rank of a matrix', 'check a rank', 'certify the rank', 'rank certificate', 'non-singular minor', 'kernel basis', 'rank–nullity', 'modular rank', 'independent recomputation'],
