@@ -147,7 +147,7 @@ describe('exact linear algebra through MCP', () => {
     expect(rank.rank).toBe(2);
     const proved = await verify('matrix.rank.verify', { result_uri: rank.result_uri });
     expect(proved).toMatchObject({ level: 'VERIFIED', verdict: 'ACCEPTED' });
-    expect(proved.basis).toMatch(/recomputed by a non-singular 2×2 minor modulo the prime \d+ .*kernel/);
+    expect(proved.basis).toMatch(/recomputed by a non-singular 2×2 minor modulo the prime \d+, .*kernel/);
     expect(await verify('matrix.rank.verify', { claim: { matrix: R, rank: 3 } })).toMatchObject({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'RANK_TOO_HIGH' });
     expect(await verify('matrix.rank.verify', { claim: { matrix: R, rank: 1 } })).toMatchObject({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'RANK_TOO_LOW' });
     const gf = await run<{ rank: number; result_uri: string }>('matrix.rank.compute', { matrix: { ring: { kind: 'GF', characteristic: '3' }, rows: [[1, 2, 0], [1, 1, 1], [2, 0, 1]] } });

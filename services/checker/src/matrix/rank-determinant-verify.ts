@@ -19,7 +19,8 @@
  *
  * Rank, by a lower and an upper bound that meet:
  * - lower: rank(Ã mod q) ≤ rank Ã for any prime q (a non-zero r×r minor mod q is non-zero in Z);
- *   the elimination also names the r rows I and r columns J of such a minor;
+ *   the elimination also names the r rows I and r columns J of such a minor, whose determinant
+ *   mod q is then recomputed by the UL-order elimination and must be non-zero;
  * - upper: n − r linearly independent vectors in the kernel prove rank ≤ r. For each column f
  *   outside J the vector with x_f = d = det Ã[I,J], x_J = −adj(Ã[I,J]) Ã[I,f] and 0 elsewhere is
  *   computed (its entries are r×r minors of Ã[I,·], so bounded by the product of those rows'
@@ -417,6 +418,14 @@ interface RankCertificate {
   method: string;
 }
 
+/**
+ * The lower bound's minor (reduced mod the prime) is non-singular: its determinant, by the UL-order elimination
+ * (not the one that found it), is non-zero. A zero would be a bug of this module: an error, no verdict.
+ */
+function requireNonSingularMinor<T>(R: ModArith<T>, minor: T[][], checkpoint: Checkpoint): void {
+  if (R.isZero(determinantMod(R, minor, checkpoint))) throw new Error('elimination named a singular minor');
+}
+
 /** The exact rank of an integer matrix, certified by a non-singular minor mod a prime and an exactly verified kernel. */
 function certifiedRankOverQ(rows: bigint[][], checkpoint: Checkpoint): RankCertificate {
   // Kernel on the side with fewer columns: n − r vectors of A, or m − r of Aᵀ.
@@ -435,14 +444,15 @@ function certifiedRankOverQ(rows: bigint[][], checkpoint: Checkpoint): RankCerti
     const profile = rankProfileMod(R, M.map((row) => row.map((a) => R.reduce(a))), checkpoint);
     const r = profile.rank;
     if (r < lower) continue;
-    const minor = `a non-singular ${r}×${r} minor modulo the prime ${q} (rank ≥ ${r})`;
+    requireNonSingularMinor(R, profile.rows.map((i) => profile.columns.map((j) => R.reduce((M[i] as bigint[])[j] as bigint))), checkpoint);
+    const minor = `a non-singular ${r}×${r} minor modulo the prime ${q}, its determinant recomputed non-zero in the UL order (rank ≥ ${r})`;
     if (r === Math.min(m, n)) return { rank: r, method: `${minor}, which is full rank; ${tried} prime(s) tried` };
     const free = Array.from({ length: n }, (_, j) => j).filter((j) => !profile.columns.includes(j));
     const kernel = kernelByCrt(M, profile.rows, profile.columns, free, q, primes, checkpoint);
     if (kernel !== null && kernel.every((x) => M.every((row) => row.reduce((s, a, j) => s + a * (x[j] as bigint), 0n) === 0n))) {
       return {
         rank: r,
-        method: `${minor}, and ${free.length} independent integer vectors of the ${side}, reconstructed by CRT from the minor's system solved modulo word-size primes (Hadamard bound) and checked exactly (rank ≤ ${r}); ${tried} prime(s) tried for the minor`,
+        method: `${minor}, and ${free.length} independent integer vector(s) of the ${side}, reconstructed by CRT from the minor's system solved modulo word-size primes (Hadamard bound) and checked exactly (rank ≤ ${r}); ${tried} prime(s) tried for the minor`,
       };
     }
     // q was unlucky: the rank is above r. The next prime.
@@ -496,6 +506,7 @@ function certifiedRankOverGf(matrix: MatrixPayload, checkpoint: Checkpoint): Ran
   const n = M[0]?.length ?? 0;
   const profile = rankProfileMod(R, M.map((row) => [...row]), checkpoint);
   const r = profile.rank;
+  requireNonSingularMinor(R, profile.rows.map((i) => profile.columns.map((j) => (M[i] as unknown[])[j])), checkpoint);
   const free = Array.from({ length: n }, (_, j) => j).filter((j) => !profile.columns.includes(j));
   const solved = solveMod(
     R,
@@ -515,7 +526,7 @@ function certifiedRankOverGf(matrix: MatrixPayload, checkpoint: Checkpoint): Ran
       if (!R.isZero(s)) throw new Error('a kernel vector built from the minor is not in the kernel');
     }
   }
-  return { rank: r, method: `a non-singular ${r}×${r} minor found by elimination over GF(${p}) (rank ≥ ${r}) and ${free.length} independent kernel vectors built from it, each checked by multiplying out (rank ≤ ${r})` };
+  return { rank: r, method: `a non-singular ${r}×${r} minor found by elimination over GF(${p}), its determinant recomputed non-zero in the UL order (rank ≥ ${r}) and ${free.length} independent kernel vectors built from it, each checked by multiplying out (rank ≤ ${r})` };
 }
 
 /** Check a stored rank claim. */
