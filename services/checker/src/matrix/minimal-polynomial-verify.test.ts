@@ -13,8 +13,10 @@ import {
   executeCapability,
   installCapability,
   loadOrCreateSigningKey,
+  makeRational,
   MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI,
   MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI,
+  RATIONALS,
   type ArtifactStore,
   type CapabilityResult,
   type CheckerAuthorization,
@@ -144,6 +146,23 @@ describe('minimal polynomial claims (pure checks)', () => {
     const A = matrix([['1/2', 1], [0, '1/2']]);
     expect(checkMinimalPolynomialClaim({ matrix: A, coefficients: ['1/4', '-1', '1'] })).toMatchObject({ accepted: true });
     expect(checkMinimalPolynomialClaim({ matrix: A, coefficients: ['-1/2', '1'] })).toMatchObject({ accepted: false, reason_code: 'DOES_NOT_ANNIHILATE' });
+  });
+
+  it('over Q, p(A) in integers over a common denominator: x² − tr A·x + det A for non-scalar 2×2 A, and p + 1/7 leaves exactly 1/7 I', () => {
+    const q = fc.tuple(fc.integer({ min: -40, max: 40 }), fc.integer({ min: 1, max: 30 })).map(([a, b]) => makeRational(BigInt(a), BigInt(b)));
+    fc.assert(
+      fc.property(fc.tuple(q, q, q, q), ([a, b, c, d]) => {
+        fc.pre(!(RATIONALS.isZero(b) && RATIONALS.isZero(c) && RATIONALS.equals(a, d)));
+        const A = matrix([[a, b], [c, d]].map((row) => row.map((x) => RATIONALS.format(x))));
+        const trace = RATIONALS.add(a, d);
+        const det = RATIONALS.sub(RATIONALS.mul(a, d), RATIONALS.mul(b, c));
+        const p = [det, RATIONALS.neg(trace), RATIONALS.one];
+        expect(checkMinimalPolynomialClaim({ matrix: A, coefficients: p.map((x) => RATIONALS.format(x)) })).toMatchObject({ accepted: true });
+        const shifted = [RATIONALS.add(det, makeRational(1n, 7n)), ...p.slice(1)];
+        expect(checkMinimalPolynomialClaim({ matrix: A, coefficients: shifted.map((x) => RATIONALS.format(x)) })).toMatchObject({ accepted: false, reason_code: 'DOES_NOT_ANNIHILATE', message: expect.stringMatching(/entry \(0, 0\) is 1\/7$/) as unknown });
+      }),
+      { numRuns: 50 },
+    );
   });
 });
 

@@ -4,7 +4,8 @@
  * of a square A holds exactly when
  *
  * 1. p is monic (c_d = 1);
- * 2. p(A) = 0, multiplied out exactly column by column (p(A) e_j by Horner's rule);
+ * 2. p(A) = 0, multiplied out exactly column by column (p(A) e_j by Horner's rule; over Q in
+ *    integers, A = B/δ and each column over one common denominator);
  * 3. p is minimal. Since p(A) = 0, the minimal polynomial divides p, so p is minimal exactly when
  *    I, A, …, A^{d−1} are linearly independent (deg of the minimal polynomial ≥ d). No factorizer
  *    is needed: the checker certifies the degree by its own method, the Krylov lower bound. If for
@@ -138,6 +139,83 @@ function minimalDegreeAtLeast(F: Field<unknown>, A: unknown[][], d: number, chec
   return rank >= d ? { holds: true, method } : { holds: false, rank, method };
 }
 
+/** A non-zero entry of p(A), or null when p(A) = 0: column j is p(A) e_j by Horner's rule, in F's arithmetic. */
+function nonZeroEntry(F: Field<unknown>, A: unknown[][], c: unknown[], checkpoint: Checkpoint): { i: number; j: number; value: string } | null {
+  const d = c.length - 1;
+  for (let j = 0; j < A.length; j++) {
+    let w = A.map(() => F.zero);
+    for (let k = d; k >= 0; k--) {
+      checkpoint();
+      w = times(F, A, w);
+      w[j] = F.add(w[j], c[k]);
+    }
+    const i = w.findIndex((x) => !F.isZero(x));
+    if (i >= 0) return { i, j, value: F.format(w[i]) };
+  }
+  return null;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/**
+ * The same over Q, in integers: A = B/δ with B integral (δ the lcm of A's denominators), and each
+ * Horner vector w held as W/den with W integral and one common denominator, so that a step
+ * w ← A w + c_k e_j is one integer matrix–vector product B W (over δ·den) and a handful of gcds,
+ * where rational arithmetic would take gcds for every product. Exactly the same values: p(A) = 0
+ * is decided exactly, not modulo anything. For integer A and p, δ = den = 1 throughout.
+ */
+function nonZeroEntryOverQ(A: Rational[][], c: Rational[], checkpoint: Checkpoint): { i: number; j: number; value: string } | null {
+  const n = A.length;
+  const d = c.length - 1;
+  let delta = 1n;
+  for (const row of A) for (const a of row) if (a.den !== 1n) delta = (delta / gcd(delta, a.den)) * a.den;
+  const B = A.map((row) => row.map((a) => (a.num * delta) / a.den));
+  for (let j = 0; j < n; j++) {
+    let W: bigint[] = Array.from({ length: n }, () => 0n);
+    let den = 1n;
+    for (let k = d; k >= 0; k--) {
+      checkpoint();
+      // A w = B W / (δ·den).
+      W = B.map((row) => {
+        let s = 0n;
+        for (let t = 0; t < n; t++) s += (row[t] as bigint) * (W[t] as bigint);
+        return s;
+      });
+      den *= delta;
+      // + c_k e_j, over the common denominator lcm(den, c_k.den).
+      const ck = c[k] as Rational;
+      const g = gcd(den, ck.den);
+      const lift = ck.den / g;
+      if (lift !== 1n) W = W.map((x) => x * lift);
+      den *= lift;
+      W[j] = (W[j] as bigint) + ck.num * (den / ck.den);
+      if (den !== 1n) {
+        let common = den;
+        for (const x of W) {
+          if (common === 1n) break;
+          common = gcd(common, x);
+        }
+        if (common !== 1n) {
+          W = W.map((x) => x / common);
+          den /= common;
+        }
+      }
+    }
+    const i = W.findIndex((x) => x !== 0n);
+    if (i >= 0) {
+      const g = gcd(W[i] as bigint, den);
+      const [num, q] = [(W[i] as bigint) / g, den / g];
+      return { i, j, value: q === 1n ? num.toString() : `${num}/${q}` };
+    }
+  }
+  return null;
+}
+
 /** Check a stored minimal polynomial claim (it must parse as canonical). */
 export function checkMinimalPolynomialClaim(raw: unknown, checkpoint: Checkpoint = () => undefined): MatrixCheckResult {
   const claim: MinimalPolynomialClaim = MinimalPolynomialClaimSchema.parse(raw);
@@ -153,15 +231,10 @@ export function checkMinimalPolynomialClaim(raw: unknown, checkpoint: Checkpoint
   }
   if (d > n) return reject(MatrixRejectionReason.NOT_MINIMAL, `degree ${d} exceeds n = ${n}; the characteristic polynomial, of degree n, already kills A (Cayley–Hamilton)`, ['coefficients']);
   // p(A) e_j for every j: the columns of p(A).
-  for (let j = 0; j < n; j++) {
-    const e = A.map((_, i) => (i === j ? F.one : F.zero));
-    let w = e.map(() => F.zero);
-    for (let k = d; k >= 0; k--) {
-      checkpoint();
-      w = times(F, A, w).map((x, i) => F.add(x, F.mul(c[k], e[i])));
-    }
-    const i = w.findIndex((x) => !F.isZero(x));
-    if (i >= 0) return reject(MatrixRejectionReason.DOES_NOT_ANNIHILATE, `p(A) ≠ 0: its entry (${i}, ${j}) is ${F.format(w[i]).slice(0, 80)}`, ['coefficients'], `entry (${i}, ${j}) of p(A)`);
+  const nonZero = F.kind === 'Q' ? nonZeroEntryOverQ(A as Rational[][], c as Rational[], checkpoint) : nonZeroEntry(F, A, c, checkpoint);
+  if (nonZero !== null) {
+    const { i, j, value } = nonZero;
+    return reject(MatrixRejectionReason.DOES_NOT_ANNIHILATE, `p(A) ≠ 0: its entry (${i}, ${j}) is ${value.slice(0, 80)}`, ['coefficients'], `entry (${i}, ${j}) of p(A)`);
   }
   const minimal = minimalDegreeAtLeast(F, A, d, checkpoint);
   if (!minimal.holds) {
