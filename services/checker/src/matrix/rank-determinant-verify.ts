@@ -419,8 +419,9 @@ interface RankCertificate {
 }
 
 /**
- * The lower bound's minor (reduced mod the prime) is non-singular: its determinant, by the UL-order elimination
- * (not the one that found it), is non-zero. A zero would be a bug of this module: an error, no verdict.
+ * The lower bound's minor (reduced mod the prime) is non-singular: its determinant, by the
+ * UL-order elimination (not the one that found it), is non-zero. A zero would be a bug of this
+ * module: an error, no verdict.
  */
 function requireNonSingularMinor<T>(R: ModArith<T>, minor: T[][], checkpoint: Checkpoint): void {
   if (R.isZero(determinantMod(R, minor, checkpoint))) throw new Error('elimination named a singular minor');
@@ -449,7 +450,12 @@ function certifiedRankOverQ(rows: bigint[][], checkpoint: Checkpoint): RankCerti
     if (r === Math.min(m, n)) return { rank: r, method: `${minor}, which is full rank; ${tried} prime(s) tried` };
     const free = Array.from({ length: n }, (_, j) => j).filter((j) => !profile.columns.includes(j));
     const kernel = kernelByCrt(M, profile.rows, profile.columns, free, q, primes, checkpoint);
-    if (kernel !== null && kernel.every((x) => M.every((row) => row.reduce((s, a, j) => s + a * (x[j] as bigint), 0n) === 0n))) {
+    const inKernel = (x: bigint[]): boolean =>
+      M.every((row) => {
+        checkpoint();
+        return row.reduce((s, a, j) => s + a * (x[j] as bigint), 0n) === 0n;
+      });
+    if (kernel !== null && kernel.every(inKernel)) {
       return {
         rank: r,
         method: `${minor}, and ${free.length} independent integer vector(s) of the ${side}, reconstructed by CRT from the minor's system solved modulo word-size primes (Hadamard bound) and checked exactly (rank ≤ ${r}); ${tried} prime(s) tried for the minor`,
