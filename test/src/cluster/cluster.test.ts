@@ -97,6 +97,9 @@ const RUNNER_CAPABILITIES = [
   'matrix.minimal_polynomial.compute',
   'matrix.hermite_normal_form.compute',
   'matrix.smith_normal_form.compute',
+  'lattice.basis.reduce',
+  'lattice.hermite_normal_form.compute',
+  'lattice.sublattice_index.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -112,6 +115,7 @@ const CHECKER_CAPABILITIES = [
   'matrix.inverse.verify',
   'matrix.minimal_polynomial.verify',
   'matrix.normal_form.verify',
+  'lattice.basis.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
