@@ -155,6 +155,18 @@ describe('LLL on big integers', () => {
     expect(multiply(out.transform.slice(2), B)).toEqual([[0n, 0n, 0n], [0n, 0n, 0n]]);
     expect(laplace(out.transform) ** 2n).toBe(1n);
     expect(isLllReduced(out.reduced.slice(0, 2), THREE_QUARTERS)).toBe(true);
+    // 30 generators of 20 bits in Z^10: the Hermite transform has entries of thousands of bits, but U's rows are reduced (the basis rows against the relations).
+    let seed = 4242n;
+    const next = (): bigint => {
+      seed = (seed * 6364136223846793005n + 1442695040888963407n) % (1n << 64n);
+      return (seed >> 40n) - (1n << 23n);
+    };
+    const wide = Array.from({ length: 30 }, () => Array.from({ length: 10 }, next));
+    const many = lllReduce(wide, THREE_QUARTERS);
+    expect(many.rank).toBe(10);
+    expect(multiply(many.transform, wide)).toEqual(many.reduced);
+    expect(Math.max(...many.transform.flat().map((x) => (x < 0n ? -x : x).toString(2).length))).toBeLessThan(64);
+    expect(isLllReduced(many.reduced.slice(0, 10), THREE_QUARTERS)).toBe(true);
     // All zero generators: rank 0, U any unimodular matrix.
     const zero = lllReduce([[0n, 0n]], THREE_QUARTERS);
     expect(zero).toMatchObject({ rank: 0, reduced: [[0n, 0n]] });

@@ -7,8 +7,10 @@
  *
  * Generators that are linearly dependent are reduced as a basis first: U₁ B = [H; 0] by the
  * Hermite normal form, then LLL on H, and the m − r relations (the rows of U₁ that give zero)
- * are LLL-reduced as well, so that the transform has short relation rows. The result is what
- * MLLL gives: a reduced basis followed by zero rows, with one unimodular U.
+ * are LLL-reduced as well, and the basis rows of U reduced against them by Babai's nearest plane
+ * (the Hermite transform alone can have entries of thousands of bits; 30 generators of 20 bits in
+ * Z^10 end with U under 12 bits). The result is what MLLL gives: a reduced basis followed by zero
+ * rows, with one unimodular U.
  */
 import type { Checkpoint } from './engine.js';
 import { hermiteNormalForm, smithNormalForm } from './normal-form-engine.js';
@@ -77,6 +79,8 @@ export interface LllBasis {
   transform: bigint[][];
   /** d_1, …, d_r: d_i = det of the Gram matrix of the first i reduced vectors (d_r is the squared covolume). */
   gram: bigint[];
+  /** λ_{i,j} = d_{j+1} μ_{i,j} of the reduced basis, for j < i. */
+  lambda: bigint[][];
   swaps: number;
 }
 
@@ -102,7 +106,7 @@ function lllIndependent(input: readonly (readonly bigint[])[], delta: Delta, che
   d[0] = 1n;
   const lambda: bigint[][] = Array.from({ length: n }, () => Array.from({ length: n }, () => 0n));
   let swaps = 0;
-  if (n === 0) return { basis: [], transform: [], gram: [], swaps };
+  if (n === 0) return { basis: [], transform: [], gram: [], lambda: [], swaps };
   d[1] = dot(b[0] as bigint[], b[0] as bigint[]);
   if (d[1] === 0n) throw new DependentVectors(0);
   const L = (i: number): bigint[] => lambda[i] as bigint[];
@@ -163,7 +167,38 @@ function lllIndependent(input: readonly (readonly bigint[])[], delta: Delta, che
     for (let l = k - 2; l >= 0; l--) reduce(k, l);
     k++;
   }
-  return { basis: b, transform: H, gram: d.slice(1), swaps };
+  return { basis: b, transform: H, gram: d.slice(1), lambda, swaps };
+}
+
+/**
+ * t minus a lattice vector of `reduced` chosen by Babai's nearest plane: for j from the last basis
+ * vector down, subtract round(μ_{t,j}) b_j, so that |μ_{t,j}| ≤ 1/2 after. The λ_{t,j} =
+ * d_{j+1} μ_{t,j} are determinants of integer Gram-type matrices, so the recursion stays integral.
+ */
+function nearestPlane(t: readonly bigint[], reduced: LllBasis, checkpoint: Checkpoint): bigint[] {
+  const k = reduced.basis.length;
+  if (k === 0) return [...t];
+  const out = [...t];
+  const d = [1n, ...reduced.gram];
+  const lt: bigint[] = [];
+  for (let j = 0; j < k; j++) {
+    checkpoint();
+    const lj = reduced.lambda[j] as bigint[];
+    let u = dot(out, reduced.basis[j] as bigint[]);
+    for (let i = 0; i < j; i++) u = ((d[i + 1] as bigint) * u - (lt[i] as bigint) * (lj[i] as bigint)) / (d[i] as bigint);
+    lt.push(u);
+  }
+  for (let j = k - 1; j >= 0; j--) {
+    const dj = d[j + 1] as bigint;
+    const x = lt[j] as bigint;
+    if (2n * abs(x) <= dj) continue;
+    const q = roundDiv(x, dj);
+    subtractMultiple(out, reduced.basis[j] as bigint[], q);
+    const lj = reduced.lambda[j] as bigint[];
+    for (let i = 0; i < j; i++) lt[i] = (lt[i] as bigint) - q * (lj[i] as bigint);
+    lt[j] = x - q * dj;
+  }
+  return out;
 }
 
 /** An LLL-reduced basis of the lattice spanned by some generators, with the unimodular transform. */
@@ -201,7 +236,8 @@ export function lllReduce(B: readonly (readonly bigint[])[], delta: Delta, check
   const U1 = hermite.transform as bigint[][];
   const basis = lllIndependent(hermite.hnf.slice(0, r), delta, checkpoint);
   const relations = lllIndependent(U1.slice(r), delta, checkpoint);
-  const top = multiply(basis.transform, U1.slice(0, r), m, checkpoint);
+  // The basis rows of U may be changed by any relation: reduce them against the relation lattice (Babai's nearest plane), which keeps U B and det U.
+  const top = multiply(basis.transform, U1.slice(0, r), m, checkpoint).map((row) => nearestPlane(row, relations, checkpoint));
   return {
     reduced: [...basis.basis, ...Array.from({ length: m - r }, () => Array.from({ length: n }, () => 0n))],
     transform: [...top, ...relations.basis],

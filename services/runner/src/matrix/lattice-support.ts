@@ -8,7 +8,7 @@ import { LatticeKernelOutput, type LatticeKernelInput } from './lattice.kernel.j
 
 const KERNEL = { module: fileURLToPath(new URL('./lattice.kernel.ts', import.meta.url)), exportName: 'latticeKernel' };
 
-export const LLL_METHOD = 'integral LLL (de Weger; Cohen Algorithm 2.6.7): Gram determinants d_i and λ_{i,j} = d_{j+1} μ_{i,j} kept as big integers, exact Lovász test with the rational δ; dependent generators first through their Hermite basis (U₁ B = [H; 0])';
+export const LLL_METHOD = 'integral LLL (de Weger; Cohen Algorithm 2.6.7): Gram determinants d_i and λ_{i,j} = d_{j+1} μ_{i,j} kept as big integers, exact Lovász test with the rational δ; dependent generators first through their Hermite basis (U₁ B = [H; 0]), the relation rows of U LLL-reduced and its basis rows reduced against them (nearest plane)';
 export const HERMITE_BASIS_METHOD = 'row-style Hermite normal form by unimodular extended-gcd row operations on big integers (modulo the lattice determinant for full column rank)';
 export const INDEX_METHOD = 'the Hermite basis of L; each generator of L′ written in it by back-substitution (integrality at each pivot is membership); the Smith normal form of those coordinates gives L / L′';
 
