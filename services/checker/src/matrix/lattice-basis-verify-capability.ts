@@ -76,7 +76,7 @@ export function verifyLatticeBasis(authority: CheckerAuthority): CapabilityDefin
     id: LATTICE_BASIS_VERIFY_CAPABILITY_ID,
     version: VERSION,
     title: 'Verify an LLL-reduced lattice basis',
-    description: `Independently checks a claim that B′ is an LLL-reduced basis (Lenstra–Lenstra–Lovász, parameter δ with ${DELTA_RANGE}) of the lattice spanned by the rows of B, with its own exact arithmetic and no code of the producer (give the output of lattice.basis.reduce as result_uri, or inline). Same lattice: U integer, det U = ±1 by its own fraction-free determinant, U B = B′ exactly. A basis: non-zero rows first and independent. Reduced: Gram–Schmidt in exact fractions, |μ_ij| ≤ 1/2 (size reduction) and the Lovász condition. A false claim is REJECTED naming the row and rule (NOT_UNIMODULAR, PRODUCT_MISMATCH, NOT_SIZE_REDUCED, LOVASZ_FAILS, DEPENDENT_ROWS, ZERO_ROWS_NOT_LAST, SHAPE).`,
+    description: `Independently checks a claim that B′ is an LLL-reduced basis (Lenstra–Lenstra–Lovász, parameter δ with ${DELTA_RANGE}) of the lattice spanned by the rows of B, with its own exact arithmetic and no code of the producer (give the output of lattice.basis.reduce as result_uri, or inline). Same lattice: U integer, det U = ±1 by its own fraction-free determinant, U B = B′ exactly. A basis: non-zero rows first and independent. Reduced: Gram–Schmidt data exactly, as integers by its own fraction-free elimination of the Gram matrix, |μ_ij| ≤ 1/2 (size reduction) and the Lovász condition. A false claim is REJECTED naming the row and rule (NOT_UNIMODULAR, PRODUCT_MISMATCH, NOT_SIZE_REDUCED, LOVASZ_FAILS, DEPENDENT_ROWS, ZERO_ROWS_NOT_LAST, SHAPE).`,
     tags: ['lattice', 'integer', 'lll', 'verification', 'checker', 'certificate'],
     keywords: ['verify an LLL-reduced basis', 'check LLL reduction', 'check a reduced lattice basis', 'Lovász condition', 'size-reduced', 'Gram–Schmidt coefficients', 'unimodular transform', 'same lattice', 'U B = B′'],
     domain: 'lattice',
@@ -101,7 +101,7 @@ export function verifyLatticeBasis(authority: CheckerAuthority): CapabilityDefin
     limits: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits, delta_range: DELTA_RANGE },
     checker: {
       checker_id: LATTICE_BASIS_CHECKER_ID,
-      method: 'exact integer product U B compared with B′ entry by entry; det U by fraction-free (Bareiss) elimination, required ±1; Gram–Schmidt coefficients and norms in exact fractions from the Gram matrix, checked against |μ| ≤ 1/2 and the Lovász condition with the claimed δ',
+      method: 'exact integer product U B compared with B′ entry by entry; det U by fraction-free (Bareiss) elimination, required ±1; Gram determinants d_i and d_{j+1} μ_ij as integers by fraction-free (Bareiss) elimination of the Gram matrix, checked against |μ| ≤ 1/2 and the Lovász condition with the claimed δ',
       source_files: LATTICE_BASIS_CHECKER_SOURCES,
       configuration: { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits, transform: 'required', delta_range: DELTA_RANGE },
     },

@@ -16,6 +16,7 @@ import {
   LATTICE_BASIS_CLAIM_SCHEMA_URI,
   LATTICE_BASIS_CLAIM_SEMANTICS_URI,
   loadOrCreateSigningKey,
+  RATIONALS,
   verifyRecordSignature,
   type ArtifactStore,
   type CapabilityResult,
@@ -24,6 +25,7 @@ import {
   type InstalledCapability,
   type IsolatedExecutor,
   type ProviderRuntime,
+  type Rational,
   type SigningKey,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
@@ -96,6 +98,35 @@ const trueClaims = fc
     return { B: multiply(inverse, R), R, U: W, r };
   });
 
+/** The first LLL condition a basis breaks, the textbook way (rational Gram–Schmidt vectors), or null: the test's own truth. */
+function textbookFailure(rows: readonly (readonly bigint[])[], delta: Rational): { reason: string; row: number } | null {
+  const Q = RATIONALS;
+  const dotQ = (u: readonly Rational[], v: readonly Rational[]): Rational => u.reduce((s, x, i) => Q.add(s, Q.mul(x, v[i] as Rational)), Q.zero);
+  const less = (a: Rational, b: Rational): boolean => Q.sub(a, b).num < 0n;
+  const star: Rational[][] = [];
+  const norms: Rational[] = [];
+  for (const [i, row] of rows.entries()) {
+    const b = row.map((x) => Q.fromBigInt(x));
+    let v = [...b];
+    const mu: Rational[] = [];
+    for (let j = 0; j < i; j++) {
+      const m = Q.div(dotQ(b, star[j] as Rational[]), norms[j] as Rational);
+      mu.push(m);
+      if (less(Q.fromFraction(1n, 2n), m.num < 0n ? Q.neg(m) : m)) return { reason: 'NOT_SIZE_REDUCED', row: i };
+      v = v.map((x, c) => Q.sub(x, Q.mul(m, (star[j] as Rational[])[c] as Rational)));
+    }
+    const B = dotQ(v, v);
+    if (B.num === 0n) return { reason: 'DEPENDENT_ROWS', row: i };
+    if (i > 0) {
+      const m = mu[i - 1] as Rational;
+      if (less(B, Q.mul(Q.sub(delta, Q.mul(m, m)), norms[i - 1] as Rational))) return { reason: 'LOVASZ_FAILS', row: i };
+    }
+    star.push(v);
+    norms.push(B);
+  }
+  return null;
+}
+
 describe('LLL claims (pure checks)', () => {
   it('accepts true claims for every δ in (1/4, 1], dependent generators included', () => {
     fc.assert(
@@ -103,6 +134,21 @@ describe('LLL claims (pure checks)', () => {
         expect(checkLatticeBasisClaim(claimOf(B, R, U, delta))).toMatchObject({ accepted: true });
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('property: on any basis without zero rows, the verdict and the failing row are the textbook\'s (rational Gram–Schmidt vectors)', () => {
+    const rows = fc.integer({ min: 1, max: 4 }).chain((m) => fc.array(fc.array(fc.bigInt({ min: -6n, max: 6n }), { minLength: 4, maxLength: 4 }), { minLength: m, maxLength: m }));
+    fc.assert(
+      fc.property(rows, fc.constantFrom(['3/4', 3n, 4n], ['1/1', 1n, 1n], ['13/50', 13n, 50n]), (R, [text, p, q]) => {
+        fc.pre(R.every((row) => row.some((x) => x !== 0n)));
+        const I = R.map((_, i) => R.map((__, j) => (i === j ? 1n : 0n)));
+        const expected = textbookFailure(R, RATIONALS.fromFraction(p, q));
+        const result = checkLatticeBasisClaim(claimOf(R, R, I, text));
+        if (expected === null) expect(result).toMatchObject({ accepted: true });
+        else expect(result).toMatchObject({ accepted: false, reason_code: expected.reason, path: ['reduced', expected.row] });
+      }),
+      { numRuns: 400 },
     );
   });
 

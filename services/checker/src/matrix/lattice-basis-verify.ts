@@ -1,8 +1,9 @@
 /**
  * The checks behind lattice.basis.verify, written apart from the producer's engine (no import
- * from the runner; the producer keeps Gram–Schmidt data as integers by de Weger's recursion, this
- * checker works with fractions from the Gram matrix). A claim that B′ is an LLL-reduced basis,
- * with parameter δ, of the lattice spanned by the rows of B comes with U:
+ * from the runner: the producer updates Gram–Schmidt data incrementally through its swaps, this
+ * checker computes them once, by its own fraction-free elimination of the claimed basis's Gram
+ * matrix). A claim that B′ is an LLL-reduced basis, with parameter δ, of the lattice spanned by
+ * the rows of B comes with U:
  *
  * - same lattice: U is an integer matrix with det U = ±1 (its own fraction-free determinant) and
  *   U B = B′ exactly, so the rows of B′ and of B span the same lattice;
@@ -42,27 +43,11 @@ function reject(reason_code: LatticeRejectionReason, message: string, path: (str
 
 const short = (text: string): string => (text.length > 60 ? `${text.slice(0, 28)}…${text.slice(-28)} (${text.length} chars)` : text);
 
-/** A fraction n/d in lowest terms with d > 0: this checker's own. */
-interface Fraction {
-  n: bigint;
-  d: bigint;
-}
 const gcd = (a: bigint, b: bigint): bigint => {
   let [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
   while (y !== 0n) [x, y] = [y, x % y];
   return x;
 };
-function frac(n: bigint, d: bigint = 1n): Fraction {
-  if (d < 0n) [n, d] = [-n, -d];
-  const g = gcd(n, d);
-  return g > 1n ? { n: n / g, d: d / g } : { n, d };
-}
-const sub = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.d - b.n * a.d, a.d * b.d);
-const mul = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.n, a.d * b.d);
-const div = (a: Fraction, b: Fraction): Fraction => frac(a.n * b.d, a.d * b.n);
-/** a < b. */
-const less = (a: Fraction, b: Fraction): boolean => a.n * b.d < b.n * a.d;
-const show = (a: Fraction): string => (a.d === 1n ? a.n.toString() : `${a.n}/${a.d}`);
 
 /** Check a stored LLL claim (the claim must parse as canonical). */
 export function checkLatticeBasisClaim(raw: unknown, checkpoint: Checkpoint = () => undefined): LatticeCheckResult {
@@ -99,39 +84,56 @@ export function checkLatticeBasisClaim(raw: unknown, checkpoint: Checkpoint = ()
     }
   }
 
-  // Gram–Schmidt from the Gram matrix, in fractions: μ_{i,j} = (G_{i,j} − Σ_{k<j} μ_{j,k} μ_{i,k} B_k) / B_j, B_i = G_{i,i} − Σ_{k<i} μ_{i,k}² B_k.
-  const delta = (() => {
-    const [p, q] = claim.delta.split('/');
-    return frac(BigInt(p ?? '0'), BigInt(q ?? '1'));
-  })();
-  const half = frac(1n, 2n);
-  const norms: Fraction[] = [];
-  const mu: Fraction[][] = [];
-  for (let i = 0; i < rank; i++) {
-    const bi = R[i] as bigint[];
-    const row: Fraction[] = [];
-    mu.push(row);
-    for (let j = 0; j < i; j++) {
-      checkpoint();
-      const bj = R[j] as bigint[];
-      let g = frac(bi.reduce((s, x, c) => s + x * (bj[c] as bigint), 0n));
-      for (let k = 0; k < j; k++) g = sub(g, mul(mul((mu[j] as Fraction[])[k] as Fraction, row[k] as Fraction), norms[k] as Fraction));
-      const m_ij = div(g, norms[j] as Fraction);
-      row.push(m_ij);
-      const magnitude = m_ij.n < 0n ? frac(-m_ij.n, m_ij.d) : m_ij;
-      if (less(half, magnitude)) return reject(LatticeRejectionReason.NOT_SIZE_REDUCED, `μ_{${i},${j}} = ${short(show(m_ij))}: |μ| > 1/2, so row ${i} of B′ is not size-reduced against row ${j}`, ['reduced', i], `μ_{${i},${j}} = ${short(show(m_ij))}`);
+  // Gram–Schmidt data as integers, by fraction-free (Bareiss) elimination of the Gram matrix G
+  // without pivoting: before column j is eliminated, G[j][j] = d_{j+1} (the Gram determinant of
+  // the first j + 1 rows) and G[i][j] = λ_{i,j} = d_{j+1} μ_{i,j} for i > j; a zero pivot means
+  // row j depends on the rows above it. Then |μ_{i,j}| ≤ 1/2 is 2|λ_{i,j}| ≤ d_{j+1}, and Lovász
+  // |b*_i|² ≥ (δ − μ²_{i,i−1})|b*_{i−1}|² is q·d_{i+1}·d_{i−1} ≥ p·d_i² − q·λ²_{i,i−1} for δ = p/q.
+  const [p, q] = claim.delta.split('/').map((t) => BigInt(t)) as [bigint, bigint];
+  const G = R.slice(0, rank).map((u) => {
+    checkpoint();
+    return R.slice(0, rank).map((v) => u.reduce((s, x, c) => (x === 0n ? s : s + x * (v[c] as bigint)), 0n));
+  });
+  const d: bigint[] = [1n];
+  let zeroPivot = rank;
+  for (let k = 0; k < rank; k++) {
+    const top = G[k] as bigint[];
+    const pivot = top[k] as bigint;
+    if (pivot === 0n) {
+      zeroPivot = k;
+      break;
     }
-    let b = frac(bi.reduce((s, x) => s + x * x, 0n));
-    for (let k = 0; k < i; k++) b = sub(b, mul(mul(row[k] as Fraction, row[k] as Fraction), norms[k] as Fraction));
-    if (b.n === 0n) return reject(LatticeRejectionReason.DEPENDENT_ROWS, `row ${i} of B′ lies in the span of the rows above it (|b*_${i}|² = 0): the non-zero rows are not a basis`, ['reduced', i], `row ${i}`);
-    if (i > 0) {
-      const m = row[i - 1] as Fraction;
-      const bound = mul(sub(delta, mul(m, m)), norms[i - 1] as Fraction);
-      if (less(b, bound)) {
-        return reject(LatticeRejectionReason.LOVASZ_FAILS, `|b*_${i}|² = ${short(show(b))} < (δ − μ_{${i},${i - 1}}²)|b*_${i - 1}|² = ${short(show(bound))} with δ = ${claim.delta}: the Lovász condition fails at row ${i}`, ['reduced', i], `row ${i}`);
+    d.push(pivot);
+    const previous = d[k] as bigint;
+    for (let i = k + 1; i < rank; i++) {
+      checkpoint();
+      const row = G[i] as bigint[];
+      const a = row[k] as bigint;
+      for (let j = k + 1; j < rank; j++) row[j] = (pivot * (row[j] as bigint) - a * (top[j] as bigint)) / previous;
+    }
+  }
+  const mu = (i: number, j: number): string => {
+    const lambda = (G[i] as bigint[])[j] as bigint;
+    const den = d[j + 1] as bigint;
+    const g = gcd(lambda, den);
+    return den / g === 1n ? (lambda / g).toString() : `${lambda / g}/${den / g}`;
+  };
+  for (let i = 0; i < rank; i++) {
+    const row = G[i] as bigint[];
+    for (let j = 0; j < i; j++) {
+      const lambda = row[j] as bigint;
+      if (2n * (lambda < 0n ? -lambda : lambda) > (d[j + 1] as bigint)) {
+        return reject(LatticeRejectionReason.NOT_SIZE_REDUCED, `μ_{${i},${j}} = ${short(mu(i, j))}: |μ| > 1/2, so row ${i} of B′ is not size-reduced against row ${j}`, ['reduced', i], `μ_{${i},${j}} = ${short(mu(i, j))}`);
       }
     }
-    norms.push(b);
+    if (i === zeroPivot) return reject(LatticeRejectionReason.DEPENDENT_ROWS, `row ${i} of B′ lies in the span of the rows above it (|b*_${i}|² = 0): the non-zero rows are not a basis`, ['reduced', i], `row ${i}`);
+    if (i > 0) {
+      const lambda = row[i - 1] as bigint;
+      const di = d[i] as bigint;
+      if (q * (d[i + 1] as bigint) * (d[i - 1] as bigint) < p * di * di - q * lambda * lambda) {
+        return reject(LatticeRejectionReason.LOVASZ_FAILS, `|b*_${i}|² < (δ − μ_{${i},${i - 1}}²)|b*_${i - 1}|² with δ = ${claim.delta} and μ_{${i},${i - 1}} = ${short(mu(i, i - 1))}: the Lovász condition fails at row ${i}`, ['reduced', i], `row ${i}`);
+      }
+    }
   }
   return {
     accepted: true,
