@@ -531,6 +531,19 @@ export {
   TRANSFORMS_REQUIRED_RULE,
 } from './domains/matrix/index.js';
 export type { NormalFormClaim, NormalFormClaimInput } from './domains/matrix/index.js';
+export {
+  canonicalLatticeBasisClaim,
+  DEFAULT_DELTA,
+  DELTA_RANGE,
+  DeltaRule,
+  DeltaSchema,
+  LATTICE_BASIS_CLAIM_SCHEMA_URI,
+  LATTICE_BASIS_CLAIM_SEMANTICS_URI,
+  LatticeBasisClaimInputSchema,
+  LatticeBasisClaimSchema,
+  parseDelta,
+} from './domains/matrix/index.js';
+export type { LatticeBasisClaim, LatticeBasisClaimInput } from './domains/matrix/index.js';
 export { createMemoryTaskStore, isTerminal, newTaskId, TASK_STATUSES, TaskIdSchema, TaskRecordSchema } from './tasks/task-store.js';
 export type { TaskRecord, TaskStatus, TaskStore } from './tasks/task-store.js';
 

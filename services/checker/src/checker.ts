@@ -38,6 +38,7 @@ import { ALGEBRA_CHECKER_SOURCES, FACTOR_VERIFY_CAPABILITY_ID, MEMBERSHIP_VERIFY
 import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebnerBasis } from './polynomial/groebner-verify-capability.js';
 import { INVERSE_VERIFY_CAPABILITY_ID, LINEAR_SYSTEM_VERIFY_CAPABILITY_ID, MATRIX_CHECKER_SOURCES, verifyInverse, verifyLinearSystem } from './matrix/linear-algebra-verify-capability.js';
 import { NORMAL_FORM_CHECKER_SOURCES, NORMAL_FORM_VERIFY_CAPABILITY_ID, verifyNormalForm } from './matrix/normal-form-verify-capability.js';
+import { LATTICE_BASIS_CHECKER_SOURCES, LATTICE_BASIS_VERIFY_CAPABILITY_ID, verifyLatticeBasis } from './matrix/lattice-basis-verify-capability.js';
 import { MINIMAL_POLYNOMIAL_CHECKER_SOURCES, MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID, verifyMinimalPolynomial } from './matrix/minimal-polynomial-verify-capability.js';
 import { DETERMINANT_VERIFY_CAPABILITY_ID, RANK_DETERMINANT_CHECKER_SOURCES, RANK_VERIFY_CAPABILITY_ID, verifyDeterminant, verifyRank } from './matrix/rank-determinant-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
@@ -102,9 +103,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...NORMAL_FORM_CHECKER_SOURCES,
             ...MINIMAL_POLYNOMIAL_CHECKER_SOURCES,
             ...RANK_DETERMINANT_CHECKER_SOURCES,
+            ...LATTICE_BASIS_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-multimodular-check', 'matrix-rank-certificate-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-multimodular-check', 'matrix-rank-certificate-check', 'lll-basis-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -136,6 +138,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyMinimalPolynomial(authority(MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyDeterminant(authority(DETERMINANT_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyRank(authority(RANK_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyLatticeBasis(authority(LATTICE_BASIS_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

@@ -97,6 +97,9 @@ const RUNNER_CAPABILITIES = [
   'matrix.minimal_polynomial.compute',
   'matrix.hermite_normal_form.compute',
   'matrix.smith_normal_form.compute',
+  'lattice.basis.reduce',
+  'lattice.hermite_normal_form.compute',
+  'lattice.sublattice_index.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -114,6 +117,7 @@ const CHECKER_CAPABILITIES = [
   'matrix.normal_form.verify',
   'matrix.determinant.verify',
   'matrix.rank.verify',
+  'lattice.basis.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -10,11 +10,14 @@ import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
 import { hermiteNormalFormCompute } from './hermite-normal-form.js';
 import { inverseCompute } from './inverse.js';
+import { latticeBasisReduce } from './lattice-basis-reduce.js';
+import { latticeHermiteNormalFormCompute } from './lattice-hermite-normal-form.js';
 import { linearSystemSolve } from './linear-system-solve.js';
 import { nullspaceCompute } from './nullspace.js';
 import { rankCompute } from './rank.js';
 import { rrefCompute } from './rref.js';
 import { smithNormalFormCompute } from './smith-normal-form.js';
+import { sublatticeIndexCompute } from './sublattice-index.js';
 
 const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -41,9 +44,15 @@ export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
   './characteristic.ts',
   './characteristic.kernel.ts',
   './characteristic-polynomial.ts',
+  './lattice-engine.ts',
+  './lattice.kernel.ts',
+  './lattice-support.ts',
+  './lattice-basis-reduce.ts',
+  './lattice-hermite-normal-form.ts',
+  './sublattice-index.ts',
 ].map(here);
 
-const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form', 'characteristic-polynomial', 'minimal-polynomial'];
+const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form', 'characteristic-polynomial', 'minimal-polynomial', 'lll-reduction', 'lattice-hermite-basis', 'sublattice-index'];
 
 /** The provider for registration; its probe measures the sources (no external tool). */
 export function linearAlgebraTsProvider(): ProviderProbe {
@@ -66,4 +75,7 @@ export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) =
   smithNormalFormCompute,
   characteristicPolynomialCompute,
   minimalPolynomialCompute,
+  latticeBasisReduce,
+  latticeHermiteNormalFormCompute,
+  sublatticeIndexCompute,
 ].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);

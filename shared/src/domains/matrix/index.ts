@@ -73,10 +73,23 @@ export {
   RankClaimSchema,
 } from './rank-determinant-claims.js';
 export type { DeterminantClaim, DeterminantClaimInput, RankClaim, RankClaimInput } from './rank-determinant-claims.js';
+export {
+  canonicalLatticeBasisClaim,
+  DEFAULT_DELTA,
+  DELTA_RANGE,
+  DeltaRule,
+  DeltaSchema,
+  LATTICE_BASIS_CLAIM_SCHEMA_URI,
+  LATTICE_BASIS_CLAIM_SEMANTICS_URI,
+  LatticeBasisClaimInputSchema,
+  LatticeBasisClaimSchema,
+  parseDelta,
+} from './lattice-claim.js';
+export type { LatticeBasisClaim, LatticeBasisClaimInput } from './lattice-claim.js';
 
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [
-  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './lattice-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
   fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
 ];
