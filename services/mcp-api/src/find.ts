@@ -16,9 +16,9 @@ export { FIND_ANSWER_MAX_BYTES, FIND_RESPONSE_MAX_BYTES };
 /** A card carries the descriptor's first invocation example only when it is at most this large (as JSON). */
 const CARD_EXAMPLE_MAX_BYTES = 256;
 /** A card's scope rule is cut to this many characters (SUMMARY has it whole). */
-const CARD_SCOPE_MAX_CHARS = 64;
+const CARD_SCOPE_MAX_CHARS = 56;
 /** A card names at most this many output fields. */
-const CARD_OUTPUTS_MAX = 3;
+const CARD_OUTPUTS_MAX = 2;
 /** At most this many related capability IDs per card; inspection lists up to RELATIONSHIPS_MAX. */
 const CARD_RELATIONSHIPS_MAX = 2;
 

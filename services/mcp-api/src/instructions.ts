@@ -50,7 +50,7 @@ Compact, to be read twenty to a page, search or browse; inspection has every fie
 capability_id, title, modes; input_kinds and \`accepts\` (the artifact types it takes as
 TYPED_ARTIFACT); \`outputs\` (the output fields' names, the first 5 and how many more);
 \`provider\` (its name; every installed provider is AVAILABLE, the catalog holds no other);
-\`scope\` (the exact input a run covers, its first 64 characters); assurance_ceiling (the most a
+\`scope\` (the exact input a run covers, its first 56 characters); assurance_ceiling (the most a
 result can claim); \`related\` (installed operations by kind, at most 2, the rest counted in
 \`related_omitted\`); \`examples\` (how many the descriptor has, each returned whole by
 \`example_index\`); and, while the page has room, \`inputs\` (the input schema's top-level
