@@ -506,6 +506,13 @@ export {
   MinimalPolynomialClaimSchema,
 } from './domains/matrix/index.js';
 export type { MinimalPolynomialClaim, MinimalPolynomialClaimInput } from './domains/matrix/index.js';
+export {
+  FROBENIUS_CONVENTION,
+  RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
+  RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
+  RationalCanonicalFormClaimSchema,
+} from './domains/matrix/index.js';
+export type { RationalCanonicalFormClaim } from './domains/matrix/index.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export {
   canonicalNormalFormClaim,

@@ -312,6 +312,14 @@ const EXPECTED: [string, string][] = [
   ['is the matrix diagonalizable, minpoly', 'matrix.minimal_polynomial.compute'],
   ['least degree annihilating polynomial of a matrix', 'matrix.minimal_polynomial.compute'],
   ['verify a minimal polynomial', 'matrix.minimal_polynomial.verify'],
+  ['rational canonical form of a matrix', 'matrix.rational_canonical_form.compute'],
+  ['Frobenius normal form with the transforming matrix', 'matrix.rational_canonical_form.compute'],
+  ['invariant factors and companion matrix blocks of a matrix', 'matrix.rational_canonical_form.compute'],
+  ['are two matrices similar', 'matrix.rational_canonical_form.compute'],
+  ['eigenvalues of a matrix', 'matrix.eigenvalues.compute'],
+  ['rational eigenvalues with algebraic and geometric multiplicity', 'matrix.eigenvalues.compute'],
+  ['spectrum of an integer matrix', 'matrix.eigenvalues.compute'],
+  ['characteristic roots of a matrix mod p', 'matrix.eigenvalues.compute'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -95,6 +95,8 @@ const RUNNER_CAPABILITIES = [
   'matrix.linear_system.solve',
   'matrix.characteristic_polynomial.compute',
   'matrix.minimal_polynomial.compute',
+  'matrix.rational_canonical_form.compute',
+  'matrix.eigenvalues.compute',
   'matrix.hermite_normal_form.compute',
   'matrix.smith_normal_form.compute',
 ];

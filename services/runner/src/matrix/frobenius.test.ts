@@ -7,7 +7,7 @@ import { companionMatrix, frobeniusForm } from './frobenius.js';
 
 const Q = RATIONALS as Field<unknown>;
 const GF = (p: string): Field<unknown> => fieldFromSpec({ kind: 'GF', characteristic: p });
-const engineOf = (F: Field<unknown>): LinearAlgebra<unknown> => (F.kind === 'Q' ? (new LinearAlgebra(RATIONAL_BACKEND) as LinearAlgebra<unknown>) : new LinearAlgebra(fieldBackend(F)));
+const engineOf = (F: Field<unknown>): LinearAlgebra<unknown> => (F.kind === 'Q' ? (new LinearAlgebra(RATIONAL_BACKEND)) : new LinearAlgebra(fieldBackend(F)));
 
 function mul<C>(F: Field<C>, A: readonly C[][], B: readonly C[][]): C[][] {
   return A.map((row) => (B[0] ?? []).map((_, j) => row.reduce((s, a, k) => F.add(s, F.mul(a, (B[k] as C[])[j] as C)), F.zero)));

@@ -73,9 +73,12 @@ function powMod<C>(F: Field<C>, base: readonly C[], e: bigint, m: readonly C[], 
 
 /** s, t with s a + t b = gcd(a, b) (monic). */
 export function polyExtendedGcd<C>(F: Field<C>, a: readonly C[], b: readonly C[]): { gcd: C[]; s: C[]; t: C[] } {
-  let [r0, r1] = [[...a], [...b]];
-  let [s0, s1]: C[][] = [[F.one], []];
-  let [t0, t1]: C[][] = [[], [F.one]];
+  let r0: C[] = [...a];
+  let r1: C[] = [...b];
+  let s0: C[] = [F.one];
+  let s1: C[] = [];
+  let t0: C[] = [];
+  let t1: C[] = [F.one];
   while (r1.length > 0) {
     const { quotient: q, remainder } = polyDivMod(F, r0, r1);
     [r0, r1] = [r1, remainder];
