@@ -38,6 +38,7 @@ import { ALGEBRA_CHECKER_SOURCES, FACTOR_VERIFY_CAPABILITY_ID, MEMBERSHIP_VERIFY
 import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebnerBasis } from './polynomial/groebner-verify-capability.js';
 import { INVERSE_VERIFY_CAPABILITY_ID, LINEAR_SYSTEM_VERIFY_CAPABILITY_ID, MATRIX_CHECKER_SOURCES, verifyInverse, verifyLinearSystem } from './matrix/linear-algebra-verify-capability.js';
 import { NORMAL_FORM_CHECKER_SOURCES, NORMAL_FORM_VERIFY_CAPABILITY_ID, verifyNormalForm } from './matrix/normal-form-verify-capability.js';
+import { RATIONAL_CANONICAL_FORM_CHECKER_SOURCES, RATIONAL_CANONICAL_FORM_VERIFY_CAPABILITY_ID, verifyRationalCanonicalForm } from './matrix/rational-canonical-form-verify-capability.js';
 import { MINIMAL_POLYNOMIAL_CHECKER_SOURCES, MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID, verifyMinimalPolynomial } from './matrix/minimal-polynomial-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
@@ -100,9 +101,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...MATRIX_CHECKER_SOURCES,
             ...NORMAL_FORM_CHECKER_SOURCES,
             ...MINIMAL_POLYNOMIAL_CHECKER_SOURCES,
+            ...RATIONAL_CANONICAL_FORM_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-rational-canonical-form-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -132,6 +134,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyInverse(authority(INVERSE_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyNormalForm(authority(NORMAL_FORM_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyMinimalPolynomial(authority(MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyRationalCanonicalForm(authority(RATIONAL_CANONICAL_FORM_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

@@ -316,6 +316,8 @@ const EXPECTED: [string, string][] = [
   ['Frobenius normal form with the transforming matrix', 'matrix.rational_canonical_form.compute'],
   ['invariant factors and companion matrix blocks of a matrix', 'matrix.rational_canonical_form.compute'],
   ['are two matrices similar', 'matrix.rational_canonical_form.compute'],
+  ['verify a rational canonical form and its transform', 'matrix.rational_canonical_form.verify'],
+  ['check a Frobenius normal form certificate', 'matrix.rational_canonical_form.verify'],
   ['eigenvalues of a matrix', 'matrix.eigenvalues.compute'],
   ['rational eigenvalues with algebraic and geometric multiplicity', 'matrix.eigenvalues.compute'],
   ['spectrum of an integer matrix', 'matrix.eigenvalues.compute'],

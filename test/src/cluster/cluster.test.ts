@@ -113,6 +113,7 @@ const CHECKER_CAPABILITIES = [
   'matrix.linear_system.verify',
   'matrix.inverse.verify',
   'matrix.minimal_polynomial.verify',
+  'matrix.rational_canonical_form.verify',
   'matrix.normal_form.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();

@@ -52,7 +52,7 @@ export function eigenvaluesCompute(runtime: ProviderRuntime): CapabilityDefiniti
     version: MATRIX_VERSION,
     title: 'Eigenvalues (spectrum) over Q or GF(p), exactly',
     description:
-      'The eigenvalues of a square matrix over Z, Q (answered over Q) or GF(p), exactly: those in the field (rational eigenvalues over Q) with algebraic multiplicity and geometric multiplicity (the dimension of the eigenspace), and the rest of the spectrum as the irreducible factors over the field of the characteristic polynomial, with multiplicities. Uses our own exact factorization (Zassenhaus with Hensel lifting over Q; Cantor–Zassenhaus over GF(p)). Also says whether A is diagonalizable over the field. A non-square matrix is refused before any work, naming the rule.',
+      'The eigenvalues of a square matrix over Z, Q (answered over Q) or GF(p), exactly: those in the field with algebraic and geometric multiplicity, and the rest of the spectrum as the irreducible factors of the characteristic polynomial over the field, with multiplicities (our own factorizer: Zassenhaus with Hensel lifting over Q, Cantor–Zassenhaus over GF(p)). Says whether A is diagonalizable over the field.',
     tags: ['matrix', 'linear-algebra', 'eigenvalues', 'spectrum', 'factorization', 'exact', 'typescript'],
     keywords: [
       'eigenvalues',

@@ -1,8 +1,8 @@
 /**
  * matrix.rational_canonical_form.compute on our TypeScript engine (frobenius.ts, run in its
  * isolated kernel): the Frobenius normal form, its invariant factors and the transforming matrix
- * P, stored as a claim that can be checked without recomputing the form (P invertible, A P = P F,
- * the invariant factors monic, each dividing the next).
+ * P, stored as a claim that matrix.rational_canonical_form.verify checks without recomputing the
+ * form (P invertible, A P = P F, the invariant factors monic, each dividing the next).
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -55,7 +55,7 @@ export const RationalCanonicalFormOutput = z
     variable: z.string(),
     convention: z.string(),
     field: z.string().describe('Q for integer and rational matrices, GF(p) otherwise'),
-    result_uri: z.string().nullable().describe('the claim (A, invariant factors, P) stored so that it can be checked; null when not retained'),
+    result_uri: z.string().nullable().describe('the claim (A, invariant factors, P), to pass as result_uri to matrix.rational_canonical_form.verify; null when not retained'),
     engine: EngineSchema,
   })
   .strict();
@@ -67,7 +67,8 @@ export function rationalCanonicalFormCompute(runtime: ProviderRuntime): Capabili
     id: MATRIX_RATIONAL_CANONICAL_FORM_ID,
     version: MATRIX_VERSION,
     title: 'Rational canonical (Frobenius) form with P over Q or GF(p)',
-    description: `The rational canonical form (Frobenius normal form) of a square matrix over Z, Q (answered over Q) or GF(p), exactly, with the transforming matrix and the invariant factors: ${FROBENIUS_CONVENTION}. Two matrices are similar exactly when their invariant factors agree. Computed without factoring (cyclic decomposition by maximal vectors and invariant complements). The claim (A, invariant factors, P) is stored. A non-square matrix is refused before any work, naming the rule.`,
+    description:
+      'The rational canonical form (Frobenius normal form) of a square matrix over Z, Q (answered over Q) or GF(p), exactly, with the transforming matrix: P⁻¹ A P = F, the block diagonal of the companion matrices of the invariant factors d_1 | d_2 | … | d_k (d_k the minimal polynomial). Similar matrices have the same invariant factors. No factoring needed. The claim is stored for matrix.rational_canonical_form.verify; the output states the convention.',
     tags: ['matrix', 'linear-algebra', 'rational-canonical-form', 'similarity', 'exact', 'typescript'],
     keywords: [
       'rational canonical form',
@@ -97,7 +98,7 @@ export function rationalCanonicalFormCompute(runtime: ProviderRuntime): Capabili
       { title: 'diag(2, 2, 3): invariant factors x - 2 and x^2 - 5*x + 6', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'Z' }, rows: [[2, 0, 0], [0, 2, 0], [0, 0, 3]] } } },
       { title: 'A 3×3 matrix over GF(5)', mode: 'EXPLORE', payload: { matrix: { ring: { kind: 'GF', characteristic: '5' }, rows: [[1, 2, 0], [0, 1, 0], [0, 0, 1]] } } },
     ],
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: 'matrix.rational_canonical_form.verify' }],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the given square matrix: its Frobenius form over Q (for Z and Q entries) or GF(p), and one transforming matrix (P is not unique).',
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },

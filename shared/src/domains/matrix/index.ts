@@ -61,12 +61,14 @@ export {
 } from './minimal-polynomial-claim.js';
 export type { MinimalPolynomialClaim, MinimalPolynomialClaimInput } from './minimal-polynomial-claim.js';
 export {
+  canonicalRationalCanonicalFormClaim,
   FROBENIUS_CONVENTION,
   RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
   RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
+  RationalCanonicalFormClaimInputSchema,
   RationalCanonicalFormClaimSchema,
 } from './rational-canonical-form-claim.js';
-export type { RationalCanonicalFormClaim } from './rational-canonical-form-claim.js';
+export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from './rational-canonical-form-claim.js';
 
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [

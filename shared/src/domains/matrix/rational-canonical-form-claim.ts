@@ -8,10 +8,12 @@
  * Entries are canonical in the answer's field (Q for Z and Q matrices, GF(p) otherwise).
  */
 import { z } from 'zod';
+import type { JsonPath } from '../../errors.js';
 import { RATIONALS, type AnyField } from '../polynomial/field.js';
 import { answerRing } from './claims.js';
 import { MATRIX_LIMITS } from './limits.js';
-import { MatrixPayloadSchema, MatrixRule } from './matrix.js';
+import { canonicalVector, MatrixEntrySchema, MatrixPayloadSchema, MatrixRule, type MatrixPayload } from './matrix.js';
+import { matrixOperandShape, refineMatrixOperand } from './operand.js';
 
 export const RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI = 'jacobian:schema/matrix.rational_canonical_form.claim/v1';
 export const RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI = 'jacobian:semantics/matrix.rational_canonical_form/v1';
@@ -24,10 +26,25 @@ const MAX_SIDE = MATRIX_LIMITS.maxRows;
 /** Transform entries over Q may outgrow the input's entries; a generous bound, like the integer normal form claims'. */
 const StoredElement = z.string().max(100_000);
 
+/** A rational canonical form claim as a request gives it (as matrix.rational_canonical_form.compute prints it). */
+export const RationalCanonicalFormClaimInputSchema = z
+  .object({
+    ...matrixOperandShape,
+    invariant_factors: z
+      .array(z.array(MatrixEntrySchema).min(1).max(MAX_SIDE + 1))
+      .min(1)
+      .max(MAX_SIDE)
+      .describe('d_1, …, d_k, each as coefficients lowest degree first (monic: the last is 1)'),
+    transform: z.array(z.array(MatrixEntrySchema).max(MAX_SIDE)).max(MAX_SIDE).describe('P (n×n), rows top to bottom, with P⁻¹ A P = diag(C(d_1), …, C(d_k))'),
+  })
+  .strict()
+  .superRefine((input, ctx) => refineMatrixOperand(input, ctx));
+export type RationalCanonicalFormClaimInput = z.infer<typeof RationalCanonicalFormClaimInputSchema>;
+
 export const RationalCanonicalFormClaimSchema = z
   .object({
     matrix: MatrixPayloadSchema,
-    invariant_factors: z.array(z.array(StoredElement).min(2).max(MAX_SIDE + 1)).min(1).max(MAX_SIDE).describe('d_1, …, d_k, each as coefficients lowest degree first'),
+    invariant_factors: z.array(z.array(StoredElement).min(1).max(MAX_SIDE + 1)).min(1).max(MAX_SIDE).describe('d_1, …, d_k, each as coefficients lowest degree first'),
     transform: z.array(z.array(StoredElement).max(MAX_SIDE)).max(MAX_SIDE).describe('P, rows top to bottom'),
   })
   .strict()
@@ -50,3 +67,13 @@ export const RationalCanonicalFormClaimSchema = z
     for (const [i, row] of claim.transform.entries()) for (const [j, c] of row.entries()) if (!check(c, ['transform', i, j])) return;
   });
 export type RationalCanonicalFormClaim = z.infer<typeof RationalCanonicalFormClaimSchema>;
+
+/** The stored form of a validated claim, given its resolved matrix; a bad entry is INVALID_REQUEST at its path under `path`. */
+export function canonicalRationalCanonicalFormClaim(input: RationalCanonicalFormClaimInput, matrix: MatrixPayload, path: JsonPath): RationalCanonicalFormClaim {
+  const ring = answerRing(matrix.ring);
+  return {
+    matrix,
+    invariant_factors: input.invariant_factors.map((d, i) => canonicalVector(d, ring, [...path, 'invariant_factors', i])),
+    transform: input.transform.map((row, i) => canonicalVector(row, ring, [...path, 'transform', i])),
+  };
+}
