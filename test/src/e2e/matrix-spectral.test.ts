@@ -22,9 +22,10 @@ afterAll(async () => {
   await jacobian?.close();
 }, HOOK_TIMEOUT_MS);
 
-async function run<O>(capabilityId: string, payload: Record<string, unknown>): Promise<O> {
-  const { result } = await mathRun(connection.client, { capability_id: capabilityId, mode: 'EXPLORE', payload });
+async function run<O>(capabilityId: string, payload: Record<string, unknown>, mode: 'EXPLORE' | 'VERIFY' = 'EXPLORE'): Promise<O> {
+  const { result } = await mathRun(connection.client, { capability_id: capabilityId, mode, payload });
   expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+  if (mode === 'VERIFY') expect(result.assurance.level).toBe((result.output as { verdict: string }).verdict === 'ACCEPTED' ? 'VERIFIED' : 'COMPUTED');
   return result.output as O;
 }
 
@@ -40,6 +41,7 @@ describe('rational canonical form and eigenvalues through MCP', () => {
     for (const [query, id] of [
       ['rational canonical form of a matrix', 'matrix.rational_canonical_form.compute'],
       ['Frobenius normal form', 'matrix.rational_canonical_form.compute'],
+      ['verify a rational canonical form', 'matrix.rational_canonical_form.verify'],
       ['eigenvalues of a matrix', 'matrix.eigenvalues.compute'],
     ]) {
       const found = await mathFind(connection.client, { query, limit: 3 });
@@ -47,7 +49,7 @@ describe('rational canonical form and eigenvalues through MCP', () => {
     }
   });
 
-  it('the Frobenius form of a stored integer matrix: A P = P F, P invertible, d_1 | d_2', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('the Frobenius form of a stored integer matrix: A P = P F, P invertible, d_1 | d_2; the checker verifies the claim and rejects a tampered P', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     // S C S⁻¹ for C = diag(C(x − 1), C((x − 1)(x^2 + 1))) and a unimodular S.
     const C = [[1, 0, 0, 0], [0, 0, 0, 1], [0, 1, 0, -1], [0, 0, 1, 1]].map((row) => row.map(BigInt));
     const S = [[1, 1, 0, 0], [0, 1, 0, 0], [0, 3, 1, 2], [0, 0, 0, 1]].map((row) => row.map(BigInt));
@@ -63,6 +65,17 @@ describe('rational canonical form and eigenvalues through MCP', () => {
     expect(mul(M, P)).toEqual(mul(P, F));
     expect(det(P)).not.toBe(0n);
     expect(out.result_uri).toMatch(ARTIFACT_URI);
+    const verified = await run<{ verdict: string; verification_record_uri: string }>('matrix.rational_canonical_form.verify', { result_uri: out.result_uri }, 'VERIFY');
+    expect(verified.verdict).toBe('ACCEPTED');
+    expect(verified.verification_record_uri).toMatch(ARTIFACT_URI);
+    // v and A v of the cyclic block swapped: no longer a Krylov basis.
+    const tampered = out.transform.map((row) => [row[0], row[2], row[1], row[3]]);
+    const rejected = await run<{ verdict: string; reason_code: string }>(
+      'matrix.rational_canonical_form.verify',
+      { claim: { matrix_uri: stored.matrix_uri, invariant_factors: out.invariant_factors.map((d) => d.coefficients), transform: tampered } },
+      'VERIFY',
+    );
+    expect(rejected).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_SIMILAR' });
   });
 
   it('eigenvalues over Q and GF(p): each rational eigenvalue is a root of det(λI − A)', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
