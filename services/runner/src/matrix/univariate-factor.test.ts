@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldFromSpec, type Field } from '@jacobian/shared';
-import { equalDegreeFactorization, factorGF, factorInteger, factorSquareFreeInteger, henselLift, squareFreeFactorizationGF, type ModularChoice } from './univariate-factor.js';
+import { fieldFromSpec, makeRational, RATIONALS, type Field } from '@jacobian/shared';
+import { makeMonic, polyGcd } from './characteristic.js';
+import { equalDegreeFactorization, factorGF, factorInteger, factorSquareFreeInteger, henselLift, integerPolynomialGcd, primitivePart, squareFreeFactorizationGF, type ModularChoice } from './univariate-factor.js';
 
 // --- independent helpers (no code of univariate-factor.ts) ---------------------------------
 
@@ -37,6 +38,7 @@ function cyclotomic(n: number): bigint[] {
 }
 
 const key = (p: readonly bigint[]): string => p.join(',');
+const gcdInt = (u: bigint, v: bigint): bigint => (v === 0n ? (u < 0n ? -u : u) : gcdInt(v, u % v));
 
 function expand(content: bigint, factors: readonly { factor: bigint[]; multiplicity: number }[]): bigint[] {
   return factors.reduce<bigint[]>((acc, { factor, multiplicity }) => mul(acc, power(factor, multiplicity)), [content]);
@@ -155,6 +157,41 @@ describe('factorization over Z', () => {
       }),
       { numRuns: 150, seed: 33 },
     );
+  });
+
+  it('property: the modular gcd over Z agrees with Euclid over Q (made primitive)', () => {
+    const poly = fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 6 }).filter((c) => c[c.length - 1] !== 0);
+    fc.assert(
+      fc.property(poly, poly, poly, (a, b, c) => {
+        const f = mul(a.map(BigInt), c.map(BigInt));
+        const g = mul(b.map(BigInt), c.map(BigInt));
+        const Q = RATIONALS;
+        const euclid = makeMonic(Q, polyGcd(Q, f.map((x) => makeRational(x, 1n)), g.map((x) => makeRational(x, 1n))));
+        const scale = euclid.reduce((l, x) => (l * x.den) / gcdInt(l, x.den), 1n);
+        expect(integerPolynomialGcd(f, g)).toEqual(primitivePart(euclid.map((x) => (x.num * scale) / x.den)));
+      }),
+      { numRuns: 150, seed: 3 },
+    );
+  });
+
+  it('repeated factors of large degree and size: g^3 h^2 k with g, h, k of degree 8–12', () => {
+    let seed = 99n;
+    const next = (): bigint => {
+      seed = (seed * 6364136223846793005n + 1442695040888963407n) % (1n << 64n);
+      return (seed >> 40n) - (1n << 23n);
+    };
+    const random = (d: number): bigint[] => [...Array.from({ length: d }, next), 1n + (next() & 7n)];
+    const [g, h, k] = [random(8), random(10), random(12)];
+    const f = mul(mul(power(g, 3), power(h, 2)), k);
+    const { content, factors } = factorInteger(f);
+    expect(trim(expand(content, factors))).toEqual(trim([...f]));
+    const total = factors.reduce((s, x) => s + x.multiplicity * (x.factor.length - 1), 0);
+    expect(total).toBe(f.length - 1);
+    // Each of g, h, k is a product of the factors found with its multiplicity.
+    for (const [part, e] of [[g, 3], [h, 2], [k, 1]] as const) {
+      const mine = factors.filter((x) => x.multiplicity === e).map((x) => x.factor);
+      expect(mine.reduce<bigint[]>((acc, x) => mul(acc, x), [1n])).toEqual(primitivePart(part));
+    }
   });
 
   it('x^5 + x + 1 = (x^2 + x + 1)(x^3 − x^2 + 1); a checkpoint that throws stops the work', () => {

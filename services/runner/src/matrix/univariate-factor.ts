@@ -8,8 +8,9 @@
  * for odd p, with the trace a + a² + a⁴ + … + a^(2^(k−1)) for p = 2) with a fixed-seed generator,
  * so the answer is deterministic.
  *
- * Over Z (Zassenhaus): content and a positive leading coefficient, square-free factorization over
- * Q (Yun), then for each square-free primitive part g of degree n:
+ * Over Z (Zassenhaus): content and a positive leading coefficient, square-free factorization
+ * (Yun, with gcds over Z by the modular method), then for each square-free primitive part g of
+ * degree n:
  * 1. a prime p ∤ lc(g) with g mod p square-free, the one of fewest modular factors among the first
  *    few such primes (a single modular factor proves g irreducible);
  * 2. the monic factorization mod p, lifted (linear multifactor Hensel lifting with the Bézout
@@ -21,7 +22,7 @@
  *    of modular factors in the worst case (Swinnerton-Dyer polynomials); every subset passes a
  *    checkpoint, so the run's budget bounds it.
  */
-import { bigGcd, fieldFromSpec, JacobianError, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
+import { bigGcd, fieldFromSpec, isProbablePrime, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
 import { makeMonic, polyDerivative, polyDivMod, polyGcd, polyMul } from './characteristic.js';
 import type { Checkpoint } from './engine.js';
 
@@ -280,15 +281,6 @@ export function exactQuotient(a: readonly bigint[], b: readonly bigint[]): IntPo
   return q;
 }
 
-/** Monic rational polynomial ↦ primitive integer polynomial with positive leading coefficient. */
-function rationalToPrimitive(p: readonly Rational[]): IntPoly {
-  let scale = 1n;
-  for (const c of p) scale = (scale / bigGcd(scale, c.den)) * c.den;
-  return primitivePart(p.map((c) => (c.num * scale) / c.den));
-}
-
-const toRational = (p: readonly bigint[]): Rational[] => p.map((c) => makeRational(c, 1n));
-
 /** Odd primes from 1009 up, each once per process: large enough that Hensel lifting takes few steps, small enough for numbers in GF(p). */
 const PRIMES: number[] = [];
 function candidatePrime(i: number): number {
@@ -494,20 +486,81 @@ export function factorSquareFreeInteger(g: readonly bigint[], checkpoint: Checkp
   return factors;
 }
 
-/** Yun's square-free factorization over Q of a primitive integer polynomial: primitive integer parts with multiplicities. */
-function squareFreeFactorizationQ(f: readonly bigint[], checkpoint: Checkpoint): Factor<bigint>[] {
-  const Q = RATIONALS;
-  const out: Factor<bigint>[] = [];
-  const monic = makeMonic(Q, toRational(f));
-  let c = polyGcd(Q, monic, polyDerivative(Q, monic));
-  let w = quotient(Q, monic, c);
-  for (let i = 1; degree(w) > 0; i++) {
+/** Primes below 2^25 for modular gcds, largest first, each once per process. */
+const GCD_PRIMES: bigint[] = [];
+function gcdPrime(i: number): bigint {
+  let candidate = GCD_PRIMES.length === 0 ? (1n << 25n) - 1n : (GCD_PRIMES[GCD_PRIMES.length - 1] as bigint) - 2n;
+  while (GCD_PRIMES.length <= i) {
+    if (isProbablePrime(candidate)) GCD_PRIMES.push(candidate);
+    candidate -= 2n;
+  }
+  return GCD_PRIMES[i] as bigint;
+}
+
+function derivativeInt(f: readonly bigint[]): IntPoly {
+  return trimInt(f.slice(1).map((c, i) => BigInt(i + 1) * c));
+}
+
+/**
+ * The gcd over Z of two non-zero integer polynomials, primitive with a positive leading
+ * coefficient (Brown's modular method, one variable): monic gcds modulo primes ∤ gcd(lc f, lc g),
+ * scaled by that gcd of leading coefficients and combined by the Chinese remainder theorem over
+ * the primes of least degree (a larger degree marks an unlucky prime); once the primitive part is
+ * stable and divides both f and g exactly it is the gcd (it divides the gcd and has at least its
+ * degree). Rational Euclid grows fractions far too fast on characteristic polynomials.
+ */
+export function integerPolynomialGcd(f: readonly bigint[], g: readonly bigint[], checkpoint: Checkpoint = NO_CHECKPOINT): IntPoly {
+  const a = primitivePart(f);
+  const b = primitivePart(g);
+  const scale = bigGcd(a[a.length - 1] as bigint, b[b.length - 1] as bigint);
+  let degree = Number.POSITIVE_INFINITY;
+  let modulus = 1n;
+  let acc: bigint[] = [];
+  let previous: IntPoly | null = null;
+  for (let i = 0; ; i++) {
     checkpoint();
-    const y = polyGcd(Q, w, c);
-    const z = quotient(Q, w, y);
-    if (degree(z) > 0) out.push({ factor: rationalToPrimitive(z), multiplicity: i });
+    const p = gcdPrime(i);
+    if (scale % p === 0n) continue;
+    const F = modField(Number(p));
+    const image = polyGcd(F, reduce(F, a), reduce(F, b));
+    const d = image.length - 1;
+    if (d === 0) return [1n];
+    if (d > degree) continue;
+    if (d < degree) {
+      degree = d;
+      modulus = 1n;
+      acc = new Array<bigint>(d + 1).fill(0n);
+      previous = null;
+    }
+    const residues = lift(F, image).map((c) => mod(c * scale, p));
+    const inverse = modInverse(modulus % p, p);
+    acc = acc.map((x, k) => x + modulus * mod(((residues[k] as bigint) - x) * inverse, p));
+    modulus *= p;
+    const candidate = primitivePart(acc.map((x) => symmetricMod(x, modulus)));
+    if (previous !== null && key(previous) === key(candidate) && exactQuotient(a, candidate) !== null && exactQuotient(b, candidate) !== null) return candidate;
+    previous = candidate;
+  }
+}
+
+const key = (p: readonly bigint[]): string => p.join(',');
+
+/** Yun's square-free factorization over Z of a primitive integer polynomial with positive leading coefficient: primitive parts with multiplicities. */
+export function squareFreeFactorizationInteger(f: readonly bigint[], checkpoint: Checkpoint = NO_CHECKPOINT): Factor<bigint>[] {
+  const out: Factor<bigint>[] = [];
+  const exact = (x: readonly bigint[], y: readonly bigint[]): IntPoly => {
+    const q = exactQuotient(x, y);
+    if (q === null) throw new JacobianError('INTERNAL', 'a gcd that does not divide');
+    return primitivePart(q);
+  };
+  let c = integerPolynomialGcd(f, derivativeInt(f), checkpoint);
+  let w = exact(f, c);
+  for (let i = 1; w.length > 1; i++) {
+    checkpoint();
+    const y = integerPolynomialGcd(w, c, checkpoint);
+    const z = exact(w, y);
+    if (z.length > 1) out.push({ factor: z, multiplicity: i });
     w = y;
-    c = quotient(Q, c, y);
+    c = exact(c, y);
   }
   return out;
 }
@@ -524,7 +577,7 @@ export function factorInteger(f: readonly bigint[], checkpoint: Checkpoint = NO_
   const content = (t[t.length - 1] as bigint) / (g[g.length - 1] as bigint);
   const factors: Factor<bigint>[] = [];
   if (g.length > 1) {
-    for (const { factor, multiplicity } of squareFreeFactorizationQ(g, checkpoint)) {
+    for (const { factor, multiplicity } of squareFreeFactorizationInteger(g, checkpoint)) {
       for (const irreducible of factorSquareFreeInteger(factor, checkpoint, record)) factors.push({ factor: irreducible, multiplicity });
     }
   }
