@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldFromSpec, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
-import { characteristicPolynomial, minimalPolynomial, polyDivMod, polyMul } from './characteristic.js';
+import { characteristicPolynomial, localMinimalPolynomial, minimalPolynomial, polyDivMod, polyMul } from './characteristic.js';
 import { fieldBackend, LinearAlgebra, RATIONAL_BACKEND } from './engine.js';
-import { companionMatrix, frobeniusForm } from './frobenius.js';
+import { companionMatrix, frobeniusForm, rationalLocalMinimalPolynomial } from './frobenius.js';
 
 const Q = RATIONALS as Field<unknown>;
 const GF = (p: string): Field<unknown> => fieldFromSpec({ kind: 'GF', characteristic: p });
@@ -94,6 +94,23 @@ describe('rational canonical form', () => {
         checkFrobenius(F, fromInts(F, rows));
       }),
       { numRuns: 120, seed: 5 },
+    );
+  });
+
+  it('property: the fraction-free local minimal polynomial over Q equals the one by incremental elimination on rationals', () => {
+    const entry = fc.oneof(fc.integer({ min: -4, max: 4 }).map((x) => makeRational(BigInt(x), 1n)), fc.tuple(fc.integer({ min: -9, max: 9 }), fc.integer({ min: 1, max: 5 })).map(([a, b]) => makeRational(BigInt(a), BigInt(b))));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }).chain((n) => fc.tuple(fc.array(fc.array(entry, { minLength: n, maxLength: n }), { minLength: n, maxLength: n }), fc.array(entry, { minLength: n, maxLength: n }), fc.nat(n - 1))),
+        ([A, v, zeroes]) => {
+          // Sparse matrices and vectors too: low-degree local minimal polynomials.
+          const sparse = A.map((row, i) => row.map((x, j) => ((i + j) % (zeroes + 1) === 0 ? x : makeRational(0n, 1n))));
+          const la = new LinearAlgebra(RATIONAL_BACKEND);
+          const format = (p: readonly Rational[]): string[] => p.map((c) => RATIONALS.format(c));
+          expect(format(rationalLocalMinimalPolynomial(la, sparse, v))).toEqual(format(localMinimalPolynomial(RATIONALS, sparse, v)));
+        },
+      ),
+      { numRuns: 150, seed: 21 },
     );
   });
 

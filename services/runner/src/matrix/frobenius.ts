@@ -19,10 +19,14 @@
  * 3. Recurse on the restriction of A to C (its minimal polynomial divides m), in the kernel basis
  *    of the rows φ A^j: the restriction is read off the rows of A N at the free coordinates.
  * The summands come largest first; reversing them gives d_1 | … | d_k. O(k n³) field operations.
+ * Over Q the local minimal polynomials come from a degree bound modulo a large prime and an exact
+ * fraction-free solve, and gcds from the modular gcd over Z: eliminations on rationals grow their
+ * fractions far too fast (a random 30×30 integer matrix took 24 s that way).
  */
-import { JacobianError, type Field } from '@jacobian/shared';
-import { applyPolynomial, localMinimalPolynomial, polyDivMod, polyGcd, polyMul } from './characteristic.js';
+import { bigGcd, fieldFromSpec, JacobianError, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
+import { applyPolynomial, localMinimalPolynomial, makeMonic, polyDivMod, polyGcd, polyMul } from './characteristic.js';
 import { kernelFromRref, type Checkpoint, type LinearAlgebra } from './engine.js';
+import { integerPolynomialGcd } from './univariate-factor.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -48,20 +52,84 @@ function vecMat<C>(F: Field<C>, u: readonly C[], A: readonly (readonly C[])[]): 
   return out;
 }
 
+/** A large prime for the degree bound over Q (2^61 − 1). */
+const DEGREE_PRIME = (1n << 61n) - 1n;
+
+/**
+ * The local minimal polynomial of v over Q without fractions in an incremental elimination: its
+ * degree modulo a large prime is a lower bound d (Krylov vectors independent modulo p are
+ * independent over Q); then A^d v = Σ c_i A^i v is solved exactly by fraction-free elimination,
+ * raising d while there is no solution. The first d with one gives the first dependence.
+ */
+export function rationalLocalMinimalPolynomial(la: LinearAlgebra<Rational>, A: Matrix<Rational>, v: readonly Rational[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
+  const Q = RATIONALS;
+  const n = A.length;
+  let d = 0;
+  if (![...A.flat(), ...v].some((x) => x.den % DEGREE_PRIME === 0n)) {
+    const G = fieldFromSpec({ kind: 'GF', characteristic: DEGREE_PRIME.toString() }) as Field<unknown>;
+    d = localMinimalPolynomial(
+      G,
+      A.map((row) => row.map((x) => G.fromFraction(x.num, x.den))),
+      v.map((x) => G.fromFraction(x.num, x.den)),
+      checkpoint,
+    ).length - 1;
+  }
+  const krylov: Rational[][] = [[...v]];
+  while (krylov.length <= d) krylov.push(matVec(Q, A, krylov[krylov.length - 1] as Rational[]));
+  for (; d <= n; d++) {
+    checkpoint();
+    if (d === 0) {
+      if (v.every((x) => Q.isZero(x))) return [Q.one];
+      krylov.push(matVec(Q, A, krylov[0] as Rational[]));
+      continue;
+    }
+    const system = Array.from({ length: n }, (_, i) => krylov.slice(0, d).map((k) => k[i] as Rational));
+    const solved = la.solve(system, krylov[d] as Rational[]);
+    if (solved.consistent) return [...solved.solution.map((c) => Q.neg(c)), Q.one];
+    krylov.push(matVec(Q, A, krylov[d] as Rational[]));
+  }
+  throw new JacobianError('INTERNAL', 'a Krylov sequence of length n + 1 without a linear dependence');
+}
+
+/** The monic gcd over Q through the modular gcd of the primitive integer parts. */
+function rationalGcd(a: readonly Rational[], b: readonly Rational[], checkpoint: Checkpoint): Rational[] {
+  const toInteger = (p: readonly Rational[]): bigint[] => {
+    let scale = 1n;
+    for (const c of p) scale = (scale / bigGcd(scale, c.den)) * c.den;
+    return p.map((c) => (c.num * scale) / c.den);
+  };
+  return makeMonic(RATIONALS, integerPolynomialGcd(toInteger(a), toInteger(b), checkpoint).map((c) => makeRational(c, 1n)));
+}
+
+/** The field's local minimal polynomial and gcd, over Q by the fraction-free and modular methods above. */
+function fieldOperations<C>(la: LinearAlgebra<C>, checkpoint: Checkpoint): { local: (A: Matrix<C>, v: C[]) => C[]; gcd: (a: C[], b: C[]) => C[] } {
+  const F = la.field;
+  if (F.kind === 'Q') {
+    const rational = la as unknown as LinearAlgebra<Rational>;
+    return {
+      local: (A, v) => rationalLocalMinimalPolynomial(rational, A as unknown as Rational[][], v as unknown as Rational[], checkpoint) as unknown as C[],
+      gcd: (a, b) => rationalGcd(a as unknown as Rational[], b as unknown as Rational[], checkpoint) as unknown as C[],
+    };
+  }
+  return { local: (A, v) => localMinimalPolynomial(F, A, v, checkpoint), gcd: (a, b) => polyGcd(F, a, b) };
+}
+
 /** A vector whose local minimal polynomial is A's minimal polynomial, and that polynomial. */
-export function maximalVector<C>(F: Field<C>, A: Matrix<C>, checkpoint: Checkpoint = NO_CHECKPOINT): { vector: C[]; minimal: C[] } {
+export function maximalVector<C>(la: LinearAlgebra<C>, A: Matrix<C>, checkpoint: Checkpoint = NO_CHECKPOINT): { vector: C[]; minimal: C[] } {
+  const F = la.field;
+  const { local, gcd } = fieldOperations(la, checkpoint);
   const n = A.length;
   const unit = (i: number): C[] => Array.from({ length: n }, (_, j) => (j === i ? F.one : F.zero));
   let v = unit(0);
-  let mu = localMinimalPolynomial(F, A, v, checkpoint);
+  let mu = local(A, v);
   for (let i = 1; i < n && mu.length - 1 < n; i++) {
     const w = unit(i);
     if (applyPolynomial(F, A, mu, w, checkpoint).every((x) => F.isZero(x))) continue;
-    const nu = localMinimalPolynomial(F, A, w, checkpoint);
+    const nu = local(A, w);
     // α | μ, γ | ν, gcd(α, γ) = 1, α γ = lcm(μ, ν): move common parts from α to γ until coprime.
     let alpha = mu;
-    let gamma = polyDivMod(F, nu, polyGcd(F, mu, nu)).quotient;
-    for (let g = polyGcd(F, alpha, gamma); g.length > 1; g = polyGcd(F, alpha, gamma)) {
+    let gamma = polyDivMod(F, nu, gcd(mu, nu)).quotient;
+    for (let g = gcd(alpha, gamma); g.length > 1; g = gcd(alpha, gamma)) {
       checkpoint();
       alpha = polyDivMod(F, alpha, g).quotient;
       gamma = polyMul(F, gamma, g);
@@ -100,7 +168,7 @@ export function frobeniusForm<C>(la: LinearAlgebra<C>, A: readonly (readonly C[]
   while (current.length > 0) {
     checkpoint();
     const m = current.length;
-    const { vector, minimal } = maximalVector(F, current, checkpoint);
+    const { vector, minimal } = maximalVector(la, current, checkpoint);
     const d = minimal.length - 1;
     const krylov: C[][] = [vector];
     for (let i = 1; i < d; i++) krylov.push(matVec(F, current, krylov[i - 1] as C[]));
