@@ -142,6 +142,16 @@ export function maximalVector<C>(la: LinearAlgebra<C>, A: Matrix<C>, checkpoint:
   return { vector: v, minimal: mu };
 }
 
+/** Columns times the one rational c that makes all their entries integers with gcd 1. */
+function primitiveColumns(columns: readonly Rational[][]): Rational[][] {
+  let lcm = 1n;
+  for (const column of columns) for (const x of column) lcm = (lcm / bigGcd(lcm, x.den)) * x.den;
+  let gcd = 0n;
+  for (const column of columns) for (const x of column) gcd = bigGcd(gcd, (x.num * lcm) / x.den);
+  if (gcd === 0n) return columns.map((column) => [...column]);
+  return columns.map((column) => column.map((x) => makeRational((x.num * lcm) / x.den / gcd, 1n)));
+}
+
 /** The companion matrix of a monic polynomial (coefficients lowest first): ones below the diagonal, last column −c_0, …, −c_{m−1}. */
 export function companionMatrix<C>(F: Field<C>, p: readonly C[]): Matrix<C> {
   const m = p.length - 1;
@@ -196,6 +206,8 @@ export function frobeniusForm<C>(la: LinearAlgebra<C>, A: readonly (readonly C[]
     current = restricted;
   }
   summands.reverse();
+  // Over Q, scale each block's columns alike (v ↦ c v scales v, A v, … and keeps A P = P F) to integers with gcd 1.
+  if (F.kind === 'Q') for (const summand of summands) summand.columns = primitiveColumns(summand.columns as unknown as Rational[][]) as unknown as C[][];
   const invariantFactors = summands.map((s) => s.factor);
   const columns = summands.flatMap((s) => s.columns);
   const transform = Array.from({ length: n }, (_, i) => columns.map((column) => column[i] as C));

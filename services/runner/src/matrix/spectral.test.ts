@@ -39,7 +39,8 @@ describe('rational canonical form and eigenvalue capabilities', () => {
   afterAll(async () => {
     await h?.[Symbol.asyncDispose]();
   });
-  const run = (id: string, payload: unknown): Promise<CapabilityResult> => h.run(cap[id] as InstalledCapability, { capability_id: id, payload });
+  const run = (id: string, payload: unknown, budget?: Record<string, number>): Promise<CapabilityResult> =>
+    h.run(cap[id] as InstalledCapability, { capability_id: id, payload, ...(budget === undefined ? {} : { budget }) });
 
   it('runs every advertised example to a conclusion', async () => {
     for (const id of [RCF, EIGEN]) {
@@ -91,6 +92,61 @@ describe('rational canonical form and eigenvalue capabilities', () => {
     expect(mod7).toMatchObject({ eigenvalues: [], splits: false, other_factors: [{ polynomial: 'x^2 + 1', multiplicity: 1 }] });
     const nilpotent = ok<EigenvaluesOutput>(await run(EIGEN, { matrix: { ring: { kind: 'GF', characteristic: '2' }, rows: [[0, 1, 1], [0, 0, 1], [0, 0, 0]] } }));
     expect(nilpotent).toMatchObject({ eigenvalues: [{ value: '0', algebraic_multiplicity: 3, geometric_multiplicity: 1 }], factorization: 'x^3' });
+  });
+
+  it('a 26×26 conjugate of companion blocks of known irreducibles: the factors and multiplicities come back, and the invariant factors are the blocks', async () => {
+    // Blocks: Φ_5 = x^4 + x^3 + x^2 + x + 1 twice, x^4 + 1, Swinnerton-Dyer x^4 − 10x^2 + 1, x − 3 four times, (x − 3)·(x^2 − 2) = x^3 − 3x^2 − 2x + 6 twice.
+    const blocks = [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 0, -10, 0, 1], [-3, 1], [-3, 1], [-3, 1], [-3, 1], [6, -2, -3, 1], [6, -2, -3, 1]];
+    const n = blocks.reduce((s, b) => s + b.length - 1, 0);
+    const C = Array.from({ length: n }, () => new Array<bigint>(n).fill(0n));
+    let offset = 0;
+    for (const b of blocks) {
+      const m = b.length - 1;
+      for (let i = 0; i < m; i++) {
+        if (i > 0) (C[offset + i] as bigint[])[offset + i - 1] = 1n;
+        (C[offset + i] as bigint[])[offset + m - 1] = -BigInt(b[i] as number);
+      }
+      offset += m;
+    }
+    // S = I + N with N strictly upper triangular (unimodular), S⁻¹ = Σ (−N)^k.
+    const N = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j > i && (i * 7 + j * 3) % 5 === 0 ? BigInt(((i + j) % 3) - 1) : 0n)));
+    const I = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1n : 0n)));
+    const S = I.map((row, i) => row.map((x, j) => x + ((N[i] as bigint[])[j] as bigint)));
+    let Sinv = I;
+    let term = I;
+    for (let k = 1; k < n; k++) {
+      term = mul(term, N.map((row) => row.map((x) => -x)));
+      Sinv = Sinv.map((row, i) => row.map((x, j) => x + ((term[i] as bigint[])[j] as bigint)));
+    }
+    expect(mul(S, Sinv)).toEqual(I);
+    const A = mul(mul(S, C), Sinv).map((row) => row.map(String));
+    const eigen = ok<EigenvaluesOutput>(await run(EIGEN, { matrix: { ring: Z, rows: A } }));
+    expect(eigen.eigenvalues).toEqual([{ value: '3', algebraic_multiplicity: 6, geometric_multiplicity: 6 }]);
+    expect(eigen.other_factors.map((f) => [f.polynomial, f.multiplicity])).toEqual([
+      ['x^2 - 2', 2],
+      ['x^4 - 10*x^2 + 1', 1],
+      ['x^4 + 1', 1],
+      ['x^4 + x^3 + x^2 + x + 1', 2],
+    ]);
+    const rcf = ok<RationalCanonicalFormOutput>(await run(RCF, { matrix: { ring: Z, rows: A } }));
+    // x − 3 six times (four blocks and two cubics), Φ_5 and x^2 − 2 twice: four times x − 3, then (x − 3)(x^2 − 2)Φ_5, then the lcm of all blocks.
+    expect(rcf.invariant_factors.map((d) => d.degree)).toEqual([1, 1, 1, 1, 7, 15]);
+    const P = rcf.transform.map((row) => row.map((x) => BigInt(x)));
+    expect(mul(A.map((row) => row.map(BigInt)), P)).toEqual(mul(P, rcf.form.map((row) => row.map(BigInt))));
+  });
+
+  it('stops a computation that outruns its budget, concluding nothing', async () => {
+    let seed = 12345n;
+    const next = (): string => {
+      seed = (seed * 6364136223846793005n + 1442695040888963407n) % (1n << 2000n);
+      return `${seed}/${(seed % 1000n) + 1n}`;
+    };
+    const rows = Array.from({ length: 120 }, () => Array.from({ length: 120 }, next));
+    for (const id of [RCF, EIGEN]) {
+      const result = await run(id, { matrix: { ring: Q, rows } }, { wall_time_ms: 500 });
+      expect(result.execution.status).toBe('TIMEOUT');
+      expect(result.output).toBeNull();
+    }
   });
 
   it('refuses a non-square matrix before any work, naming the place and the rule', async () => {

@@ -193,14 +193,14 @@ export function factorSquareFreeGF<C>(F: Field<C>, f: readonly C[], checkpoint: 
   return distinctDegreeFactorization(F, f, checkpoint).flatMap(({ product, degree: k }) => equalDegreeFactorization(F, product, k, checkpoint));
 }
 
-/** Compare coefficient lists (degree, then coefficients from the top) so that answers come in a fixed order. */
-function compareBy<C>(key: (c: C) => string): (a: Factor<C>, b: Factor<C>) => number {
+/** Order factors by degree, then by their coefficients from the top, numerically, then multiplicity: answers come in a fixed order. */
+function compareBy<C>(value: (c: C) => bigint): (a: Factor<C>, b: Factor<C>) => number {
   return (a, b) => {
     if (a.factor.length !== b.factor.length) return a.factor.length - b.factor.length;
     for (let i = a.factor.length - 1; i >= 0; i--) {
-      const x = key(a.factor[i] as C);
-      const y = key(b.factor[i] as C);
-      if (x !== y) return x.length !== y.length ? x.length - y.length : x < y ? -1 : 1;
+      const x = value(a.factor[i] as C);
+      const y = value(b.factor[i] as C);
+      if (x !== y) return x < y ? -1 : 1;
     }
     return a.multiplicity - b.multiplicity;
   };
@@ -218,7 +218,7 @@ export function factorGF<C>(F: Field<C>, f: readonly C[], checkpoint: Checkpoint
   for (const { factor, multiplicity } of squareFreeFactorizationGF(F, monic, checkpoint)) {
     for (const irreducible of factorSquareFreeGF(F, factor, checkpoint)) factors.push({ factor: irreducible, multiplicity });
   }
-  return { unit, factors: factors.sort(compareBy((c) => F.format(c))) };
+  return { unit, factors: factors.sort(compareBy((c) => BigInt(F.format(c)))) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -581,7 +581,7 @@ export function factorInteger(f: readonly bigint[], checkpoint: Checkpoint = NO_
       for (const irreducible of factorSquareFreeInteger(factor, checkpoint, record)) factors.push({ factor: irreducible, multiplicity });
     }
   }
-  return { content, factors: factors.sort(compareBy((c) => c.toString())) };
+  return { content, factors: factors.sort(compareBy((c) => c)) };
 }
 
 /** Factorization over Q of a non-zero rational polynomial: f = unit · Π factor^multiplicity with primitive integer factors (positive leading coefficients). */
