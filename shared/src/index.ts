@@ -519,6 +519,15 @@ export {
   RankClaimSchema,
 } from './domains/matrix/index.js';
 export type { DeterminantClaim, DeterminantClaimInput, RankClaim, RankClaimInput } from './domains/matrix/index.js';
+export {
+  canonicalRationalCanonicalFormClaim,
+  FROBENIUS_CONVENTION,
+  RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
+  RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
+  RationalCanonicalFormClaimInputSchema,
+  RationalCanonicalFormClaimSchema,
+} from './domains/matrix/index.js';
+export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from './domains/matrix/index.js';
 export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export {
   canonicalNormalFormClaim,

@@ -39,6 +39,7 @@ import { GROEBNER_CHECKER_SOURCES, GROEBNER_VERIFY_CAPABILITY_ID, verifyGroebner
 import { INVERSE_VERIFY_CAPABILITY_ID, LINEAR_SYSTEM_VERIFY_CAPABILITY_ID, MATRIX_CHECKER_SOURCES, verifyInverse, verifyLinearSystem } from './matrix/linear-algebra-verify-capability.js';
 import { NORMAL_FORM_CHECKER_SOURCES, NORMAL_FORM_VERIFY_CAPABILITY_ID, verifyNormalForm } from './matrix/normal-form-verify-capability.js';
 import { LATTICE_BASIS_CHECKER_SOURCES, LATTICE_BASIS_VERIFY_CAPABILITY_ID, verifyLatticeBasis } from './matrix/lattice-basis-verify-capability.js';
+import { RATIONAL_CANONICAL_FORM_CHECKER_SOURCES, RATIONAL_CANONICAL_FORM_VERIFY_CAPABILITY_ID, verifyRationalCanonicalForm } from './matrix/rational-canonical-form-verify-capability.js';
 import { MINIMAL_POLYNOMIAL_CHECKER_SOURCES, MINIMAL_POLYNOMIAL_VERIFY_CAPABILITY_ID, verifyMinimalPolynomial } from './matrix/minimal-polynomial-verify-capability.js';
 import { DETERMINANT_VERIFY_CAPABILITY_ID, RANK_DETERMINANT_CHECKER_SOURCES, RANK_VERIFY_CAPABILITY_ID, verifyDeterminant, verifyRank } from './matrix/rank-determinant-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
@@ -104,9 +105,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...MINIMAL_POLYNOMIAL_CHECKER_SOURCES,
             ...RANK_DETERMINANT_CHECKER_SOURCES,
             ...LATTICE_BASIS_CHECKER_SOURCES,
+            ...RATIONAL_CANONICAL_FORM_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-multimodular-check', 'matrix-rank-certificate-check', 'lll-basis-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-multimodular-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -139,6 +141,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyDeterminant(authority(DETERMINANT_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyRank(authority(RANK_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyLatticeBasis(authority(LATTICE_BASIS_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyRationalCanonicalForm(authority(RATIONAL_CANONICAL_FORM_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

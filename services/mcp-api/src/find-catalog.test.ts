@@ -326,6 +326,16 @@ const EXPECTED: [string, string][] = [
   ['rank and covolume of a lattice', 'lattice.hermite_normal_form.compute'],
   ['index of a sublattice', 'lattice.sublattice_index.compute'],
   ['quotient L/M of a lattice by a sublattice', 'lattice.sublattice_index.compute'],
+  ['rational canonical form of a matrix', 'matrix.rational_canonical_form.compute'],
+  ['Frobenius normal form with the transforming matrix', 'matrix.rational_canonical_form.compute'],
+  ['invariant factors and companion matrix blocks of a matrix', 'matrix.rational_canonical_form.compute'],
+  ['are two matrices similar', 'matrix.rational_canonical_form.compute'],
+  ['verify a rational canonical form and its transform', 'matrix.rational_canonical_form.verify'],
+  ['check a Frobenius normal form certificate', 'matrix.rational_canonical_form.verify'],
+  ['eigenvalues of a matrix', 'matrix.eigenvalues.compute'],
+  ['rational eigenvalues with algebraic and geometric multiplicity', 'matrix.eigenvalues.compute'],
+  ['spectrum of an integer matrix', 'matrix.eigenvalues.compute'],
+  ['characteristic roots of a matrix mod p', 'matrix.eigenvalues.compute'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -44,6 +44,12 @@ export const MatrixRejectionReason = {
   DOES_NOT_ANNIHILATE: 'DOES_NOT_ANNIHILATE',
   /** A claimed minimal polynomial that kills A while one of lower degree does too. */
   NOT_MINIMAL: 'NOT_MINIMAL',
+  /** A claimed rational canonical form whose transform does not conjugate: A P ≠ P F. */
+  NOT_SIMILAR: 'NOT_SIMILAR',
+  /** A claimed transform that is not invertible. */
+  SINGULAR_TRANSFORM: 'SINGULAR_TRANSFORM',
+  /** Claimed invariant factors of which one does not divide the next. */
+  NOT_DIVISIBLE: 'NOT_DIVISIBLE',
 } as const;
 export type MatrixRejectionReason = (typeof MatrixRejectionReason)[keyof typeof MatrixRejectionReason];
 

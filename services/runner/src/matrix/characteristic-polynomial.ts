@@ -85,7 +85,7 @@ export const MinimalPolynomialOutput = z
 export type MinimalPolynomialOutput = z.infer<typeof MinimalPolynomialOutput>;
 
 /** The field of the answers, its elements, and the text of coefficients in `variable`. */
-function polynomialText(matrix: MatrixPayload, coefficients: readonly string[], variable: string): string {
+export function polynomialText(matrix: MatrixPayload, coefficients: readonly string[], variable: string): string {
   const F = (resolveMatrixRing(matrix.ring).field ?? RATIONALS) as Field<unknown>;
   const ring = new PolynomialRing<unknown>(F, [variable], 'lex');
   const terms = [];

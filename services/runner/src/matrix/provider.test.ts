@@ -14,7 +14,7 @@ describe(LINEAR_ALGEBRA_TS_PROVIDER, () => {
   it('installs every matrix capability with valid descriptors, each registered once in the runner on this provider', async () => {
     const runtime = await linearAlgebraTsProvider().probe();
     const ids = MATRIX_CAPABILITY_FACTORIES.map((create) => installCapability(create(runtime), runtime, null).descriptor.id);
-    expect(ids).toEqual(['matrix.construct.explicit', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.rref.compute', 'matrix.nullspace.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve', 'matrix.hermite_normal_form.compute', 'matrix.smith_normal_form.compute', 'matrix.characteristic_polynomial.compute', 'matrix.minimal_polynomial.compute', 'lattice.basis.reduce', 'lattice.hermite_normal_form.compute', 'lattice.sublattice_index.compute']);
+    expect(ids).toEqual(['matrix.construct.explicit', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.rref.compute', 'matrix.nullspace.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve', 'matrix.hermite_normal_form.compute', 'matrix.smith_normal_form.compute', 'matrix.characteristic_polynomial.compute', 'matrix.minimal_polynomial.compute', 'lattice.basis.reduce', 'lattice.hermite_normal_form.compute', 'lattice.sublattice_index.compute', 'matrix.rational_canonical_form.compute', 'matrix.eigenvalues.compute']);
     expect(new Set(ids).size).toBe(ids.length);
     const registered = runnerRegistrations().filter((registration) => registration.provider.name === LINEAR_ALGEBRA_TS_PROVIDER);
     expect(registered.map((registration) => registration.create(runtime).id)).toEqual(ids);

@@ -8,12 +8,14 @@ import { RUNNER_VERSION } from '../version.js';
 import { characteristicPolynomialCompute, minimalPolynomialCompute } from './characteristic-polynomial.js';
 import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
+import { eigenvaluesCompute } from './eigenvalues.js';
 import { hermiteNormalFormCompute } from './hermite-normal-form.js';
 import { inverseCompute } from './inverse.js';
 import { latticeBasisReduce } from './lattice-basis-reduce.js';
 import { latticeHermiteNormalFormCompute } from './lattice-hermite-normal-form.js';
 import { linearSystemSolve } from './linear-system-solve.js';
 import { nullspaceCompute } from './nullspace.js';
+import { rationalCanonicalFormCompute } from './rational-canonical-form.js';
 import { rankCompute } from './rank.js';
 import { rrefCompute } from './rref.js';
 import { smithNormalFormCompute } from './smith-normal-form.js';
@@ -50,9 +52,14 @@ export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
   './lattice-basis-reduce.ts',
   './lattice-hermite-normal-form.ts',
   './sublattice-index.ts',
+  './univariate-factor.ts',
+  './frobenius.ts',
+  './spectral.kernel.ts',
+  './rational-canonical-form.ts',
+  './eigenvalues.ts',
 ].map(here);
 
-const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form', 'characteristic-polynomial', 'minimal-polynomial', 'lll-reduction', 'lattice-hermite-basis', 'sublattice-index'];
+const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form', 'characteristic-polynomial', 'minimal-polynomial', 'lll-reduction', 'lattice-hermite-basis', 'sublattice-index', 'rational-canonical-form', 'univariate-factorization', 'eigenvalues'];
 
 /** The provider for registration; its probe measures the sources (no external tool). */
 export function linearAlgebraTsProvider(): ProviderProbe {
@@ -78,4 +85,6 @@ export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) =
   latticeBasisReduce,
   latticeHermiteNormalFormCompute,
   sublatticeIndexCompute,
+  rationalCanonicalFormCompute,
+  eigenvaluesCompute,
 ].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);

@@ -87,9 +87,20 @@ export {
 } from './lattice-claim.js';
 export type { LatticeBasisClaim, LatticeBasisClaimInput } from './lattice-claim.js';
 
+export {
+  canonicalRationalCanonicalFormClaim,
+  FROBENIUS_CONVENTION,
+  RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
+  RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
+  RationalCanonicalFormClaimInputSchema,
+  RationalCanonicalFormClaimSchema,
+} from './rational-canonical-form-claim.js';
+export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from './rational-canonical-form-claim.js';
+
+
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [
-  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './lattice-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './lattice-claim.ts', './rational-canonical-form-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
   fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
 ];

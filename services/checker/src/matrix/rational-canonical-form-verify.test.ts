@@ -1,0 +1,142 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  admitRequest,
+  CapabilityRequestSchema,
+  CapabilityResultSchema,
+  checkerIdentity,
+  createLocalFolderArtifactStore,
+  createProcessPool,
+  executeCapability,
+  installCapability,
+  loadOrCreateSigningKey,
+  RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
+  RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
+  type ArtifactStore,
+  type CapabilityResult,
+  type CheckerAuthorization,
+  type CheckerIdentity,
+  type InstalledCapability,
+  type IsolatedExecutor,
+  type ProviderRuntime,
+  type SigningKey,
+} from '@jacobian/shared';
+import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
+import { verifyRationalCanonicalForm } from './rational-canonical-form-verify-capability.js';
+import { checkRationalCanonicalFormClaim } from './rational-canonical-form-verify.js';
+
+const RUNTIME: ProviderRuntime = {
+  provider: 'jacobian-checker-ts',
+  availability: 'AVAILABLE',
+  version: '0.0.0',
+  digest_kind: 'SOURCE_TREE',
+  digest: 'c'.repeat(64),
+  platform: 'test',
+  install_tier: 'T0',
+  license_id: 'MIT',
+  license_files: [],
+  features: [],
+};
+
+const matrix = (rows: (string | number)[][], ring: Record<string, string> = { kind: 'Q' }) => ({ ring, nrows: rows.length, ncols: rows[0]?.length ?? 0, rows: rows.map((row) => row.map(String)) });
+const strings = (rows: (string | number)[][]): string[][] => rows.map((row) => row.map(String));
+
+// diag(2, 2, 3): F = diag(2, C(x^2 − 5x + 6)); P's columns: an eigenvector for 2, then v = (1, 0, 1) and A v = (2, 0, 3).
+const A = matrix([[2, 0, 0], [0, 2, 0], [0, 0, 3]], { kind: 'Z' });
+const GOOD = { matrix: A, invariant_factors: [['-2', '1'], ['6', '-5', '1']], transform: strings([[0, 1, 2], [1, 0, 0], [0, 1, 3]]) };
+
+describe('checkRationalCanonicalFormClaim', () => {
+  it('accepts a correct form with its transform', () => {
+    expect(checkRationalCanonicalFormClaim(GOOD)).toMatchObject({ accepted: true });
+  });
+
+  it('rejects a transform that does not conjugate, naming the entry', () => {
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, transform: strings([[0, 1, 2], [1, 0, 0], [0, 1, 4]]) })).toMatchObject({ accepted: false, reason_code: 'NOT_SIMILAR', path: ['transform'] });
+  });
+
+  it('rejects a singular P even though A P = P F (P = 0)', () => {
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, transform: strings([[0, 0, 0], [0, 0, 0], [0, 0, 0]]) })).toMatchObject({ accepted: false, reason_code: 'SINGULAR_TRANSFORM' });
+  });
+
+  it('rejects invariant factors out of order (not dividing), non-monic, constant, or of the wrong total degree', () => {
+    // (x − 2)(x − 3), then x − 2: the same blocks in the wrong order do not divide.
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, invariant_factors: [['6', '-5', '1'], ['-2', '1']], transform: strings([[1, 2, 0], [0, 0, 1], [1, 3, 0]]) })).toMatchObject({ accepted: false, reason_code: 'NOT_DIVISIBLE' });
+    // diag(C(x − 2), C(x − 2), C(x − 3)) conjugates A by P = I, but x − 2 ∤ x − 3: not a Frobenius form.
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, invariant_factors: [['-2', '1'], ['-2', '1'], ['-3', '1']], transform: strings([[1, 0, 0], [0, 1, 0], [0, 0, 1]]) })).toMatchObject({ accepted: false, reason_code: 'NOT_DIVISIBLE' });
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, invariant_factors: [['-4', '2'], ['6', '-5', '1']] })).toMatchObject({ accepted: false, reason_code: 'NOT_MONIC' });
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, invariant_factors: [['1'], ['-2', '1'], ['6', '-5', '1']] })).toMatchObject({ accepted: false, reason_code: 'SHAPE' });
+    expect(checkRationalCanonicalFormClaim({ ...GOOD, invariant_factors: [['6', '-5', '1']] })).toMatchObject({ accepted: false, reason_code: 'SHAPE' });
+  });
+
+  it('over GF(p) and over Q with fractions', () => {
+    // A Jordan block over GF(7): one block (x − 1)^2 = x^2 + 5x + 1, P = [v, A v] with v = e_2, A v = (1, 1).
+    const J = matrix([[1, 1], [0, 1]], { kind: 'GF', characteristic: '7' });
+    expect(checkRationalCanonicalFormClaim({ matrix: J, invariant_factors: [['1', '5', '1']], transform: strings([[0, 1], [1, 1]]) })).toMatchObject({ accepted: true });
+    expect(checkRationalCanonicalFormClaim({ matrix: J, invariant_factors: [['1', '5', '1']], transform: strings([[1, 1], [0, 0]]) })).toMatchObject({ accepted: false });
+    const half = matrix([['1/2', 0], [0, '1/2']]);
+    expect(checkRationalCanonicalFormClaim({ matrix: half, invariant_factors: [['-1/2', '1'], ['-1/2', '1']], transform: strings([['1/3', 0], [0, 5]]) })).toMatchObject({ accepted: true });
+  });
+});
+
+describe('matrix.rational_canonical_form.verify as a capability', () => {
+  let root: string;
+  let artifacts: ArtifactStore;
+  let executor: IsolatedExecutor;
+  let key: SigningKey;
+  let checker: InstalledCapability;
+
+  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> =>
+    executeCapability(checker, admitRequest(CapabilityRequestSchema.parse({ capability_id: checker.descriptor.id, mode: 'VERIFY', payload })), { artifacts, executor }, new AbortController().signal);
+  const out = (result: CapabilityResult): MatrixVerifyOutput => {
+    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
+    return result.output as MatrixVerifyOutput;
+  };
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'jacobian-rcf-checker-'));
+    artifacts = createLocalFolderArtifactStore({ root: join(root, 'artifacts') });
+    executor = createProcessPool({ size: 1 });
+    key = await loadOrCreateSigningKey(join(root, 'key.pem'));
+    let identity: CheckerIdentity | null = null;
+    const authority: CheckerAuthority = {
+      authorization: (): CheckerAuthorization => ({ authorized: identity === null ? [] : [{ checker_id: identity.checker_id, checker_digest: identity.checker_digest }] }),
+      signingKey: key,
+      identity: () => identity as CheckerIdentity,
+    };
+    const definition = verifyRationalCanonicalForm(authority);
+    if (definition.checker === undefined) throw new Error('no checker declaration');
+    identity = await checkerIdentity(definition.checker);
+    checker = installCapability(definition as never, RUNTIME, identity);
+  });
+  afterAll(async () => {
+    await executor?.close();
+    await artifacts?.close();
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  });
+
+  it('verifies every advertised example with a signed record', async () => {
+    for (const example of checker.descriptor.examples) {
+      const result = await run(example.payload);
+      expect(out(result).verdict, example.title).toBe('ACCEPTED');
+      expect(result.assurance.level).toBe('VERIFIED');
+      expect(out(result).verification_record_uri).not.toBeNull();
+    }
+  });
+
+  it('verifies a stored claim by result_uri and rejects a stored wrong one, with no record', async () => {
+    const put = async (payload: typeof GOOD): Promise<string> => (await artifacts.put({ schema_uri: RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} })).uri;
+    const good = await put(GOOD);
+    expect(out(await run({ result_uri: good }))).toMatchObject({ verdict: 'ACCEPTED', claim_uri: good, claim_kind: 'MATRIX_RATIONAL_CANONICAL_FORM' });
+    const bad = await put({ ...GOOD, transform: strings([[0, 1, 2], [1, 0, 0], [0, 1, 4]]) });
+    expect(out(await run({ result_uri: bad }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_SIMILAR', verification_record_uri: null });
+  });
+
+  it('answers a bad entry with an error at its place, not a verdict', async () => {
+    const result = await run({ claim: { matrix: { ring: { kind: 'Z' }, rows: [[1]] }, invariant_factors: [['-1', 'one']], transform: [[1]] } });
+    expect(result.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'invariant_factors', 0, 1] });
+  });
+});
