@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import {
+  EngineSchema,
+  engineRecord,
+  exactOutcome,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  PARI_ASSURANCE,
+  pariRunOptions,
+  pariToolsOf,
+  requireSquare,
+  resolveMatrix,
+  runLinearAlgebra,
+  servedBy,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import { PARI_DETERMINANT_METHOD, pariDeterminant } from './pari-backend.js';
 
 export const MATRIX_DETERMINANT_ID = 'matrix.determinant.compute';
 
@@ -17,15 +33,21 @@ export const DeterminantOutput = z
   .strict();
 export type DeterminantOutput = z.infer<typeof DeterminantOutput>;
 
-/** matrix.determinant.compute on our TypeScript engine. */
-export function determinantCompute(runtime: ProviderRuntime): CapabilityDefinition<DeterminantInput, DeterminantOutput> {
+/** matrix.determinant.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function determinantCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<DeterminantInput, DeterminantOutput> {
+  const pari = pariToolsOf(MATRIX_DETERMINANT_ID, runtime, options);
+  const served = servedBy(
+    pari,
+    'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. A non-square matrix is refused before any work, naming the rule.',
+    ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],
+    'matdet',
+  );
   return {
     id: MATRIX_DETERMINANT_ID,
     version: MATRIX_VERSION,
     title: 'Determinant over Z, Q or GF(p)',
-    description:
-      'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. A non-square matrix is refused before any work, naming the rule.',
-    tags: ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: ['determinant', 'det', 'det(A)', 'is the matrix singular', 'singular matrix', 'invertible', 'Bareiss algorithm', 'fraction-free elimination', 'Gaussian elimination', 'Leibniz formula', 'Laplace expansion', 'exact determinant of an integer matrix', 'determinant mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
@@ -47,6 +69,18 @@ export function determinantCompute(runtime: ProviderRuntime): CapabilityDefiniti
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireSquare(resolved, input, 'the determinant');
+      if (pari !== null) {
+        const { determinant, ms } = await pariDeterminant(pari, resolved.matrix, pariRunOptions(context));
+        return exactOutcome(
+          { determinant, n: resolved.matrix.nrows, singular: determinant === '0', engine: { provider: runtime.provider, version: runtime.version, method: PARI_DETERMINANT_METHOD, compute_ms: ms } },
+          resolved,
+          'the determinant',
+          'PARI/GP ran to the end and its answer passed our recheck',
+          resolved.description,
+          undefined,
+          PARI_ASSURANCE,
+        );
+      }
       const { output, ms } = await runLinearAlgebra(context, { operation: 'determinant', matrix: resolved.matrix });
       return exactOutcome(
         { determinant: output.determinant, n: resolved.matrix.nrows, singular: output.determinant === '0', engine: engineRecord(runtime, resolved, ms) },

@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import {
+  answerField,
+  EngineSchema,
+  engineRecord,
+  exactOutcome,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  PARI_ASSURANCE,
+  pariRunOptions,
+  pariToolsOf,
+  resolveMatrix,
+  runLinearAlgebra,
+  servedBy,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import { PARI_RANK_METHOD, pariRank } from './pari-backend.js';
 
 export const MATRIX_RANK_ID = 'matrix.rank.compute';
 
@@ -20,15 +36,21 @@ export const RankOutput = z
   .strict();
 export type RankOutput = z.infer<typeof RankOutput>;
 
-/** matrix.rank.compute on our TypeScript engine. */
-export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<RankInput, RankOutput> {
+/** matrix.rank.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function rankCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<RankInput, RankOutput> {
+  const pari = pariToolsOf(MATRIX_RANK_ID, runtime, options);
+  const served = servedBy(
+    pari,
+    'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The matrix is inline or a stored matrix_uri.',
+    ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
+    'matrank',
+  );
   return {
     id: MATRIX_RANK_ID,
     version: MATRIX_VERSION,
     title: 'Matrix rank over Q or GF(p)',
-    description:
-      'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The matrix is inline or a stored matrix_uri.',
-    tags: ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: ['rank of a matrix', 'matrix rank', 'row rank', 'column rank', 'linearly independent rows', 'linear independence', 'dimension of the row space', 'rank–nullity', 'nullity', 'Gaussian elimination', 'Bareiss', 'rank over a finite field', 'rank mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
@@ -49,9 +71,21 @@ export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<Rank
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
-      const { output, ms } = await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix });
       const { nrows, ncols } = resolved.matrix;
       const field = answerField(resolved);
+      if (pari !== null) {
+        const { rank, ms } = await pariRank(pari, resolved.matrix, pariRunOptions(context));
+        return exactOutcome(
+          { rank, nrows, ncols, nullity: ncols - rank, left_nullity: nrows - rank, field, engine: { provider: runtime.provider, version: runtime.version, method: PARI_RANK_METHOD, compute_ms: ms } },
+          resolved,
+          `the rank over ${field}`,
+          'PARI/GP ran to the end and its answer passed our recheck',
+          resolved.description,
+          undefined,
+          PARI_ASSURANCE,
+        );
+      }
+      const { output, ms } = await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix });
       return exactOutcome(
         { rank: output.rank, nrows, ncols, nullity: ncols - output.rank, left_nullity: nrows - output.rank, field, engine: engineRecord(runtime, resolved, ms) },
         resolved,
