@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExplicitMatrix, RATIONALS, resolveMatrixRing, type Field, type MatrixPayload, type MatrixRing, type Rational } from '@jacobian/shared';
-import { gpMatrix, probePari, runGp, type PariTools } from '../providers/pari.js';
+import { checkPariIdentity, gpMatrix, probePari, runGp, type PariTools } from '../providers/pari.js';
 import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
 import { primitiveIntegerVector, ringEngine } from './engine.js';
 import { hermiteNormalForm, smithNormalForm } from './normal-form-engine.js';
@@ -195,6 +195,12 @@ describe('PARI/GP scripts and answers', () => {
       await expect(run('echo "@@jacobian:det"; echo 6; echo "@@jacobian:end"; echo 7')).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
       await expect(run('echo "@@jacobian:det"; echo 6; echo "@@jacobian:end"')).resolves.toMatchObject({ sections: { det: [['6']] } });
     });
+  });
+
+  it.skipIf(GP === undefined)('runs only the gp it probed: another digest is a PROVIDER_FAILED', async () => {
+    const { tools } = await probePari({ binary: GP as string });
+    await expect(checkPariIdentity(tools)).resolves.toBeUndefined();
+    await expect(checkPariIdentity({ ...tools, digest: `sha256:${'0'.repeat(64)}` })).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
   });
 
   it.skipIf(GP === undefined)('stops gp at the deadline (EXECUTION_TIMEOUT)', async () => {
