@@ -36,6 +36,8 @@ function failed(message: string): JacobianError {
 // Arithmetic modulo a prime: numbers below 2^26, bigints beyond.
 
 interface ModArith<T> {
+  /** The prime as a number when it is below 2^26 (the fast paths below use it). */
+  readonly small?: number;
   readonly zero: T;
   readonly one: T;
   add(a: T, b: T): T;
@@ -66,6 +68,7 @@ function numberArith(p: number): ModArith<number> {
   const P = BigInt(p);
   const inv = (a: number): number => Number(bigInverse(BigInt(a), P));
   return {
+    small: p,
     zero: 0,
     one: 1,
     add: (a, b) => (a + b) % p,
@@ -110,13 +113,18 @@ function fraction(text: string): { num: bigint; den: bigint } {
   return { num: BigInt(match[1] as string), den: BigInt(match[2] ?? '1') };
 }
 
+const SHORT_INTEGER = /^-?\d{1,15}$/;
+
 function reduce<T>(ar: ModArith<T>, text: string): T | null {
+  // Most entries are integers below 2^53: reduced as numbers, without bigints.
+  if (ar.small !== undefined && SHORT_INTEGER.test(text)) return ((((Number(text) % ar.small) + ar.small) % ar.small) as T);
   const { num, den } = fraction(text);
   return ar.fromFraction(num, den);
 }
 
 /** Rank and (square) determinant by elimination modulo the prime; the rows are consumed. */
 function rankAndDeterminant<T>(ar: ModArith<T>, M: T[][], ncols: number): { rank: number; determinant: T } {
+  if (ar.small !== undefined) return smallRankAndDeterminant(ar.small, M as number[][], ncols, (a) => ar.inv(a as T) as number) as { rank: number; determinant: T };
   let rank = 0;
   let det = ar.one;
   for (let c = 0; c < ncols && rank < M.length; c++) {
@@ -149,6 +157,42 @@ function rankAndDeterminant<T>(ar: ModArith<T>, M: T[][], ncols: number): { rank
     rank++;
   }
   return { rank, determinant: M.length === ncols && rank === ncols ? det : ar.zero };
+}
+
+/** {@link rankAndDeterminant} for p < 2^26 on plain numbers (products stay below 2^52, exact). */
+function smallRankAndDeterminant(p: number, M: number[][], ncols: number, inv: (a: number) => number): { rank: number; determinant: number } {
+  let rank = 0;
+  let det = 1;
+  for (let c = 0; c < ncols && rank < M.length; c++) {
+    let pivot = -1;
+    for (let i = rank; i < M.length; i++) {
+      if ((M[i] as number[])[c] !== 0) {
+        pivot = i;
+        break;
+      }
+    }
+    if (pivot < 0) {
+      det = 0;
+      continue;
+    }
+    if (pivot !== rank) {
+      [M[pivot], M[rank]] = [M[rank] as number[], M[pivot] as number[]];
+      det = (p - det) % p;
+    }
+    const row = M[rank] as number[];
+    const lead = row[c] as number;
+    det = (det * lead) % p;
+    const leadInverse = inv(lead);
+    for (let i = rank + 1; i < M.length; i++) {
+      const other = M[i] as number[];
+      const f = other[c] as number;
+      if (f === 0) continue;
+      const g = p - ((f * leadInverse) % p);
+      for (let j = c; j < ncols; j++) other[j] = ((other[j] as number) + g * (row[j] as number)) % p;
+    }
+    rank++;
+  }
+  return { rank, determinant: M.length === ncols && rank === ncols ? det : 0 };
 }
 
 /** The matrix modulo `p`, or null when p divides a denominator. */
