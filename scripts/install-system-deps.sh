@@ -6,6 +6,7 @@
 #                                  the independent truth the graph tests compare against
 #   cadical                        the SAT solver of the SAT-based providers
 #   singular                       the Groebner-basis provider, and the truth the TypeScript engine is compared with
+#   pari-gp                        PARI/GP (gp): the exact linear algebra provider, and the truth our matrix engine is compared with
 #   prometheus                     for promtool: the alert rules in infra/observability are checked and unit-tested
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
 set -euo pipefail
@@ -18,6 +19,7 @@ command -v ceph-osd >/dev/null 2>&1 || need+=(ceph-osd)
 command -v nauty-geng >/dev/null 2>&1 || need+=(nauty)
 command -v cadical >/dev/null 2>&1 || need+=(cadical)
 command -v Singular >/dev/null 2>&1 || need+=(singular)
+command -v gp >/dev/null 2>&1 || need+=(pari-gp)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 [ "${#need[@]}" -eq 0 ] && exit 0
 

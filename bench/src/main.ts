@@ -17,11 +17,12 @@ import type { Era } from './mcp-http.js';
 import { stopPeerShells } from './peer.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
+import { checkGp, printLinalgTables, runLinalgBench } from './linalg.js';
 import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
 import { printStartupTables, runStartupBench } from './startup.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -48,6 +49,9 @@ sat     CaDiCaL solving pigeonhole and random 3-SAT instances with a DRAT proof 
 polynomial reduced Groebner bases of cyclic-5/6 and katsura-5/6 (grevlex over Q): our TypeScript
         engine vs Singular run directly, the Singular provider vs Singular direct, and sympy
         (python3-sympy) as a second reference. Needs /usr/bin/Singular. Not part of all.
+linalg  determinant, rank, HNF, SNF and charpoly of random integer matrices (n = 20, 50, 100;
+        entries ±2^10 and ±2^64): our TypeScript engine vs PARI/GP run directly, the PARI provider
+        vs PARI direct, and sympy (timed out per call). Needs /usr/bin/gp. Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -85,6 +89,10 @@ Options:
   --sat-only A,B         sat: run only the instances whose name contains A or B (e.g. php, rand3-250)
   --polynomial-reps N    polynomial: repetitions per system, medians reported (default 3)
   --polynomial-only A,B  polynomial: run only the systems whose name contains A or B (e.g. cyclic-6)
+  --linalg-reps N        linalg: repetitions per case, medians reported (default 1)
+  --linalg-sizes N,M     linalg: matrix orders (default 20,50,100)
+  --linalg-sympy-timeout S  linalg: seconds before a sympy call is killed (default 20)
+  --linalg-ts-timeout S  linalg: seconds before our engine is stopped by its checkpoint (default 120)
   --load-rounds N        find-load: idle/loaded phase pairs (default 3)
   --load-idle-calls N    find-load: math.find calls of each idle phase (default 200)
   --load-graph-calls N   find-load: large inline-graph calls in flight in each loaded phase (default 20)
@@ -142,6 +150,10 @@ async function main(): Promise<number> {
       'sat-only': { type: 'string' },
       'polynomial-reps': { type: 'string' },
       'polynomial-only': { type: 'string' },
+      'linalg-reps': { type: 'string' },
+      'linalg-sizes': { type: 'string' },
+      'linalg-sympy-timeout': { type: 'string' },
+      'linalg-ts-timeout': { type: 'string' },
       'load-rounds': { type: 'string' },
       'load-idle-calls': { type: 'string' },
       'load-graph-calls': { type: 'string' },
@@ -158,13 +170,14 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
   if (benchmarks.includes('graphs')) checkGeng();
   if (benchmarks.includes('sat')) checkCadical();
   if (benchmarks.includes('polynomial')) checkSingular();
+  if (benchmarks.includes('linalg')) checkGp();
   const graphOrders = (values['graphs-orders'] ?? '9,10').split(',').map((part) => positiveInt('graphs-orders', part, 0));
   if (graphOrders.some((n) => n > 10)) throw new Error('--graphs-orders: the TypeScript provider enumerates orders up to 10');
   const era = (values.era ?? 'modern') as Era;
@@ -283,6 +296,17 @@ async function main(): Promise<number> {
         });
         report.stopped = await teardown(context);
         process.stdout.write(`\n== polynomial ==\n${printPolynomialTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.rows.some((row) => !row.agree)) failed = true;
+      } else if (name === 'linalg') {
+        const report = await runLinalgBench(context, {
+          reps: positiveInt('linalg-reps', values['linalg-reps'], 1),
+          sizes: (values['linalg-sizes'] ?? '20,50,100').split(',').map((part) => positiveInt('linalg-sizes', part, 20)),
+          sympyTimeoutMs: positiveInt('linalg-sympy-timeout', values['linalg-sympy-timeout'], 20) * 1000,
+          typescriptTimeoutMs: positiveInt('linalg-ts-timeout', values['linalg-ts-timeout'], 120) * 1000,
+        });
+        await teardown(context);
+        process.stdout.write(`\n== linalg ==\n${printLinalgTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.rows.some((row) => !row.agree)) failed = true;
       } else if (name === 'startup') {

@@ -10,3 +10,8 @@ export { probeGeng } from './graph/enumerate-geng.js';
 export { NativeLauncher, type LaunchExit, type LaunchRequest, type LaunchedTool } from './native/launcher.js';
 export { groebnerBasis } from './polynomial/groebner.js';
 export { findSingularExecutable, runSingularGroebner, singularScript } from './providers/singular.js';
+export { ringEngine } from './matrix/engine.js';
+export { hermiteNormalForm, smithNormalForm } from './matrix/normal-form-engine.js';
+export { rationalCharacteristicPolynomial } from './matrix/characteristic.js';
+export { findGpExecutable, gpArguments, gpMatrix, probePari, type PariTools } from './providers/pari.js';
+export { pariCharacteristic, pariDeterminant, pariHermite, pariRank, pariSmith } from './matrix/pari-backend.js';

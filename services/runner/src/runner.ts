@@ -41,7 +41,7 @@ import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, enumerateNonisomorphic, e
 import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
-import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
+import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES, PARI_MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
@@ -52,6 +52,7 @@ import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resu
 import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
 import { singularProvider } from './providers/singular.js';
+import { pariProvider } from './providers/pari.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
 import { findModel } from './sat/model-find.js';
 import { SAT_TS_PROVIDER, SAT_TS_SOURCES } from './sat/solve.js';
@@ -221,6 +222,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   // Created once: providers are probed once per name, each with one file list.
   const algebraTs = once(algebraTsProvider());
   const linearAlgebraTs = once(linearAlgebraTsProvider());
+  const pari = once(pariProvider(health));
+  const linearAlgebra = firstHealthyOf([pari, linearAlgebraTs], skipped);
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -254,8 +257,9 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(firstHealthyOf([singular, algebraTs], skipped), (runtime) => idealMembershipDecide(runtime, { singular })),
     // Factorization needs a real factorizer: Singular only, absent without it.
     capabilityRegistration(singular, (runtime) => factorCompute(runtime, { singular })),
-    // Exact linear algebra on our TypeScript engine.
+    // Exact linear algebra on our TypeScript engine; PARI/GP serves the ones it can where it is installed.
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
+    ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

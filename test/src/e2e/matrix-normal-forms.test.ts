@@ -4,6 +4,7 @@
  * multiplied out here, the checker verifying the producers' stored claims and rejecting a
  * tampered one, a claim without transforms refused, and a rational matrix refused naming the rule.
  */
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_TEST_TIMEOUT_MS, HOOK_TIMEOUT_MS, startJacobian, type Connection, type JacobianFixture } from '../support/jacobian.js';
 import { ARTIFACT_URI, mathFind, mathRun } from '../support/tools.js';
@@ -42,10 +43,11 @@ async function verify(payload: Record<string, unknown>): Promise<{ level: string
 }
 
 describe('integer normal forms through MCP', () => {
-  it('lists the producers on our TypeScript provider and the checker on the checker\'s', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('lists the producers on PARI/GP where gp is installed (our TypeScript provider otherwise) and the checker on the checker\'s', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const producer = ['/usr/bin/gp', '/usr/local/bin/gp'].some((file) => existsSync(file)) ? 'pari-gp' : 'jacobian-linear-algebra-ts';
     for (const [id, provider] of [
-      ['matrix.hermite_normal_form.compute', 'jacobian-linear-algebra-ts'],
-      ['matrix.smith_normal_form.compute', 'jacobian-linear-algebra-ts'],
+      ['matrix.hermite_normal_form.compute', producer],
+      ['matrix.smith_normal_form.compute', producer],
       ['matrix.normal_form.verify', 'jacobian-checker-ts'],
     ] as const) {
       const inspected = await mathFind(connection.client, { capability_id: id, view: 'CONTRACT' });

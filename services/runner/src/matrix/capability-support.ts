@@ -20,6 +20,7 @@ import {
   type ResolvedMatrix,
 } from '@jacobian/shared';
 import { LinearAlgebraKernelOutput, type LinearAlgebraKernelInput, type LinearAlgebraOperation } from './linear-algebra.kernel.js';
+import { PARI_PROVIDER, type PariRunOptions, type PariTools } from '../providers/pari.js';
 
 const KERNEL = { module: fileURLToPath(new URL('./linear-algebra.kernel.ts', import.meta.url)), exportName: 'linearAlgebraKernel' };
 
@@ -102,6 +103,37 @@ export async function storeClaim(draft: Parameters<CapabilityContext['artifacts'
   }
 }
 
+/**
+ * The capabilities PARI/GP can serve take the probe that found it: registered with
+ * firstHealthyOf([pari, ours]), they run on gp when the runtime is PARI's and on our engine
+ * otherwise.
+ */
+export interface MatrixBackendOptions {
+  readonly pari?: { readonly tools: PariTools | undefined } | undefined;
+}
+
+/** gp's tools when the runtime is PARI's, null for our engine. */
+export function pariToolsOf(id: string, runtime: ProviderRuntime, options: MatrixBackendOptions): PariTools | null {
+  if (runtime.provider !== PARI_PROVIDER) return null;
+  const tools = options.pari?.tools;
+  if (tools === undefined) throw new JacobianError('REGISTRATION_INVALID', `${id} on PARI/GP needs the tools its probe found`);
+  return tools;
+}
+
+/** A gp run's bounds from the run's budget: its deadline, signal and memory; output up to 4× the budget's (at least 16 MiB). */
+export function pariRunOptions(context: CapabilityContext): PariRunOptions {
+  return { signal: context.signal, deadline: context.deadline, maxOutputBytes: Math.min(256 * 1024 * 1024, Math.max(16 * 1024 * 1024, 4 * context.budget.max_output_bytes)), memoryMb: context.budget.memory_mb };
+}
+
+/** What a descriptor says about who computes, for the provider that serves it. */
+export function servedBy(tools: PariTools | null, description: string, tags: readonly string[], pariFunction: string): { description: string; tags: string[] } {
+  if (tools === null) return { description, tags: [...tags] };
+  return { description: `${description} Served by PARI/GP (${pariFunction}), its answer rechecked by us before it is returned.`, tags: tags.map((tag) => (tag === 'typescript' ? 'pari-gp' : tag)) };
+}
+
+export const TS_ASSURANCE = 'computed exactly by our TypeScript linear algebra engine; not independently checked';
+export const PARI_ASSURANCE = 'computed exactly by PARI/GP and rechecked by us as the engine method states; not independently verified';
+
 /** The outcome of an exact computation by our engine: `what` of `subject` (by default the matrix as resolved). */
 export function exactOutcome<O>(
   output: O,
@@ -110,6 +142,7 @@ export function exactOutcome<O>(
   basis: string,
   subject: string = resolved.description,
   evidence: { artifact_uris: string[]; diagnostics: Diagnostic[] } = { artifact_uris: [], diagnostics: [] },
+  assurance: string = TS_ASSURANCE,
 ): CapabilityOutcome<O> {
   return {
     status: 'COMPLETED',
@@ -117,7 +150,7 @@ export function exactOutcome<O>(
     scope: { kind: 'EXACT_INPUT', statement: `${what} of ${subject}`.slice(0, 2000), input_uris: resolved.input_uris },
     completeness: { status: 'COMPLETE', basis: basis.slice(0, 1000) },
     qualifiers: ['EXACT', 'DETERMINISTIC'],
-    assurance: { level: 'COMPUTED', basis: 'computed exactly by our TypeScript linear algebra engine; not independently checked', verification_record_uri: null, checker_id: null },
+    assurance: { level: 'COMPUTED', basis: assurance, verification_record_uri: null, checker_id: null },
     obligations: [],
     relationships: [],
     artifact_uris: evidence.artifact_uris,

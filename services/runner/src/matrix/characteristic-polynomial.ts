@@ -28,7 +28,25 @@ import {
   type ProviderRuntime,
   type ResolvedMatrix,
 } from '@jacobian/shared';
-import { answerField, EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, storeClaim } from './capability-support.js';
+import {
+  answerField,
+  EngineSchema,
+  exactOutcome,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  PARI_ASSURANCE,
+  pariRunOptions,
+  pariToolsOf,
+  requireSquare,
+  resolveMatrix,
+  servedBy,
+  storeClaim,
+  type EngineRecord,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import type { PariTools } from '../providers/pari.js';
+import { PARI_CHARACTERISTIC_METHOD, PARI_MINIMAL_METHOD, pariCharacteristic, pariMinimal } from './pari-backend.js';
 import { CharacteristicKernelOutput } from './characteristic.kernel.js';
 
 export const MATRIX_CHARACTERISTIC_POLYNOMIAL_ID = 'matrix.characteristic_polynomial.compute';
@@ -103,6 +121,22 @@ async function runCharacteristic(context: CapabilityContext, operation: 'charact
   return { output, ms: Date.now() - started };
 }
 
+/** The polynomial (coefficients lowest first, square-freeness) on PARI/GP or our kernel, with the engine record. */
+async function characteristicOn(
+  pari: PariTools | null,
+  context: CapabilityContext,
+  operation: 'characteristic' | 'minimal',
+  resolved: ResolvedMatrix,
+  runtime: ProviderRuntime,
+): Promise<{ coefficients: string[]; square_free: boolean; engine: EngineRecord }> {
+  if (pari === null) {
+    const { output, ms } = await runCharacteristic(context, operation, resolved);
+    return { ...output, engine: { provider: runtime.provider, version: runtime.version, method: operation === 'characteristic' ? CHARACTERISTIC_METHOD : MINIMAL_METHOD, compute_ms: ms } };
+  }
+  const answer = operation === 'characteristic' ? await pariCharacteristic(pari, resolved.matrix, pariRunOptions(context)) : await pariMinimal(pari, resolved.matrix, pariRunOptions(context));
+  return { coefficients: answer.coefficients, square_free: answer.squareFree, engine: { provider: runtime.provider, version: runtime.version, method: operation === 'characteristic' ? PARI_CHARACTERISTIC_METHOD : PARI_MINIMAL_METHOD, compute_ms: answer.ms } };
+}
+
 const COMMON = {
   version: MATRIX_VERSION,
   domain: 'matrix',
@@ -115,8 +149,10 @@ const COMMON = {
   limits: { ...MATRIX_DESCRIPTOR_LIMITS },
 } as const;
 
-/** matrix.characteristic_polynomial.compute on our TypeScript engine. */
-export function characteristicPolynomialCompute(runtime: ProviderRuntime): CapabilityDefinition<CharacteristicPolynomialInput, CharacteristicPolynomialOutput> {
+/** matrix.characteristic_polynomial.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function characteristicPolynomialCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<CharacteristicPolynomialInput, CharacteristicPolynomialOutput> {
+  const pari = pariToolsOf(MATRIX_CHARACTERISTIC_POLYNOMIAL_ID, runtime, options);
+  const served = servedBy(pari, 'The exact characteristic polynomial det(x I − A) of a square dense matrix over Z, Q or GF(p), as coefficients (lowest degree first) and as polynomial text in a variable of your choice (default x): by Hessenberg reduction (similarity transformations, which keep the characteristic polynomial) and the Hessenberg recurrence modulo primes; over Z and Q the residues modulo word-size primes are combined by the Chinese remainder theorem up to a Hadamard bound, so the answer is exact with no fraction growth. Its roots are the eigenvalues; the answer also gives the trace and determinant read off it and whether it is square-free (n distinct eigenvalues, so diagonalizable over the algebraic closure). By Cayley–Hamilton it annihilates A; matrix.minimal_polynomial.compute gives the least such polynomial. A non-square matrix is refused before any work, naming the rule.', ['matrix', 'linear-algebra', 'characteristic-polynomial', 'eigenvalues', 'exact', 'typescript'], 'charpoly');
   return {
     ...COMMON,
     modes: [...COMMON.modes],
@@ -124,9 +160,8 @@ export function characteristicPolynomialCompute(runtime: ProviderRuntime): Capab
     accepted_artifact_types: [...COMMON.accepted_artifact_types],
     id: MATRIX_CHARACTERISTIC_POLYNOMIAL_ID,
     title: 'Characteristic polynomial det(xI − A) over Z, Q or GF(p)',
-    description:
-      'The exact characteristic polynomial det(x I − A) of a square dense matrix over Z, Q or GF(p), as coefficients (lowest degree first) and as polynomial text in a variable of your choice (default x): by Hessenberg reduction (similarity transformations, which keep the characteristic polynomial) and the Hessenberg recurrence modulo primes; over Z and Q the residues modulo word-size primes are combined by the Chinese remainder theorem up to a Hadamard bound, so the answer is exact with no fraction growth. Its roots are the eigenvalues; the answer also gives the trace and determinant read off it and whether it is square-free (n distinct eigenvalues, so diagonalizable over the algebraic closure). By Cayley–Hamilton it annihilates A; matrix.minimal_polynomial.compute gives the least such polynomial. A non-square matrix is refused before any work, naming the rule.',
-    tags: ['matrix', 'linear-algebra', 'characteristic-polynomial', 'eigenvalues', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: [
       'characteristic polynomial',
       'charpoly',
@@ -155,7 +190,7 @@ export function characteristicPolynomialCompute(runtime: ProviderRuntime): Capab
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireSquare(resolved, input, 'the characteristic polynomial');
-      const { output, ms } = await runCharacteristic(context, 'characteristic', resolved);
+      const output = await characteristicOn(pari, context, 'characteristic', resolved, runtime);
       const n = resolved.matrix.nrows;
       const variable = input.variable ?? 'x';
       const F = (resolveMatrixRing(resolved.matrix.ring).field ?? RATIONALS) as Field<unknown>;
@@ -171,18 +206,23 @@ export function characteristicPolynomialCompute(runtime: ProviderRuntime): Capab
           determinant: F.format(n % 2 === 0 ? constant : F.neg(constant)),
           square_free: output.square_free,
           field: answerField(resolved),
-          engine: { provider: runtime.provider, version: runtime.version, method: CHARACTERISTIC_METHOD, compute_ms: ms },
+          engine: output.engine,
         },
         resolved,
         'the characteristic polynomial det(x I − A)',
-        'Hessenberg reduction and the recurrence ran to the end exactly',
+        pari === null ? 'Hessenberg reduction and the recurrence ran to the end exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
+        resolved.description,
+        undefined,
+        pari === null ? undefined : PARI_ASSURANCE,
       );
     },
   };
 }
 
-/** matrix.minimal_polynomial.compute on our TypeScript engine; the answer is stored as a claim. */
-export function minimalPolynomialCompute(runtime: ProviderRuntime): CapabilityDefinition<MinimalPolynomialInput, MinimalPolynomialOutput> {
+/** matrix.minimal_polynomial.compute on PARI/GP (when `runtime` is its) or our TypeScript engine; the answer is stored as a claim. */
+export function minimalPolynomialCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<MinimalPolynomialInput, MinimalPolynomialOutput> {
+  const pari = pariToolsOf(MATRIX_MINIMAL_POLYNOMIAL_ID, runtime, options);
+  const served = servedBy(pari, 'The exact minimal polynomial of a square dense matrix over Z, Q (answered over Q) or GF(p): the monic polynomial m of least degree with m(A) = 0, which divides every annihilating polynomial, the characteristic polynomial included (Cayley–Hamilton), and has the same irreducible factors. Computed without factoring, as the lcm of the local minimal polynomials of the standard basis vectors (first linear dependence of each Krylov sequence e_i, A e_i, A² e_i, …); over Z and Q modulo word-size primes, combined by the Chinese remainder theorem until a bound proves the result kills A exactly. Answers coefficients (lowest degree first), polynomial text in a variable of your choice (default x), and whether A is diagonalizable over the algebraic closure (m square-free). The answer is stored as a claim that matrix.minimal_polynomial.verify checks independently. A non-square matrix is refused before any work, naming the rule.', ['matrix', 'linear-algebra', 'minimal-polynomial', 'eigenvalues', 'exact', 'certificate', 'typescript'], 'minpoly');
   return {
     ...COMMON,
     modes: [...COMMON.modes],
@@ -190,9 +230,8 @@ export function minimalPolynomialCompute(runtime: ProviderRuntime): CapabilityDe
     accepted_artifact_types: [...COMMON.accepted_artifact_types],
     id: MATRIX_MINIMAL_POLYNOMIAL_ID,
     title: 'Minimal polynomial of a matrix over Z, Q or GF(p)',
-    description:
-      'The exact minimal polynomial of a square dense matrix over Z, Q (answered over Q) or GF(p): the monic polynomial m of least degree with m(A) = 0, which divides every annihilating polynomial, the characteristic polynomial included (Cayley–Hamilton), and has the same irreducible factors. Computed without factoring, as the lcm of the local minimal polynomials of the standard basis vectors (first linear dependence of each Krylov sequence e_i, A e_i, A² e_i, …); over Z and Q modulo word-size primes, combined by the Chinese remainder theorem until a bound proves the result kills A exactly. Answers coefficients (lowest degree first), polynomial text in a variable of your choice (default x), and whether A is diagonalizable over the algebraic closure (m square-free). The answer is stored as a claim that matrix.minimal_polynomial.verify checks independently. A non-square matrix is refused before any work, naming the rule.',
-    tags: ['matrix', 'linear-algebra', 'minimal-polynomial', 'eigenvalues', 'exact', 'certificate', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: [
       'minimal polynomial',
       'minpoly',
@@ -220,7 +259,7 @@ export function minimalPolynomialCompute(runtime: ProviderRuntime): CapabilityDe
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireSquare(resolved, input, 'the minimal polynomial');
-      const { output, ms } = await runCharacteristic(context, 'minimal', resolved);
+      const output = await characteristicOn(pari, context, 'minimal', resolved, runtime);
       const n = resolved.matrix.nrows;
       const variable = input.variable ?? 'x';
       const degree = output.coefficients.length - 1;
@@ -241,13 +280,14 @@ export function minimalPolynomialCompute(runtime: ProviderRuntime): CapabilityDe
           diagonalizable: output.square_free,
           field: answerField(resolved),
           result_uri: resultUri,
-          engine: { provider: runtime.provider, version: runtime.version, method: MINIMAL_METHOD, compute_ms: ms },
+          engine: output.engine,
         },
         resolved,
         'the minimal polynomial',
-        'the Krylov sequences of all standard basis vectors were reduced to their first dependences exactly',
+        pari === null ? 'the Krylov sequences of all standard basis vectors were reduced to their first dependences exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
         resolved.description,
         { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+        pari === null ? undefined : PARI_ASSURANCE,
       );
     },
   };

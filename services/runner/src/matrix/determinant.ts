@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { DETERMINANT_CLAIM_SCHEMA_URI, DETERMINANT_CLAIM_SEMANTICS_URI, DeterminantClaimSchema, MATRIX_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, requireSquare, resolveMatrix, runLinearAlgebra, storeClaim } from './capability-support.js';
+import {
+  EngineSchema,
+  engineRecord,
+  exactOutcome,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  PARI_ASSURANCE,
+  pariRunOptions,
+  pariToolsOf,
+  requireSquare,
+  resolveMatrix,
+  runLinearAlgebra,
+  servedBy,
+  storeClaim,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import { PARI_DETERMINANT_METHOD, pariDeterminant } from './pari-backend.js';
 
 export const MATRIX_DETERMINANT_ID = 'matrix.determinant.compute';
 
@@ -18,15 +35,21 @@ export const DeterminantOutput = z
   .strict();
 export type DeterminantOutput = z.infer<typeof DeterminantOutput>;
 
-/** matrix.determinant.compute on our TypeScript engine. */
-export function determinantCompute(runtime: ProviderRuntime): CapabilityDefinition<DeterminantInput, DeterminantOutput> {
+/** matrix.determinant.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function determinantCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<DeterminantInput, DeterminantOutput> {
+  const pari = pariToolsOf(MATRIX_DETERMINANT_ID, runtime, options);
+  const served = servedBy(
+    pari,
+    'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. The answer is stored as a claim (result_uri) that matrix.determinant.verify recomputes by a different method (modular, with the Hadamard bound). A non-square matrix is refused before any work, naming the rule.',
+    ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],
+    'matdet',
+  );
   return {
     id: MATRIX_DETERMINANT_ID,
     version: MATRIX_VERSION,
     title: 'Determinant over Z, Q or GF(p)',
-    description:
-      'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. The answer is stored as a claim (result_uri) that matrix.determinant.verify recomputes by a different method (modular, with the Hadamard bound). A non-square matrix is refused before any work, naming the rule.',
-    tags: ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: ['determinant', 'det', 'det(A)', 'is the matrix singular', 'singular matrix', 'invertible', 'Bareiss algorithm', 'fraction-free elimination', 'Gaussian elimination', 'Leibniz formula', 'Laplace expansion', 'exact determinant of an integer matrix', 'determinant mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
@@ -48,22 +71,25 @@ export function determinantCompute(runtime: ProviderRuntime): CapabilityDefiniti
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireSquare(resolved, input, 'the determinant');
-      const { output, ms } = await runLinearAlgebra(context, { operation: 'determinant', matrix: resolved.matrix });
-      const engine = engineRecord(runtime, resolved, ms);
-      const claim = DeterminantClaimSchema.parse({ matrix: resolved.matrix, determinant: output.determinant });
+      const { determinant, engine } =
+        pari !== null
+          ? await pariDeterminant(pari, resolved.matrix, pariRunOptions(context)).then(({ determinant, ms }) => ({ determinant, engine: { provider: runtime.provider, version: runtime.version, method: PARI_DETERMINANT_METHOD, compute_ms: ms } }))
+          : await runLinearAlgebra(context, { operation: 'determinant', matrix: resolved.matrix }).then(({ output, ms }) => ({ determinant: output.determinant, engine: engineRecord(runtime, resolved, ms) }));
+      const claim = DeterminantClaimSchema.parse({ matrix: resolved.matrix, determinant });
       const diagnostics: Diagnostic[] = [];
       const resultUri = await storeClaim(
-        { schema_uri: DETERMINANT_CLAIM_SCHEMA_URI, semantics_uri: DETERMINANT_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { n: resolved.matrix.nrows, singular: output.determinant === '0' } },
+        { schema_uri: DETERMINANT_CLAIM_SCHEMA_URI, semantics_uri: DETERMINANT_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { n: resolved.matrix.nrows, singular: determinant === '0' } },
         context,
         diagnostics,
       );
       return exactOutcome(
-        { determinant: output.determinant, n: resolved.matrix.nrows, singular: output.determinant === '0', result_uri: resultUri, engine },
+        { determinant, n: resolved.matrix.nrows, singular: determinant === '0', result_uri: resultUri, engine },
         resolved,
         'the determinant',
-        'elimination ran to the end exactly',
+        pari !== null ? 'PARI/GP ran to the end and its answer passed our recheck' : 'elimination ran to the end exactly',
         resolved.description,
         { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+        pari !== null ? PARI_ASSURANCE : undefined,
       );
     },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, NORMAL_FORM_CLAIM_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, resolveMatrix } from './capability-support.js';
+import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, PARI_ASSURANCE, pariRunOptions, pariToolsOf, resolveMatrix, servedBy, type MatrixBackendOptions } from './capability-support.js';
+import { PARI_HERMITE_METHOD, pariHermite } from './pari-backend.js';
 import { NormalFormInput, normalFormEngine, requireInteger, runNormalForm, storeNormalFormClaim } from './normal-form-support.js';
 
 export const MATRIX_HERMITE_NORMAL_FORM_ID = 'matrix.hermite_normal_form.compute';
@@ -22,14 +23,16 @@ export const HermiteOutput = z
   .strict();
 export type HermiteOutput = z.infer<typeof HermiteOutput>;
 
-/** matrix.hermite_normal_form.compute on our TypeScript engine. */
-export function hermiteNormalFormCompute(runtime: ProviderRuntime): CapabilityDefinition<NormalFormInput, HermiteOutput> {
+/** matrix.hermite_normal_form.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function hermiteNormalFormCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<NormalFormInput, HermiteOutput> {
+  const pari = pariToolsOf(MATRIX_HERMITE_NORMAL_FORM_ID, runtime, options);
+  const served = servedBy(pari, `The Hermite normal form (HNF) of an integer matrix, any shape and any rank, exactly on big integers: the ${HERMITE_CONVENTION}. With "transforms": true also the unimodular transform U, and the claim is stored for matrix.normal_form.verify, which checks it independently. The HNF gives a canonical basis of the row lattice (integer row space, sublattice of Z^n): two integer matrices span the same lattice exactly when their HNFs agree. Matrices over Q or GF(p) are refused naming the rule (integer-matrix).`, ['matrix', 'linear-algebra', 'integer', 'lattice', 'hermite-normal-form', 'exact', 'typescript'], 'mathnf');
   return {
     id: MATRIX_HERMITE_NORMAL_FORM_ID,
     version: MATRIX_VERSION,
     title: 'Hermite normal form (HNF) over Z',
-    description: `The Hermite normal form (HNF) of an integer matrix, any shape and any rank, exactly on big integers: the ${HERMITE_CONVENTION}. With "transforms": true also the unimodular transform U, and the claim is stored for matrix.normal_form.verify, which checks it independently. The HNF gives a canonical basis of the row lattice (integer row space, sublattice of Z^n): two integer matrices span the same lattice exactly when their HNFs agree. Matrices over Q or GF(p) are refused naming the rule (integer-matrix).`,
-    tags: ['matrix', 'linear-algebra', 'integer', 'lattice', 'hermite-normal-form', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: [
       'Hermite normal form',
       'HNF',
@@ -66,19 +69,23 @@ export function hermiteNormalFormCompute(runtime: ProviderRuntime): CapabilityDe
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireInteger(resolved, input, 'the Hermite normal form');
-      const { output, ms } = await runNormalForm(context, { operation: 'hermite', matrix: resolved.matrix, transforms: input.transforms });
+      const output =
+        pari === null
+          ? await runNormalForm(context, { operation: 'hermite', matrix: resolved.matrix, transforms: input.transforms }).then(({ output: o, ms }) => ({ ...o, engine: normalFormEngine(runtime, ms) }))
+          : await pariHermite(pari, resolved.matrix, input.transforms, pariRunOptions(context)).then((o) => ({ ...o, engine: { provider: runtime.provider, version: runtime.version, method: PARI_HERMITE_METHOD, compute_ms: o.ms } }));
       const diagnostics: Diagnostic[] = [];
       const resultUri =
         output.transform === null
           ? null
           : await storeNormalFormClaim({ matrix: resolved.matrix, form: 'HERMITE', hnf: output.hnf, diagonal: null, left_transform: output.transform, right_transform: null }, resolved, context, diagnostics);
       return exactOutcome<HermiteOutput>(
-        { hnf: output.hnf, rank: output.rank, pivot_columns: output.pivots, left_transform: output.transform, convention: HERMITE_CONVENTION, result_uri: resultUri, engine: normalFormEngine(runtime, ms) },
+        { hnf: output.hnf, rank: output.rank, pivot_columns: output.pivots, left_transform: output.transform, convention: HERMITE_CONVENTION, result_uri: resultUri, engine: output.engine },
         resolved,
         `the Hermite normal form${output.transform === null ? '' : ' with its unimodular transform'}`,
-        'the reduction ran to the end exactly',
+        pari === null ? 'the reduction ran to the end exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
         resolved.description,
         { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+        pari === null ? undefined : PARI_ASSURANCE,
       );
     },
   };

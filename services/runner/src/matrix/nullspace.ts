@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
-import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra } from './capability-support.js';
+import {
+  answerField,
+  EngineSchema,
+  engineRecord,
+  exactOutcome,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  PARI_ASSURANCE,
+  pariRunOptions,
+  pariToolsOf,
+  resolveMatrix,
+  runLinearAlgebra,
+  servedBy,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import { PARI_KERNEL_METHOD, pariKernels } from './pari-backend.js';
 
 export const MATRIX_NULLSPACE_ID = 'matrix.nullspace.compute';
 
@@ -25,14 +41,21 @@ export const NullspaceOutput = z
   .strict();
 export type NullspaceOutput = z.infer<typeof NullspaceOutput>;
 
-/** matrix.nullspace.compute on our TypeScript engine. */
-export function nullspaceCompute(runtime: ProviderRuntime): CapabilityDefinition<NullspaceInput, NullspaceOutput> {
+/** matrix.nullspace.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function nullspaceCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<NullspaceInput, NullspaceOutput> {
+  const pari = pariToolsOf(MATRIX_NULLSPACE_ID, runtime, options);
+  const served = servedBy(
+    pari,
+    `Exact bases of the right kernel (null space) {x : A x = 0} and the left kernel {y : y A = 0} of a dense matrix over Z or Q (over Q) or GF(p), any shape, read off reduced row echelon forms computed by fraction-free elimination (Bareiss) or elimination modulo p. Normalization: ${KERNEL_NORMALIZATION}. Their sizes satisfy rank–nullity.`,
+    ['matrix', 'linear-algebra', 'kernel', 'nullspace', 'exact', 'typescript'],
+    'matker',
+  );
   return {
     id: MATRIX_NULLSPACE_ID,
     version: MATRIX_VERSION,
     title: 'Kernel (null space): right and left bases',
-    description: `Exact bases of the right kernel (null space) {x : A x = 0} and the left kernel {y : y A = 0} of a dense matrix over Z or Q (over Q) or GF(p), any shape, read off reduced row echelon forms computed by fraction-free elimination (Bareiss) or elimination modulo p. Normalization: ${KERNEL_NORMALIZATION}. Their sizes satisfy rank–nullity.`,
-    tags: ['matrix', 'linear-algebra', 'kernel', 'nullspace', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: ['kernel', 'null space', 'nullspace', 'right kernel', 'left kernel', 'left null space', 'cokernel', 'solutions of A x = 0', 'homogeneous linear system', 'linear dependencies among columns', 'linear relations', 'basis of the kernel', 'rank–nullity', 'nullity', 'kernel mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
@@ -53,8 +76,20 @@ export function nullspaceCompute(runtime: ProviderRuntime): CapabilityDefinition
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
-      const { output, ms } = await runLinearAlgebra(context, { operation: 'nullspace', matrix: resolved.matrix });
       const field = answerField(resolved);
+      if (pari !== null) {
+        const { rank, right, left, ms } = await pariKernels(pari, resolved.matrix, pariRunOptions(context));
+        return exactOutcome(
+          { right_kernel: right, left_kernel: left, rank, nullity: right.length, left_nullity: left.length, normalization: KERNEL_NORMALIZATION, field, engine: { provider: runtime.provider, version: runtime.version, method: PARI_KERNEL_METHOD, compute_ms: ms } },
+          resolved,
+          `bases of the right and left kernels over ${field}`,
+          'PARI/GP ran to the end; its bases passed our recheck (A x = 0, independent, rank–nullity sizes)',
+          resolved.description,
+          undefined,
+          PARI_ASSURANCE,
+        );
+      }
+      const { output, ms } = await runLinearAlgebra(context, { operation: 'nullspace', matrix: resolved.matrix });
       return exactOutcome(
         {
           right_kernel: output.right,

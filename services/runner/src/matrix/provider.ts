@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { MATRIX_SOURCES, sourceProviderRuntime, type CapabilityDefinition, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { RUNNER_VERSION } from '../version.js';
+import type { MatrixBackendOptions } from './capability-support.js';
 import { characteristicPolynomialCompute, minimalPolynomialCompute } from './characteristic-polynomial.js';
 import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
@@ -57,6 +58,8 @@ export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
   './spectral.kernel.ts',
   './rational-canonical-form.ts',
   './eigenvalues.ts',
+  './pari-backend.ts',
+  '../providers/pari.ts',
 ].map(here);
 
 const FEATURES = ['dense-matrices-Z-Q-GF(p)', 'matrix-construction', 'fraction-free-bareiss-elimination', 'rref', 'rank', 'determinant', 'kernels', 'inverse', 'linear-system-certificates', 'hermite-normal-form', 'smith-normal-form', 'characteristic-polynomial', 'minimal-polynomial', 'lll-reduction', 'lattice-hermite-basis', 'sublattice-index', 'rational-canonical-form', 'univariate-factorization', 'eigenvalues'];
@@ -69,22 +72,32 @@ export function linearAlgebraTsProvider(): ProviderProbe {
   };
 }
 
-/** How to build each matrix capability this provider serves (each complete) for the probed runtime. */
+/** How to build each matrix capability only this provider serves (each complete) for the probed runtime. */
 export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>)[] = [
   () => constructMatrix,
-  rankCompute,
-  determinantCompute,
   rrefCompute,
-  nullspaceCompute,
   inverseCompute,
   linearSystemSolve,
-  hermiteNormalFormCompute,
-  smithNormalFormCompute,
-  characteristicPolynomialCompute,
-  minimalPolynomialCompute,
   latticeBasisReduce,
   latticeHermiteNormalFormCompute,
   sublatticeIndexCompute,
   rationalCanonicalFormCompute,
   eigenvaluesCompute,
-].map((create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>);
+].map(
+  (create) => create as (runtime: ProviderRuntime) => CapabilityDefinition<never, unknown>,
+);
+
+/**
+ * The matrix capabilities PARI/GP serves too: registered with firstHealthyOf([pari, ours]), so
+ * where gp passes its probe it serves them (its answers rechecked, see pari-backend.ts) and our
+ * engine serves them everywhere else, under the same IDs and contracts.
+ */
+export const PARI_MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime, options: MatrixBackendOptions) => CapabilityDefinition<never, unknown>)[] = [
+  rankCompute,
+  determinantCompute,
+  nullspaceCompute,
+  hermiteNormalFormCompute,
+  smithNormalFormCompute,
+  characteristicPolynomialCompute,
+  minimalPolynomialCompute,
+].map((create) => create as (runtime: ProviderRuntime, options: MatrixBackendOptions) => CapabilityDefinition<never, unknown>);

@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, RANK_CLAIM_SCHEMA_URI, RANK_CLAIM_SEMANTICS_URI, RankClaimSchema, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { answerField, EngineSchema, engineRecord, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, runLinearAlgebra, storeClaim } from './capability-support.js';
+import {
+  answerField,
+  EngineSchema,
+  engineRecord,
+  exactOutcome,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  PARI_ASSURANCE,
+  pariRunOptions,
+  pariToolsOf,
+  resolveMatrix,
+  runLinearAlgebra,
+  servedBy,
+  storeClaim,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import { PARI_RANK_METHOD, pariRank } from './pari-backend.js';
 
 export const MATRIX_RANK_ID = 'matrix.rank.compute';
 
@@ -21,15 +38,21 @@ export const RankOutput = z
   .strict();
 export type RankOutput = z.infer<typeof RankOutput>;
 
-/** matrix.rank.compute on our TypeScript engine. */
-export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<RankInput, RankOutput> {
+/** matrix.rank.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function rankCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<RankInput, RankOutput> {
+  const pari = pariToolsOf(MATRIX_RANK_ID, runtime, options);
+  const served = servedBy(
+    pari,
+    'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The answer is stored as a claim (result_uri) that matrix.rank.verify proves by a different method. The matrix is inline or a stored matrix_uri.',
+    ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
+    'matrank',
+  );
   return {
     id: MATRIX_RANK_ID,
     version: MATRIX_VERSION,
     title: 'Matrix rank over Q or GF(p)',
-    description:
-      'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The answer is stored as a claim (result_uri) that matrix.rank.verify proves by a different method. The matrix is inline or a stored matrix_uri.',
-    tags: ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: ['rank of a matrix', 'matrix rank', 'row rank', 'column rank', 'linearly independent rows', 'linear independence', 'dimension of the row space', 'rank–nullity', 'nullity', 'Gaussian elimination', 'Bareiss', 'rank over a finite field', 'rank mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
@@ -50,24 +73,27 @@ export function rankCompute(runtime: ProviderRuntime): CapabilityDefinition<Rank
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
-      const { output, ms } = await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix });
       const { nrows, ncols } = resolved.matrix;
       const field = answerField(resolved);
-      const engine = engineRecord(runtime, resolved, ms);
-      const claim = RankClaimSchema.parse({ matrix: resolved.matrix, rank: output.rank });
+      const { rank, engine } =
+        pari !== null
+          ? await pariRank(pari, resolved.matrix, pariRunOptions(context)).then(({ rank, ms }) => ({ rank, engine: { provider: runtime.provider, version: runtime.version, method: PARI_RANK_METHOD, compute_ms: ms } }))
+          : await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix }).then(({ output, ms }) => ({ rank: output.rank, engine: engineRecord(runtime, resolved, ms) }));
+      const claim = RankClaimSchema.parse({ matrix: resolved.matrix, rank });
       const diagnostics: Diagnostic[] = [];
       const resultUri = await storeClaim(
-        { schema_uri: RANK_CLAIM_SCHEMA_URI, semantics_uri: RANK_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { rank: output.rank, nrows, ncols } },
+        { schema_uri: RANK_CLAIM_SCHEMA_URI, semantics_uri: RANK_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { rank, nrows, ncols } },
         context,
         diagnostics,
       );
       return exactOutcome(
-        { rank: output.rank, nrows, ncols, nullity: ncols - output.rank, left_nullity: nrows - output.rank, field, result_uri: resultUri, engine },
+        { rank, nrows, ncols, nullity: ncols - rank, left_nullity: nrows - rank, field, result_uri: resultUri, engine },
         resolved,
         `the rank over ${field}`,
-        'elimination ran to the end exactly',
+        pari !== null ? 'PARI/GP ran to the end and its answer passed our recheck' : 'elimination ran to the end exactly',
         resolved.description,
         { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+        pari !== null ? PARI_ASSURANCE : undefined,
       );
     },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, NORMAL_FORM_CLAIM_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, resolveMatrix } from './capability-support.js';
+import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, PARI_ASSURANCE, pariRunOptions, pariToolsOf, resolveMatrix, servedBy, type MatrixBackendOptions } from './capability-support.js';
+import { PARI_SMITH_METHOD, pariSmith } from './pari-backend.js';
 import { NormalFormInput, normalFormEngine, requireInteger, runNormalForm, storeNormalFormClaim } from './normal-form-support.js';
 
 export const MATRIX_SMITH_NORMAL_FORM_ID = 'matrix.smith_normal_form.compute';
@@ -38,14 +39,16 @@ export function abelianGroupStructure(torsion: readonly string[], freeRank: numb
   return parts.length === 0 ? '0' : parts.join(' ⊕ ');
 }
 
-/** matrix.smith_normal_form.compute on our TypeScript engine. */
-export function smithNormalFormCompute(runtime: ProviderRuntime): CapabilityDefinition<NormalFormInput, SmithOutput> {
+/** matrix.smith_normal_form.compute on PARI/GP (when `runtime` is its) or our TypeScript engine. */
+export function smithNormalFormCompute(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<NormalFormInput, SmithOutput> {
+  const pari = pariToolsOf(MATRIX_SMITH_NORMAL_FORM_ID, runtime, options);
+  const served = servedBy(pari, `The Smith normal form (SNF) of an integer matrix, any shape and any rank, exactly on big integers: ${SMITH_CONVENTION}. Gives the invariant factors and the abelian group structure of the cokernel (a finitely generated abelian group given by generators and relations: Z/d_1 ⊕ … ⊕ Z^free). Elementary divisors are the prime-power factors of the invariant factors. With "transforms": true also U and V, and the claim is stored for matrix.normal_form.verify, which checks it independently. Matrices over Q or GF(p) are refused naming the rule (integer-matrix).`, ['matrix', 'linear-algebra', 'integer', 'abelian-group', 'smith-normal-form', 'exact', 'typescript'], 'matsnf');
   return {
     id: MATRIX_SMITH_NORMAL_FORM_ID,
     version: MATRIX_VERSION,
     title: 'Smith normal form (SNF) over Z',
-    description: `The Smith normal form (SNF) of an integer matrix, any shape and any rank, exactly on big integers: ${SMITH_CONVENTION}. Gives the invariant factors and the abelian group structure of the cokernel (a finitely generated abelian group given by generators and relations: Z/d_1 ⊕ … ⊕ Z^free). Elementary divisors are the prime-power factors of the invariant factors. With "transforms": true also U and V, and the claim is stored for matrix.normal_form.verify, which checks it independently. Matrices over Q or GF(p) are refused naming the rule (integer-matrix).`,
-    tags: ['matrix', 'linear-algebra', 'integer', 'abelian-group', 'smith-normal-form', 'exact', 'typescript'],
+    description: served.description,
+    tags: served.tags,
     keywords: [
       'Smith normal form',
       'SNF',
@@ -83,7 +86,10 @@ export function smithNormalFormCompute(runtime: ProviderRuntime): CapabilityDefi
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireInteger(resolved, input, 'the Smith normal form');
-      const { output, ms } = await runNormalForm(context, { operation: 'smith', matrix: resolved.matrix, transforms: input.transforms });
+      const output =
+        pari === null
+          ? await runNormalForm(context, { operation: 'smith', matrix: resolved.matrix, transforms: input.transforms }).then(({ output: o, ms }) => ({ ...o, engine: normalFormEngine(runtime, ms) }))
+          : await pariSmith(pari, resolved.matrix, input.transforms, pariRunOptions(context)).then((o) => ({ ...o, engine: { provider: runtime.provider, version: runtime.version, method: PARI_SMITH_METHOD, compute_ms: o.ms } }));
       const diagonal = output.diagonal;
       const invariant = diagonal.filter((d) => d !== '0');
       const torsion = invariant.filter((d) => d !== '1');
@@ -103,13 +109,14 @@ export function smithNormalFormCompute(runtime: ProviderRuntime): CapabilityDefi
           right_transform: output.right,
           convention: SMITH_CONVENTION,
           result_uri: resultUri,
-          engine: normalFormEngine(runtime, ms),
+          engine: output.engine,
         },
         resolved,
         `the Smith normal form${output.left === null ? '' : ' with its unimodular transforms'}`,
-        'the reduction ran to the end exactly',
+        pari === null ? 'the reduction ran to the end exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
         resolved.description,
         { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+        pari === null ? undefined : PARI_ASSURANCE,
       );
     },
   };
