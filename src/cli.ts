@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
   const load = COMMANDS[command];
   if (load === undefined) throw new Error(`unknown command ${command}; see jacobian --help`);
   // Loaded only now, so --help and --version answer without loading the system.
-  const [{ loadConfig }, { startTelemetry }, module] = await Promise.all([import('./config.js'), import('./telemetry.js'), load()]);
+  const [{ loadConfig }, { startTelemetry }, module] = await Promise.all([import('./config.js'), import('./telemetry.js'), load().catch(notInstalled(command))]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
   return module.run({
@@ -130,6 +130,14 @@ async function main(argv: string[]): Promise<number> {
     },
     stopTelemetry: () => stopTelemetry(),
   });
+}
+
+/** A command whose module cannot load here: a role image carries its own role's workspace only. */
+function notInstalled(command: string): (error: unknown) => never {
+  return (error) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(`jacobian ${command} is not installed here (a role image carries its own role only): ${(error as Error).message}`, { cause: error });
+  };
 }
 
 /** Set once telemetry started: flushes and stops it, whichever way the command ends. */
