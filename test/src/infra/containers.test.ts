@@ -424,6 +424,8 @@ describe('docker-compose.yml', () => {
       expect(dockerfile, `${name} builds its role's image`).toBe(expected);
     }
     expect(JACOBIAN.map(([, s]) => roleOf(s)).filter((r) => r !== undefined).sort()).toEqual(expect.arrayContaining(['api', 'checker', 'runner', 'runner']));
+    // Each image is named after its workspace, as the Kubernetes manifests name it (jacobian/mcp-api…).
+    for (const [name, s] of JACOBIAN) expect(s.image, name).toBe(`jacobian/${path.basename(path.dirname(s.build?.dockerfile ?? ''))}:dev`);
     expect(words(COMPOSE.services['runner-light']?.command)).toEqual(['runner', '--pools', 'light']);
     expect(words(COMPOSE.services['runner-heavy']?.command)).toEqual(['runner', '--pools', 'heavy']);
     expect(words(COMPOSE.services['keygen']?.command).join(' ')).toMatch(/jacobian\.mjs keygen --out \S+/);
