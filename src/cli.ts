@@ -1,5 +1,6 @@
-import { format, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
+import type { CommandModule } from './command.js';
 import { createLogger, type Logger } from './log.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -55,16 +56,20 @@ Tracing and metrics over OTLP (every command that serves; off unless an endpoint
 `;
 
 /**
- * Resolves with the first SIGINT or SIGTERM. Called before a role starts, so a signal that
- * arrives during start-up (probing providers, connecting to Redis) no longer kills the process
- * at once, leaving its pool children behind: start-up completes, then the role shuts down.
+ * Each command's module, loaded alone when that command runs. A cluster role's image installs
+ * the production dependencies of its own workspace only (see its Dockerfile): `api`, `runner`
+ * and `checker` load their role's workspace and shared, never another role's, and `checkers`
+ * the checker's (test/src/infra/role-images.test.ts holds each to it). `serve` and `stdio` run
+ * every role in one process and load every workspace.
  */
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
-}
+const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
+  serve: () => import('./serve-command.js'),
+  stdio: () => import('./stdio-command.js'),
+  api: () => import('./api-role.js'),
+  runner: () => import('./runner-role.js'),
+  checker: () => import('./checker-role.js'),
+  checkers: () => import('./checkers-command.js'),
+};
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -105,186 +110,34 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ key_id: id, private_key: privateKey, public_key: publicKey })}\n`);
     return 0;
   }
+  const load = COMMANDS[command];
+  if (load === undefined) throw new Error(`unknown command ${command}; see jacobian --help`);
   // Loaded only now, so --help and --version answer without loading the system.
-  const [
-    { loadConfig },
-    { startEmbedded },
-    { createAuthenticator, createTaskService, loadAuthFile, startHttpServer, startStdioServer },
-    { artifactStoreCheck, createMemoryTaskStore, createReadiness },
-    { providerSkippedReported, reportProviders, startTelemetry },
-    { startupProbes },
-    { ensurePortFree, listenError },
-  ] = await Promise.all([import('./config.js'), import('./embedded.js'), import('@jacobian/mcp-api'), import('@jacobian/shared'), import('./telemetry.js'), import('./probes.js'), import('./port.js')]);
+  const [{ loadConfig }, { startTelemetry }, module] = await Promise.all([import('./config.js'), import('./telemetry.js'), load().catch(notInstalled(command))]);
   const config = await loadConfig(process.env);
   const log: Logger = createLogger(config.logLevel);
-  if (command === 'checkers') {
-    // One-shot and serves nothing: no telemetry.
-    const jacobian = await startEmbedded({ ...config, concurrency: 1 }, { health: startupProbes(log, config.dataDir).health });
-    process.stdout.write(`${JSON.stringify({ authorized: jacobian.checker.identities.map(({ checker_id, checker_digest }) => ({ checker_id, checker_digest })) }, null, 2)}\n`);
-    await jacobian.close();
-    return 0;
-  }
-  // Metrics, and tracing when configured; spans still buffered are exported before the process exits.
-  const telemetry = await startTelemetry(command, VERSION, process.env, log);
-  stopTelemetry = () => telemetry.close();
-  switch (command) {
-    case 'serve': {
-      const { host, port } = parseHttp(values.host, values.port);
-      const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
-      const signalled = waitForSignal();
-      // Before the slow part of start-up: a port another process holds fails now, not after it.
-      await ensurePortFree(host, port);
-      log.debug('starting', { command });
-      const metrics = telemetry.metrics;
-      const probes = startupProbes(log, config.dataDir);
-      const jacobian = await startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, metrics), health: probes.health, onProbe: probes.onProbe });
-      // Providers were probed by startEmbedded, but for those still being checked (ready once
-      // they have been); the local artifact folder is the one dependency left to check.
-      const readiness = createReadiness(['artifacts', 'providers']);
-      readiness.provide('artifacts', artifactStoreCheck(jacobian.artifacts));
-      const checked = whenProvidersChecked(jacobian, log, probes, () => {
-        probes.done();
-        reportProviders(metrics, [...jacobian.runner.installed, ...jacobian.checker.installed], jacobian.runner.unavailable);
-      });
-      void checked.then(() => readiness.provide('providers', () => Promise.resolve()));
-      const onError = (error: Error): void => log.warn('mcp http error', { error: error.message });
-      // Embedded runs live in this process, so their tasks do too.
-      const tasks = createTaskService({ store: createMemoryTaskStore(), onError });
-      let http;
-      try {
-        http = await startHttpServer({ api: jacobian.api, host, port, ...(auth === undefined ? {} : { auth }), tasks, onError, ops: { readiness, metrics } });
-      } catch (error) {
-        await jacobian.close().catch(() => undefined);
-        throw listenError(error, host, port);
-      }
-      // Started means serving: logged once the port is listened on.
-      logStart(log, jacobian, config.dataDir);
-      log.info('serving MCP over Streamable HTTP', { url: http.url });
-      const signal = await signalled;
-      log.info('shutting down', { signal });
-      probes.stopping();
-      await http.close();
-      await jacobian.close();
-      // A check still running ended with the pool; its outcome is logged before the process exits.
-      await checked;
-      return 0;
-    }
-    case 'stdio': {
-      const signalled = waitForSignal();
-      log.debug('starting', { command });
-      // Metrics have no scrape endpoint here; they are pushed when OTLP metrics are configured.
-      const probes = startupProbes(log, config.dataDir);
-      const starting = startEmbedded(config, { onProviderSkipped: providerSkippedReported(log, telemetry.metrics), health: probes.health, onProbe: probes.onProbe });
-      // Served while the providers are probed: the handshake is answered at once (a client's
-      // first request has a timeout), and calls that need the catalog wait for it.
-      const ready = starting.then((jacobian) => jacobian.api);
-      ready.catch(() => undefined); // a failed start is reported below, as the command's error
-      const server = startStdioServer({ reasoningMode: config.reasoningMode, ready }, (error) => log.warn('mcp stdio error', { error: error.message }));
-      // The client closing stdin ends the session; so do the usual signals.
-      let started = false;
-      const ended = new Promise<string>((resolve) => process.stdin.once('end', () => resolve('stdin closed')));
-      // Closed during start-up with every request answered, the session is over before it began:
-      // typically the SDK client's probe process, started only to answer server/discover while
-      // the client starts the one it talks to. Finishing start-up would take the CPU that one
-      // needs, so this process exits at once: the process pool kills its children on exit, the
-      // native tools' shells die with this process (pdeathsig), and what start-up writes is
-      // written whole (temporary file, then rename or link) or is only a cache.
-      void ended.then(() => {
-        if (started || server.unanswered() > 0) return;
-        log.info('stdin closed during start-up; exiting');
-        void stopTelemetry()
-          .catch(() => undefined)
-          .finally(() => process.exit(0));
-      });
-      let jacobian;
-      try {
-        jacobian = await starting;
-      } catch (error) {
-        await server.close().catch(() => undefined);
-        throw error;
-      }
-      started = true;
-      logStart(log, jacobian, config.dataDir);
-      const running = jacobian;
-      const checked = whenProvidersChecked(jacobian, log, probes, () => {
-        probes.done();
-        reportProviders(telemetry.metrics, [...running.runner.installed, ...running.checker.installed], running.runner.unavailable);
-      });
-      const reason = await Promise.race([signalled, ended]);
-      log.info('shutting down', { reason });
-      probes.stopping();
-      await server.close();
-      await jacobian.close();
-      // A check still running ended with the pool; its outcome is logged before the process exits.
-      await checked;
-      return 0;
-    }
-    case 'api':
-    case 'runner':
-    case 'checker': {
-      const { loadClusterEnvironment } = await import('./cluster-config.js');
-      const roles = await import('./roles.js');
-      const env = loadClusterEnvironment(process.env, command);
-      // BullMQ warns with console.warn (a Redis version it does not recommend, an eviction policy
-      // other than noeviction): as plain text, that would break the JSON lines of the log.
-      console.warn = (...args: unknown[]) => log.warn('library warning', { message: format(...args) });
-      const roleTelemetry = { metrics: telemetry.metrics };
-      const signalled = waitForSignal();
-      log.debug('starting', { command });
-      let role;
-      if (command === 'api') {
-        role = await roles.startApiRole(env, config, parseHttp(values.host, values.port), log, roleTelemetry);
-      } else if (command === 'runner') {
-        const pools = values.pools !== undefined ? values.pools.split(',').map((p) => p.trim()).filter((p) => p.length > 0) : (env.JACOBIAN_POOLS ?? ['light', 'heavy']);
-        if (pools.length === 0) throw new Error('--pools: give at least one pool name');
-        role = await roles.startRunnerRole(env, config, pools, log, roleTelemetry);
-      } else {
-        role = await roles.startCheckerRole(env, config, log, roleTelemetry);
-      }
-      const signal = await signalled;
-      log.info('shutting down', { signal, role: role.description });
-      await role.close();
-      return 0;
-    }
-    default:
-      throw new Error(`unknown command ${command}; see jacobian --help`);
-  }
-}
-
-function parseHttp(host: string | undefined, port: string | undefined): { host: string; port: number } {
-  const parsed = port === undefined ? 8752 : Number(port);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`--port: ${port} is not a port number (0-65535)`);
-  return { host: host ?? '127.0.0.1', port: parsed };
-}
-
-/** What `serve` and `stdio` log of an embedded start (see startEmbedded). */
-interface StartedJacobian {
-  readonly api: { catalog(): { capabilities: readonly unknown[] } };
-  readonly runner: { readonly unavailable: readonly { provider: string; reason: string }[]; readonly pending: readonly { provider: string }[]; readonly settled: Promise<void> };
-}
-
-function logStart(log: Logger, jacobian: StartedJacobian, dataDir: string): void {
-  for (const provider of jacobian.runner.unavailable) log.warn('provider unavailable; its capabilities are not registered', provider);
-  const pending = jacobian.runner.pending.map((entry) => entry.provider);
-  log.info('jacobian started', { capabilities: jacobian.api.catalog().capabilities.length, data_dir: dataDir, ...(pending.length > 0 ? { providers_being_checked: pending } : {}) });
-}
-
-/**
- * Once no provider is still being checked: `done` runs, and the outcome of each that was is
- * logged (its capabilities registered, or it failed and they never are).
- */
-function whenProvidersChecked(jacobian: StartedJacobian, log: Logger, probes: { readonly stopped: boolean }, done: () => void): Promise<void> {
-  const pending = jacobian.runner.pending.map((entry) => entry.provider);
-  return jacobian.runner.settled.then(() => {
-    for (const provider of pending) {
-      const failed = jacobian.runner.unavailable.find((entry) => entry.provider === provider);
-      if (failed === undefined) log.info('provider checked; its capabilities are registered', { provider, capabilities: jacobian.api.catalog().capabilities.length });
-      // Shutting down stops a check still running: that is not the provider failing.
-      else if (probes.stopped) log.info('provider check ended by the shutdown', failed);
-      else log.warn('provider unavailable; its capabilities are not registered', failed);
-    }
-    done();
+  return module.run({
+    command,
+    options: values,
+    config,
+    env: process.env,
+    log,
+    // Metrics, and tracing when configured; spans still buffered are exported before the process exits.
+    async startTelemetry() {
+      const telemetry = await startTelemetry(command, VERSION, process.env, log);
+      stopTelemetry = () => telemetry.close();
+      return telemetry;
+    },
+    stopTelemetry: () => stopTelemetry(),
   });
+}
+
+/** A command whose module cannot load here: a role image carries its own role's workspace only. */
+function notInstalled(command: string): (error: unknown) => never {
+  return (error) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(`jacobian ${command} is not installed here (a role image carries its own role only): ${(error as Error).message}`, { cause: error });
+  };
 }
 
 /** Set once telemetry started: flushes and stops it, whichever way the command ends. */

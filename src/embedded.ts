@@ -13,6 +13,7 @@ import { createApi, type Api } from '@jacobian/mcp-api';
 import { createRunner, type Runner, type RunnerRegistrationOptions } from '@jacobian/runner';
 import { createChecker, type CheckerService } from '@jacobian/checker';
 import type { JacobianConfig } from './config.js';
+import type { Logger } from './log.js';
 import { embeddedReasoningLog } from './reasoning.js';
 
 export interface EmbeddedJacobian {
@@ -96,4 +97,34 @@ export async function startEmbedded(
   } finally {
     startedUp();
   }
+}
+
+/** What `serve` and `stdio` log of an embedded start (see startEmbedded). */
+interface StartedJacobian {
+  readonly api: { catalog(): { capabilities: readonly unknown[] } };
+  readonly runner: { readonly unavailable: readonly { provider: string; reason: string }[]; readonly pending: readonly { provider: string }[]; readonly settled: Promise<void> };
+}
+
+export function logStart(log: Logger, jacobian: StartedJacobian, dataDir: string): void {
+  for (const provider of jacobian.runner.unavailable) log.warn('provider unavailable; its capabilities are not registered', provider);
+  const pending = jacobian.runner.pending.map((entry) => entry.provider);
+  log.info('jacobian started', { capabilities: jacobian.api.catalog().capabilities.length, data_dir: dataDir, ...(pending.length > 0 ? { providers_being_checked: pending } : {}) });
+}
+
+/**
+ * Once no provider is still being checked: `done` runs, and the outcome of each that was is
+ * logged (its capabilities registered, or it failed and they never are).
+ */
+export function whenProvidersChecked(jacobian: StartedJacobian, log: Logger, probes: { readonly stopped: boolean }, done: () => void): Promise<void> {
+  const pending = jacobian.runner.pending.map((entry) => entry.provider);
+  return jacobian.runner.settled.then(() => {
+    for (const provider of pending) {
+      const failed = jacobian.runner.unavailable.find((entry) => entry.provider === provider);
+      if (failed === undefined) log.info('provider checked; its capabilities are registered', { provider, capabilities: jacobian.api.catalog().capabilities.length });
+      // Shutting down stops a check still running: that is not the provider failing.
+      else if (probes.stopped) log.info('provider check ended by the shutdown', failed);
+      else log.warn('provider unavailable; its capabilities are not registered', failed);
+    }
+    done();
+  });
 }

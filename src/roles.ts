@@ -1,46 +1,36 @@
+/**
+ * What the cluster roles (`jacobian api`, `runner`, `checker`) share: start-up of Redis and the
+ * artifact store, the operations port, the queue worker and heartbeat, ordered cleanup. It loads
+ * no service workspace: each role's module (api-role.ts, runner-role.ts, checker-role.ts) loads
+ * its own, so a role's image carries only that workspace's dependencies.
+ */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { KeyObject } from 'node:crypto';
+import { format } from 'node:util';
 import {
   artifactStoreCheck,
   assertRedisReachable,
-  defaultRunQueueName,
   createReadiness,
-  createLiveCatalogSource,
   explainReadiness,
-  createProcessPool,
   tenantScopes,
-  keyId,
-  loadPublicKey,
-  loadSigningKey,
-  readQueueDepths,
-  runTargetOf,
   startAdvertising,
-  targetPool,
   type ArtifactStore,
   type CapabilityDescriptor,
   type JacobianMetrics,
   type Readiness,
   type RunHandler,
-  type RunQueue,
   type RunTarget,
   type ShardHandler,
   type S3ArtifactStoreOptions,
   type S3StoreArea,
 } from '@jacobian/shared';
-import { createBullmqRunQueue, createBullmqRunWorker, createRedisClient, createRedisReasoningLogStore, createRedisTaskStore } from '@jacobian/shared/redis';
+import { createBullmqRunWorker, createRedisClient } from '@jacobian/shared/redis';
 import { createS3ArtifactStore, verifyS3Access } from '@jacobian/shared/s3';
-import { createApi, createAuthenticator, createTaskService, loadAuthFile, startHttpServer, type RunningHttpServer } from '@jacobian/mcp-api';
-import { createRunner } from '@jacobian/runner';
-import { createChecker } from '@jacobian/checker';
+import { loadClusterEnvironment, type ClusterEnvironment, type Role } from './cluster-config.js';
+import { waitForSignal, type CommandContext } from './command.js';
 import type { JacobianConfig } from './config.js';
-import type { ClusterEnvironment } from './cluster-config.js';
 import type { Logger } from './log.js';
 import { startOpsServer } from './ops-server.js';
-import { ensurePortFree, listenError } from './port.js';
-import { startupProbes } from './probes.js';
-import { providerSkippedReported, reportProviders } from './telemetry.js';
-import { clusterReasoningLog } from './reasoning.js';
 import { EVICTION_POLICY_CHECK, watchEvictionPolicy } from './redis-policy.js';
 
 /** What a role reports its metrics to (started by the entry point, with tracing when configured). */
@@ -55,7 +45,7 @@ export interface RunningRole {
 }
 
 /** Cleanups run in reverse order of acquisition, each one even if another fails. */
-class Cleanups {
+export class Cleanups {
   private readonly steps: (() => Promise<unknown> | void)[] = [];
   add(step: () => Promise<unknown> | void): void {
     this.steps.push(step);
@@ -93,25 +83,6 @@ function logged(log: Logger, handler: RunHandler): RunHandler {
   };
 }
 
-/**
- * At debug level, one line when this API process hands a run to the queue and one when its
- * answer comes back (identity, target and outcome, never payloads): with the runners' lines, a
- * run's path through the cluster can be followed in the logs.
- */
-function loggedQueue(log: Logger, queue: RunQueue): RunQueue {
-  return {
-    submit(run, target, options) {
-      log.debug('run submitted', { job_id: run.job_id, capability_id: run.capability_id, mode: run.mode, target: targetPool(target) });
-      return queue.submit(run, target, options).then((result) => {
-        log.debug('run answered', { job_id: run.job_id, status: result.execution.status });
-        return result;
-      });
-    },
-    stats: () => queue.stats(),
-    close: () => queue.close(),
-  };
-}
-
 function s3Options(env: ClusterEnvironment): S3ArtifactStoreOptions {
   return {
     region: env.S3_REGION,
@@ -133,7 +104,7 @@ function processId(role: string): string {
  * undefined when it is off, or when another process on this host holds the port (several roles
  * on one machine without JACOBIAN_OPS_PORT=0): the role then works without it, and says so.
  */
-async function serveOps(env: ClusterEnvironment, readiness: Readiness, telemetry: RoleTelemetry, cleanups: Cleanups, log: Logger): Promise<string | undefined> {
+export async function serveOps(env: ClusterEnvironment, readiness: Readiness, telemetry: RoleTelemetry, cleanups: Cleanups, log: Logger): Promise<string | undefined> {
   const port = env.JACOBIAN_OPS_PORT;
   if (port === null) return undefined;
   try {
@@ -155,7 +126,7 @@ async function serveOps(env: ClusterEnvironment, readiness: Readiness, telemetry
 }
 
 /** The readiness checks of a role: Redis, its eviction policy, the artifact store, and `more`. */
-function roleReadiness(...more: string[]): Readiness {
+export function roleReadiness(...more: string[]): Readiness {
   return explainReadiness(createReadiness(['redis', EVICTION_POLICY_CHECK, 'artifacts', ...more]));
 }
 
@@ -164,7 +135,7 @@ function roleReadiness(...more: string[]): Readiness {
  * artifact store, both checked before anything serves. `area` is where the role writes artifacts: the checker writes in the `records` area
  * (`<prefix>records/`), so bucket permissions can let it alone write verification records.
  */
-async function connect(
+export async function connect(
   env: ClusterEnvironment,
   cleanups: Cleanups,
   log: Logger,
@@ -193,98 +164,12 @@ async function connect(
   return { redis, artifacts, artifactsFor: (tenant) => tenants.of(tenant) };
 }
 
-/** `jacobian api`: MCP over HTTP; admits runs onto the queues; computes nothing. */
-export function startApiRole(
-  env: ClusterEnvironment,
-  config: JacobianConfig,
-  http: { host: string; port: number },
-  log: Logger,
-  telemetry: RoleTelemetry,
-): Promise<RunningRole> {
-  return startRole(async (cleanups) => {
-    // Before anything connects: a port another process holds fails now, with the way out.
-    await ensurePortFree(http.host, http.port);
-    const readiness = roleReadiness();
-    const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
-    // Checked before anything connects: a bad auth file stops the role at once.
-    const auth = config.authFile === undefined ? undefined : createAuthenticator(loadAuthFile(config.authFile));
-    const trusted = new Map<string, KeyObject>();
-    for (const path of env.JACOBIAN_CHECKER_PUBLIC_KEYS ?? []) {
-      const key = await loadPublicKey(path);
-      trusted.set(keyId(key), key);
-    }
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
-    const catalog = await createLiveCatalogSource({
-      redis,
-      prefix: env.JACOBIAN_PREFIX,
-      refreshMs: Math.max(250, Math.floor(env.JACOBIAN_HEARTBEAT_TTL_MS / 5)),
-      onError: (error) => log.warn('catalog refresh failed', { error: error.message }),
-      onChange: (digest, ids) => log.info('catalog changed', { digest, capabilities: ids.length }),
-    });
-    cleanups.add(() => catalog.close());
-    // The depth of every queue the catalog's capabilities are served from.
-    telemetry.metrics.watchQueueDepths(() => {
-      const targets = new Map<string, RunTarget>();
-      for (const { descriptor } of catalog.current()) {
-        const target = runTargetOf(descriptor);
-        targets.set(defaultRunQueueName(target), target);
-      }
-      return readQueueDepths(redis, env.JACOBIAN_PREFIX, [...targets.values()]);
-    });
-    // Closed after the queue (cleanups run in reverse), so runs finishing meanwhile still record their outcomes.
-    const reasoning = clusterReasoningLog(config.reasoningMode, env, createRedisReasoningLogStore);
-    cleanups.add(() => reasoning.close());
-    const queue = loggedQueue(
-      log,
-      createBullmqRunQueue({
-        connection: { url: env.REDIS_URL },
-        prefix: env.JACOBIAN_PREFIX,
-        onError: (error) => log.warn('queue error', { error: error.message }),
-      }),
-    );
-    cleanups.add(() => queue.close());
-    const api = createApi({
-      installed: () => catalog.current(),
-      policy: config.policy,
-      queue,
-      artifacts,
-      trustedCheckerKeys: trusted,
-      reasoning: reasoning.log,
-      tenants: { artifacts: artifactsFor, reasoning: (tenant) => reasoning.logFor(tenant) },
-    });
-    // Task state in Redis: a task outlives this process, and any API process answers for it.
-    const taskStore = createRedisTaskStore({ connection: { url: env.REDIS_URL }, prefix: env.JACOBIAN_PREFIX });
-    cleanups.add(() => taskStore.close());
-    const tasks = createTaskService({ store: taskStore, onError: (error) => log.warn('task error', { error: error.message }) });
-    const server: RunningHttpServer = await startHttpServer({
-      api,
-      tasks,
-      host: http.host,
-      port: http.port,
-      ...(auth === undefined ? {} : { auth }),
-      ops: { readiness, metrics: telemetry.metrics },
-      onError: (error) => log.warn('mcp http error', { error: error.message }),
-    }).catch((error: unknown) => {
-      throw listenError(error, http.host, http.port);
-    });
-    cleanups.add(() => server.close());
-    log.info('serving MCP over Streamable HTTP', {
-      url: server.url,
-      role: 'api',
-      capabilities: catalog.current().length,
-      reasoning_mode: config.reasoningMode,
-      ...(opsUrl === undefined ? {} : { ops_url: opsUrl }),
-    });
-    return `api at ${server.url}`;
-  });
-}
-
 /**
  * What the runner and checker roles share once their executor is ready: a BullMQ worker on
  * their queues, then the heartbeat that puts their capabilities in the catalog. Cleanups run
  * in reverse, so a stopping process leaves the catalog before it drains.
  */
-async function takeWork(options: {
+export async function takeWork(options: {
   env: ClusterEnvironment;
   config: JacobianConfig;
   log: Logger;
@@ -332,7 +217,7 @@ async function takeWork(options: {
 }
 
 /** Start a role's resources; on any failure release what was acquired, so nothing half-started lingers. */
-async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promise<RunningRole> {
+export async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promise<RunningRole> {
   const cleanups = new Cleanups();
   try {
     const description = await build(cleanups);
@@ -343,63 +228,23 @@ async function startRole(build: (cleanups: Cleanups) => Promise<string>): Promis
   }
 }
 
-/** `jacobian runner --pools a,b`: executes producer runs of its pools and advertises what it offers. */
-export function startRunnerRole(env: ClusterEnvironment, config: JacobianConfig, pools: readonly string[], log: Logger, telemetry: RoleTelemetry): Promise<RunningRole> {
-  return startRole(async (cleanups) => {
-    const readiness = roleReadiness('providers');
-    const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness);
-    const executor = createProcessPool({ size: config.concurrency });
-    cleanups.add(() => executor.close());
-    const probes = startupProbes(log, config.dataDir);
-    const runner = await createRunner({ artifacts, artifactsFor, executor, pools, providers: { onProviderSkipped: providerSkippedReported(log, telemetry.metrics), health: probes.health, onProbe: probes.onProbe } });
-    probes.done();
-    for (const provider of runner.unavailable) log.warn('provider unavailable; its capabilities are not offered', provider);
-    reportProviders(telemetry.metrics, runner.installed, runner.unavailable);
-    readiness.provide('providers', () => Promise.resolve());
-    await takeWork({
-      env,
-      config,
-      log,
-      cleanups,
-      redis,
-      role: 'runner',
-      targets: pools.map((pool) => ({ kind: 'pool', pool })),
-      handler: (run, signal, onProgress) => runner.handle(run, signal, onProgress),
-      shards: runner.shards,
-      descriptors: runner.installed.map((c) => c.descriptor),
-      telemetry,
-    });
-    log.info('runner taking jobs', { pools, capabilities: runner.installed.map((c) => c.descriptor.id), ...(opsUrl === undefined ? {} : { ops_url: opsUrl }) });
-    return `runner for ${pools.join(', ')}`;
-  });
-}
 
-/** `jacobian checker`: the only role with the authorization list and the signing key. */
-export function startCheckerRole(env: ClusterEnvironment, config: JacobianConfig, log: Logger, telemetry: RoleTelemetry): Promise<RunningRole> {
-  return startRole(async (cleanups) => {
-    const readiness = roleReadiness('providers');
-    const opsUrl = await serveOps(env, readiness, telemetry, cleanups, log);
-    const signingKey = await loadSigningKey(env.JACOBIAN_CHECKER_KEY_FILE as string);
-    const { redis, artifacts, artifactsFor } = await connect(env, cleanups, log, readiness, 'records');
-    const executor = createProcessPool({ size: config.concurrency });
-    cleanups.add(() => executor.close());
-    const checker = await createChecker({ artifacts, artifactsFor, executor, authorization: config.authorization, signingKey });
-    reportProviders(telemetry.metrics, checker.installed, []);
-    readiness.provide('providers', () => Promise.resolve());
-    await takeWork({
-      env,
-      config,
-      log,
-      cleanups,
-      redis,
-      role: 'checker',
-      targets: [{ kind: 'checker' }],
-      handler: (run, signal, onProgress) => checker.handle(run, signal, onProgress),
-      descriptors: checker.installed.map((c) => c.descriptor),
-      telemetry,
-    });
-    log.info('checker taking jobs', { key_id: signingKey.keyId, checkers: checker.identities.map((i) => i.checker_id), ...(opsUrl === undefined ? {} : { ops_url: opsUrl }) });
-    return 'checker';
-  });
+/**
+ * A cluster command from start to end: read the cluster environment, start telemetry, start the
+ * role, and close it on the first SIGINT or SIGTERM.
+ */
+export async function runClusterRole(context: CommandContext, role: Role, start: (env: ClusterEnvironment, telemetry: RoleTelemetry) => Promise<RunningRole>): Promise<number> {
+  const { log } = context;
+  const telemetry = await context.startTelemetry();
+  const env = loadClusterEnvironment(context.env, role);
+  // BullMQ warns with console.warn (a Redis version it does not recommend, an eviction policy
+  // other than noeviction): as plain text, that would break the JSON lines of the log.
+  console.warn = (...args: unknown[]) => log.warn('library warning', { message: format(...args) });
+  const signalled = waitForSignal();
+  log.debug('starting', { command: role });
+  const running = await start(env, { metrics: telemetry.metrics });
+  const signal = await signalled;
+  log.info('shutting down', { signal, role: running.description });
+  await running.close();
+  return 0;
 }

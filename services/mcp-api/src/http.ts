@@ -88,6 +88,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   /** The API view a request is served by: its tenant's when it authenticated as one. */
   const apiFor = (authInfo: AuthInfo | undefined): Api => (authInfo === undefined ? options.api : options.api.forTenant(tenantOf(authInfo)));
   const tasks = options.tasks;
+  // Stateless: no Mcp-Session-Id is issued, so no request has a session and MCP spans carry no
+  // mcp.session.id (the conventions set it where there is one; see instrumentMcpTransport).
   const mcp = createMcpHandler((context) => createMcpServer(apiFor(context.authInfo), { tasks: tasks !== undefined }), {
     legacy: 'stateless',
     ...(options.onError ? { onerror: options.onError } : {}),

@@ -121,6 +121,27 @@ describe.each([
   });
 });
 
+describe('mcp.session.id', () => {
+  it('is the session of a transport that has one', async () => {
+    tracing = memoryTracing();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // A transport with a session, as a stateful Streamable HTTP transport would be once initialized.
+    Object.defineProperty(serverSide, 'sessionId', { value: 'session-7f3a', enumerable: true });
+    // Connected directly: serveStdio would put a channel of its own, without a session, in between.
+    const server = createMcpServer(api, { transport: 'tcp' });
+    await server.connect(serverSide);
+    const client = new Client({ name: 'telemetry-test', version: '0.0.1' }, { versionNegotiation: { mode: 'legacy' } });
+    try {
+      await client.connect(clientSide);
+      await client.listTools();
+    } finally {
+      await client.close();
+      await server.close();
+    }
+    expect(named('tools/list').attributes).toMatchObject({ 'mcp.session.id': 'session-7f3a' });
+  });
+});
+
 describe('MCP spans over Streamable HTTP', () => {
   let server: RunningHttpServer | undefined;
   afterEach(async () => {
@@ -138,15 +159,20 @@ describe('MCP spans over Streamable HTTP', () => {
     const uninstall = installTelemetry({ tracer: tracing.tracer, metrics });
     server = await startHttpServer({ api, host: '127.0.0.1', port: 0 });
     const client = new Client({ name: 'telemetry-test', version: '0.0.1' }, { versionNegotiation });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      await client.connect(transport);
       await client.listTools();
       await client.callTool({ name: 'math.run', arguments: { capability_id: 'test.square', payload: { n: 4 } } });
+      // The server is stateless: it issued no Mcp-Session-Id (the client keeps the one it is given).
+      expect(transport.sessionId).toBeUndefined();
     } finally {
       await client.close();
       uninstall();
     }
     const all = spans();
+    // So no span names a session: the conventions set mcp.session.id only where there is one.
+    expect(all.filter((span) => 'mcp.session.id' in span.attributes).map((span) => span.name)).toEqual([]);
     const byId = new Map(all.map((span) => [span.spanId, span]));
     for (const name of ['tools/list', 'tools/call math.run']) {
       const span = named(name);

@@ -4,6 +4,7 @@
  * it or its children, and logs its provider probes. A port in use fails `serve` and `api` before
  * they start, with a hint to use --port. `jacobian serve` sent SIGTERM during start-up shuts down
  * cleanly; `jacobian stdio` whose stdin closes during start-up exits at once, leaving no process.
+ * `jacobian checkers` prints the checkers' identities without writing anything.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -178,6 +179,20 @@ describe('a port in use', () => {
 
   afterAll(async () => {
     await new Promise<void>((resolve) => holder.close(() => resolve()));
+  });
+
+  it('jacobian checkers prints the bundled checkers\' identities, writing nothing to the data dir', { timeout: 120_000 }, async () => {
+    const checkersDir = join(parent, 'checkers');
+    const { code, stdout } = await runCommand([JACOBIAN_BIN, 'checkers'], commandEnvironment({ JACOBIAN_DATA_DIR: checkersDir, JACOBIAN_LOG_LEVEL: 'warn' }));
+    expect(code).toBe(0);
+    const { authorized } = JSON.parse(stdout) as { authorized: { checker_id: string; checker_digest: string }[] };
+    // An authorization file: one entry per checker, each with the digest of its code.
+    expect(authorized.map((entry) => entry.checker_id)).toContain('jacobian.graph.induced_tree.maximum.exhaustive');
+    expect(new Set(authorized.map((entry) => entry.checker_id)).size).toBe(authorized.length);
+    for (const entry of authorized) expect(entry.checker_digest, entry.checker_id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // It measures the checkers and signs nothing: no key, no artifacts, no provider probe.
+    expect(existsSync(checkersDir)).toBe(false);
+    expect(await reapProcessesWithEnv('JACOBIAN_DATA_DIR', checkersDir, 2_000)).toEqual([]);
   });
 
   it('jacobian serve fails before it starts, naming the port and --port', { timeout: 120_000 }, async () => {

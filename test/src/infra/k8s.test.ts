@@ -935,6 +935,8 @@ describe('infra/k8s/overlays/dev specifics', () => {
       const tag = tagOf(imageOf('Deployment', deployment) ?? '');
       expect(tag, deployment).toBeDefined();
       expect(tag, deployment).toBe(tagOf(compose.get(service) ?? ''));
+      // One name for each image everywhere: what compose builds is what the cluster runs.
+      expect(imageOf('Deployment', deployment), deployment).toBe(compose.get(service));
     }
   });
 
@@ -1018,6 +1020,15 @@ describe('infra/k8s/overlays/prod specifics', () => {
   it('references the Jacobian images by digest, with the release tag for people', () => {
     const tags = new Set(podTemplates(objects).flatMap((pod) => allContainers(pod.spec).map((c) => tagOf(c.image ?? ''))));
     expect([...tags]).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+$/)]);
+  });
+
+  it('names the Jacobian images as docker-compose.yml does', () => {
+    const nameOf = (image: string): string => image.split('@')[0]?.replace(/:[^/:]*$/, '') ?? '';
+    const compose = composeImages();
+    for (const [deployment, service] of [['mcp-api', 'api'], ['runner-light', 'runner-light'], ['runner-heavy', 'runner-heavy'], ['checker', 'checker']] as const) {
+      const image = podTemplates(objects).find((p) => p.owner === `Deployment/${deployment}`)?.spec.containers[0]?.image ?? '';
+      expect(nameOf(image), deployment).toBe(nameOf(compose.get(service) ?? ''));
+    }
   });
 
   it('requires zone spread for the api and the checker, whose budgets keep minAvailable', () => {

@@ -4,10 +4,10 @@
  * under `dependencies`, what only its tests and test support import under either.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importedPackages, isTestCode, SOURCE_ONLY } from './imports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -19,41 +19,12 @@ interface Manifest {
 }
 const manifest = (dir: string): Manifest => JSON.parse(readFileSync(path.join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
 
-/** Test files and the modules that only tests load (test support, fixtures, shared contract suites). */
-function isTestCode(workspace: string, relative: string): boolean {
-  if (workspace === 'test') return true;
-  return /\.test\.ts$|\.fixture\.ts$|test-fixtures?\.ts$|(^|\/)test-[\w-]+\.ts$|store-contract\.ts$|(^|\/)(testing|fixtures)\//.test(relative);
-}
-
-/**
- * Packages a shipped module loads only when it runs from the TypeScript sources (in tests), never
- * compiled: declared as development dependencies.
- */
-const SOURCE_ONLY: Record<string, readonly string[]> = {
-  'shared/src/isolation/process-pool.ts': ['tsx'],
-};
-
 function sourceFiles(dir: string, relative = ''): string[] {
   return readdirSync(path.join(dir, relative), { withFileTypes: true }).flatMap((entry) => {
     const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(dir, child);
     return /\.(ts|mts|mjs|js)$/.test(entry.name) ? [child] : [];
   });
-}
-
-const PACKAGE_SPECIFIER = String.raw`'((?:@[\w.-]+\/)?\w[\w.-]*(?:\/[\w.@-]+)*)'`;
-const SPECIFIER = new RegExp(String.raw`(?:(?:^|[\s}])from\s*|\bimport\s*\(\s*|^import\s+|\brequire(?:\.resolve)?\(\s*|\bcreateRequire\([^)]*\)\(\s*)` + PACKAGE_SPECIFIER, 'gm');
-
-/** The package names a source text imports (bare specifiers, not Node's built-ins). */
-function importedPackages(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const match of text.matchAll(SPECIFIER)) {
-    const specifier = match[1] as string;
-    if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] as string)) continue;
-    const parts = specifier.split('/');
-    names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string));
-  }
-  return names;
 }
 
 const WORKSPACES = (manifest('.').workspaces ?? []).map((dir) => ({ dir, sources: `${dir}/src` }));
