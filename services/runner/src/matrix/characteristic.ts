@@ -11,15 +11,18 @@
  *   sequence e_i, A e_i, A² e_i, … (incremental elimination). A vector already annihilated by the
  *   lcm so far is skipped. No factorization is needed over any field.
  *
- * Over GF(p) these run directly; over Q (and Z) they run modulo word-size primes and the results
- * are combined by the Chinese remainder theorem with bounds that make them exact (see below):
- * rational arithmetic in these eliminations grows fractions too fast (a 20×20 integer matrix took
- * about a second, a 40×40 one minutes).
+ * Over GF(p) these run directly (the characteristic polynomial for p < 2^26 on plain numbers, in
+ * modular-characteristic.ts); over Q (and Z) they run modulo word-size primes and the results
+ * are combined by the Chinese remainder theorem with bounds that make them exact
+ * (modular-characteristic.ts for the characteristic polynomial, below for the minimal one):
+ * rational arithmetic in these eliminations grows fractions too fast (a 30×30 matrix with 64-bit
+ * entries took 219 s over Q, 0.1 s multimodular).
  *
  * Polynomials here are dense coefficient arrays, lowest degree first; the monic ones end in 1.
  */
-import { bigGcd, fieldFromSpec, isProbablePrime, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
+import { bigGcd, fieldFromSpec, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
+import { integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -215,17 +218,6 @@ export function isSquareFree<C>(F: Field<C>, p: readonly C[]): boolean {
 // computed modulo word-size primes and combined by the Chinese remainder theorem, with bounds
 // that make the result exact, and scaled back: if B = s·A then χ_A(x) = s^{−n} χ_B(s x).
 
-/** Primes below 2^26 (so GF(p) runs on numbers), largest first, each once per process. */
-const PRIME_CACHE: bigint[] = [];
-function nthPrime(i: number): bigint {
-  let candidate = PRIME_CACHE.length === 0 ? (1n << 26n) - 1n : (PRIME_CACHE[PRIME_CACHE.length - 1] as bigint) - 2n;
-  while (PRIME_CACHE.length <= i) {
-    if (isProbablePrime(candidate)) PRIME_CACHE.push(candidate);
-    candidate -= 2n;
-  }
-  return PRIME_CACHE[i] as bigint;
-}
-
 /** The integer matrix s·A for s the lcm of A's denominators, and s. */
 function integerScaled(A: readonly (readonly Rational[])[]): { B: bigint[][]; scale: bigint } {
   let scale = 1n;
@@ -239,7 +231,6 @@ function scaleBack(coefficients: readonly bigint[], scale: bigint): Rational[] {
   return coefficients.map((c, k) => makeRational(c, scale ** BigInt(d - k)));
 }
 
-/** One step of the Chinese remainder theorem: x mod m and r mod p give x mod m·p (symmetric range is taken at the end). */
 function powMod(base: bigint, exponent: bigint, modulus: bigint): bigint {
   let result = 1n;
   let b = base % modulus;
@@ -250,6 +241,7 @@ function powMod(base: bigint, exponent: bigint, modulus: bigint): bigint {
   return result;
 }
 
+/** One step of the Chinese remainder theorem: x mod m and r mod p give x mod m·p (symmetric range is taken at the end). */
 function crtStep(x: bigint, m: bigint, r: bigint, p: bigint): bigint {
   const mInverse = powMod(m % p, p - 2n, p);
   const t = ((((r - x) % p) + p) % p) * mInverse % p;
@@ -269,37 +261,14 @@ function residues(F: Field<unknown>, p: readonly unknown[]): bigint[] {
   return p.map((c) => BigInt(F.format(c)));
 }
 
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
-}
-
 /**
- * The characteristic polynomial of a rational matrix, multimodular. Its coefficients over the
- * integer matrix B are sums of principal minors: |c_{n−k}| ≤ C(n, k) R^k ≤ (1 + R)^n with R a
- * bound on the Euclidean norms of B's rows (Hadamard), so primes whose product exceeds twice that
- * determine them exactly.
+ * The characteristic polynomial of a rational matrix: that of the integer matrix B = s·A by
+ * {@link integerCharacteristicPolynomial} (modulo word-size primes, combined by the Chinese
+ * remainder theorem up to a Hadamard bound on its coefficients), scaled back.
  */
 export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
-  const n = A.length;
   const { B, scale } = integerScaled(A);
-  let rowNormSquared = 0n;
-  for (const row of B) {
-    const squared = row.reduce((s, b) => s + b * b, 0n);
-    if (squared > rowNormSquared) rowNormSquared = squared;
-  }
-  const R = 1n << BigInt(Math.ceil(bitLength(rowNormSquared) / 2));
-  const bound = (1n + R) ** BigInt(n);
-  let modulus = 1n;
-  let x = Array.from({ length: n + 1 }, () => 0n);
-  for (let i = 0; modulus <= 2n * bound; i++) {
-    checkpoint();
-    const p = nthPrime(i);
-    const reduced = reduceModP(B, p);
-    const r = residues(reduced.F, characteristicPolynomial(reduced.F, reduced.A, checkpoint));
-    x = x.map((xi, k) => crtStep(xi, modulus, r[k] as bigint, p));
-    modulus *= p;
-  }
-  return scaleBack(x.map((xi) => symmetric(xi, modulus)), scale);
+  return scaleBack(integerCharacteristicPolynomial(B, checkpoint), scale);
 }
 
 /**
@@ -322,7 +291,7 @@ export function rationalMinimalPolynomial(A: readonly (readonly Rational[])[], c
   let x: bigint[] = [];
   for (let i = 0; ; i++) {
     checkpoint();
-    const p = nthPrime(i);
+    const p = BigInt(wordPrime(i));
     const reduced = reduceModP(B, p);
     const m = minimalPolynomial(reduced.F, reduced.A, checkpoint);
     const d = m.length - 1;
