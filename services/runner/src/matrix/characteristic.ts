@@ -162,47 +162,82 @@ export function characteristicPolynomial<C>(F: Field<C>, A: readonly (readonly C
   return p[n] as C[];
 }
 
+/** Vectors in echelon form: each has a pivot entry 1, and is zero at the pivots of the vectors before it. */
+type Echelon<C> = { r: C[]; pivot: number }[];
+
+/** x minus its components along an echelon basis: zero exactly when x lies in their span. */
+function reduceAgainst<C>(F: Field<C>, basis: Echelon<C>, x: readonly C[], combo?: { combo: C[]; of: C[][] }): C[] {
+  const r = [...x];
+  basis.forEach((e, index) => {
+    const c = r[e.pivot] as C;
+    if (F.isZero(c)) return;
+    for (let j = 0; j < r.length; j++) r[j] = F.sub(r[j] as C, F.mul(c, e.r[j] as C));
+    if (combo !== undefined) {
+      const other = combo.of[index] as C[];
+      for (let j = 0; j < other.length; j++) combo.combo[j] = F.sub(combo.combo[j] as C, F.mul(c, other[j] as C));
+    }
+  });
+  return r;
+}
+
 /**
- * The local minimal polynomial of v: the monic p of least degree with p(A) v = 0, from the first
- * linear dependence among v, A v, A² v, … found by incremental elimination (each new Krylov
- * vector is reduced against the earlier ones, tracking which combination of powers it is).
+ * The Krylov space of v and its local minimal polynomial (the monic p of least degree with
+ * p(A) v = 0), from the first linear dependence among v, A v, A² v, … found by incremental
+ * elimination (each new Krylov vector is reduced against the earlier ones, tracking which
+ * combination of powers it is).
  */
-export function localMinimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], v: readonly C[], checkpoint: Checkpoint = NO_CHECKPOINT): Coefficients<C> {
+function krylov<C>(F: Field<C>, A: readonly (readonly C[])[], v: readonly C[], checkpoint: Checkpoint): { polynomial: C[]; basis: Echelon<C> } {
   const n = A.length;
-  // Reduced vectors r = Σ_j combo_j A^j v, each with a pivot entry normalized to 1 and zero at the earlier pivots.
-  const basis: { r: C[]; combo: C[]; pivot: number }[] = [];
+  // Reduced vectors r = Σ_j combos_j A^j v, in echelon form.
+  const basis: Echelon<C> = [];
+  const combos: C[][] = [];
   let w = [...v];
   for (let k = 0; k <= n; k++) {
     checkpoint();
-    const r = [...w];
     const combo = Array.from({ length: k + 1 }, () => F.zero);
     combo[k] = F.one;
-    for (const e of basis) {
-      const c = r[e.pivot] as C;
-      if (F.isZero(c)) continue;
-      for (let j = 0; j < n; j++) r[j] = F.sub(r[j] as C, F.mul(c, e.r[j] as C));
-      for (let j = 0; j < e.combo.length; j++) combo[j] = F.sub(combo[j] as C, F.mul(c, e.combo[j] as C));
-    }
+    const r = reduceAgainst(F, basis, w, { combo, of: combos });
     const pivot = r.findIndex((x) => !F.isZero(x));
     // Σ combo_j A^j v = 0 with combo_k = 1: the first dependence, so the local minimal polynomial.
-    if (pivot < 0) return combo;
+    if (pivot < 0) return { polynomial: combo, basis };
     const inverse = F.inv(r[pivot] as C);
-    basis.push({ r: r.map((x) => F.mul(x, inverse)), combo: combo.map((x) => F.mul(x, inverse)), pivot });
+    basis.push({ r: r.map((x) => F.mul(x, inverse)), pivot });
+    combos.push(combo.map((x) => F.mul(x, inverse)));
     w = matVec(F, A, w);
   }
   throw new JacobianError('INTERNAL', 'a Krylov sequence of length n + 1 without a linear dependence');
 }
 
-/** The minimal polynomial of a square matrix: lcm of the local minimal polynomials of e_1, …, e_n. */
+/** The local minimal polynomial of v: the monic p of least degree with p(A) v = 0. */
+export function localMinimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], v: readonly C[], checkpoint: Checkpoint = NO_CHECKPOINT): Coefficients<C> {
+  return krylov(F, A, v, checkpoint).polynomial;
+}
+
+/**
+ * The minimal polynomial of a square matrix: lcm of the local minimal polynomials of e_1, …, e_n.
+ * A vector in the sum K of the Krylov spaces already seen is skipped: m, the lcm so far, kills each
+ * of those spaces, so it kills the vector and the vector's local minimal polynomial divides m.
+ * Membership in K is one reduction against an echelon basis (O(n·dim K)), not an evaluation of
+ * m(A) e_i (deg m matrix-vector products); once K is everything, the rest is skipped.
+ */
 export function minimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Coefficients<C> {
   const n = A.length;
   let m: C[] = [F.one];
-  for (let i = 0; i < n; i++) {
+  const span: Echelon<C> = [];
+  for (let i = 0; i < n && span.length < n; i++) {
     const e = Array.from({ length: n }, (_, j) => (j === i ? F.one : F.zero));
-    // Already annihilated: its local minimal polynomial divides m.
-    if (m.length > 1 && applyPolynomial(F, A, m, e, checkpoint).every((x) => F.isZero(x))) continue;
-    m = polyLcm(F, m, localMinimalPolynomial(F, A, e, checkpoint));
+    if (reduceAgainst(F, span, e).every((x) => F.isZero(x))) continue;
+    const { polynomial, basis } = krylov(F, A, e, checkpoint);
+    m = polyLcm(F, m, polynomial);
     if (m.length === n + 1) break;
+    for (const b of basis) {
+      checkpoint();
+      const r = reduceAgainst(F, span, b.r);
+      const pivot = r.findIndex((x) => !F.isZero(x));
+      if (pivot < 0) continue;
+      const inverse = F.inv(r[pivot] as C);
+      span.push({ r: r.map((x) => F.mul(x, inverse)), pivot });
+    }
   }
   return m;
 }
@@ -278,7 +313,9 @@ export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[
  * lower degree are unlucky and skipped). The candidate m, combined by the Chinese remainder
  * theorem from the primes of degree D, is ≡ minpoly_p modulo each, so m(B) ≡ 0 modulo their
  * product P; once P > 2 Σ_k |m_k| (n·max|B_ij|)^k, which bounds the entries of m(B), m(B) = 0
- * over Z. Then minpoly_Q divides m, and having degree ≥ D = deg m, equals it.
+ * over Z. Then minpoly_Q divides m, and having degree ≥ D = deg m, equals it. When D = n, minpoly_Q
+ * (degree ≥ n, dividing the characteristic polynomial) is the characteristic polynomial, computed
+ * by the faster multimodular routine.
  */
 export function rationalMinimalPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
   const n = A.length;
@@ -295,6 +332,9 @@ export function rationalMinimalPolynomial(A: readonly (readonly Rational[])[], c
     const reduced = reduceModP(B, p);
     const m = minimalPolynomial(reduced.F, reduced.A, checkpoint);
     const d = m.length - 1;
+    // Degree n modulo one prime: the minimal polynomial over Q has degree ≥ n and divides the
+    // characteristic polynomial, so it is the characteristic polynomial (the usual, cyclic case).
+    if (d === n) return scaleBack(integerCharacteristicPolynomial(B, checkpoint), scale);
     if (d < degree) continue;
     if (d > degree) {
       degree = d;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldFromSpec, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
-import { characteristicPolynomial, rationalCharacteristicPolynomial } from './characteristic.js';
+import { characteristicPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
 import { ceilSqrt, charpolyCoefficientBound, charpolyModP, crtSymmetric, integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
 
 const Q = RATIONALS;
@@ -133,6 +133,28 @@ describe('integerCharacteristicPolynomial and rationalCharacteristicPolynomial',
         if (++calls > 50) throw new Error('budget');
       }),
     ).toThrow('budget');
+  });
+});
+
+describe('rationalMinimalPolynomial on cyclic and derogatory integer matrices', () => {
+  const companion = (c: readonly bigint[]): bigint[][] =>
+    c.map((_, i) => c.map((__, j) => (j === c.length - 1 ? -(c[i] as bigint) : i === j + 1 ? 1n : 0n)));
+  const hidden = (M: bigint[][]): bigint[][] => {
+    const n = M.length;
+    const U = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1n : j < i ? BigInt(((2 * i + j) % 3) - 1) : 0n)));
+    return multiply(multiply(U, M), inverseUnitLower(U));
+  };
+
+  it('is x^n + Σ c_k x^k for a companion matrix (cyclic: degree n modulo a prime settles it), and the same for two copies of it (derogatory)', () => {
+    fc.assert(
+      fc.property(fc.array(bigEntry(80), { minLength: 1, maxLength: 7 }), (c) => {
+        const k = c.length;
+        expect(rationalMinimalPolynomial(toQ(hidden(companion(c))))).toEqual(toQ([[...c, 1n]])[0]);
+        const twice = Array.from({ length: 2 * k }, (_, i) => Array.from({ length: 2 * k }, (_, j) => (Math.floor(i / k) === Math.floor(j / k) ? ((companion(c)[i % k] as bigint[])[j % k] as bigint) : 0n)));
+        expect(rationalMinimalPolynomial(toQ(hidden(twice)))).toEqual(toQ([[...c, 1n]])[0]);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
 
