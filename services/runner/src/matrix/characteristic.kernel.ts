@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { JacobianError, parseStoredMatrix, RATIONALS, resolveMatrixRing, SMALL_PRIME_BOUND, type Field, type KernelContext, type Rational } from '@jacobian/shared';
-import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
+import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalIsSquareFree, rationalMinimalPolynomial } from './characteristic.js';
 import type { Checkpoint } from './engine.js';
 import { charpolyModP } from './modular-characteristic.js';
 
@@ -49,5 +49,5 @@ export function characteristicKernel(raw: unknown, ctx: KernelContext): Characte
           ? charpolyModP((A as number[][]).map((row) => Float64Array.from(row)), Number(F.characteristic), checkpoint)
           : characteristicPolynomial(F, A, checkpoint)
         : minimalPolynomial(F, A, checkpoint);
-  return { coefficients: p.map((c) => F.format(c)), square_free: isSquareFree(F, p) };
+  return { coefficients: p.map((c) => F.format(c)), square_free: F.kind === 'Q' ? rationalIsSquareFree(p as Rational[], checkpoint) : isSquareFree(F, p) };
 }

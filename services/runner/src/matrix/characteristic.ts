@@ -22,7 +22,7 @@
  */
 import { bigGcd, fieldFromSpec, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
-import { integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
+import { ceilSqrt, integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -304,6 +304,36 @@ function residues(F: Field<unknown>, p: readonly unknown[]): bigint[] {
 export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
   const { B, scale } = integerScaled(A);
   return scaleBack(integerCharacteristicPolynomial(B, checkpoint), scale);
+}
+
+/**
+ * Whether a rational polynomial of degree d ≥ 1 is square-free, without rational gcds (whose
+ * coefficients explode: a 50×50 characteristic polynomial took minutes). With f = L·p integral
+ * (L the lcm of the denominators), f is square-free iff R = Res(f, f′) ≠ 0, and for a prime
+ * q ∤ lc(f), gcd(f mod q, f′ mod q) = 1 iff q ∤ R. So one prime with coprime reductions proves
+ * square-free; if the reductions share a factor modulo primes whose product exceeds 2·|R|, bounded
+ * by Hadamard on the Sylvester matrix (|R| ≤ ‖f‖^{d−1} ‖f′‖^d), then R = 0 and f is not.
+ */
+export function rationalIsSquareFree(p: readonly Rational[], checkpoint: Checkpoint = NO_CHECKPOINT): boolean {
+  const d = p.length - 1;
+  if (d <= 1) return true;
+  let L = 1n;
+  for (const c of p) L = (L / bigGcd(L, c.den)) * c.den;
+  const f = p.map((c) => (c.num * L) / c.den);
+  const derivative = f.slice(1).map((c, i) => c * BigInt(i + 1));
+  const norm = (g: readonly bigint[]): bigint => ceilSqrt(g.reduce((sum, c) => sum + c * c, 0n));
+  const target = 2n * norm(f) ** BigInt(d - 1) * norm(derivative) ** BigInt(d);
+  const lead = f[d] as bigint;
+  let product = 1n;
+  for (let i = 0; product <= target; i++) {
+    checkpoint();
+    const q = BigInt(wordPrime(i));
+    if (lead % q === 0n) continue;
+    const F = fieldFromSpec({ kind: 'GF', characteristic: q.toString() }) as Field<unknown>;
+    if (polyGcd(F, f.map((c) => F.fromBigInt(c)), derivative.map((c) => F.fromBigInt(c))).length === 1) return true;
+    product *= q;
+  }
+  return false;
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldFromSpec, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
-import { characteristicPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
+import { characteristicPolynomial, isSquareFree, makeMonic, polyMul, rationalCharacteristicPolynomial, rationalIsSquareFree, rationalMinimalPolynomial } from './characteristic.js';
 import { ceilSqrt, charpolyCoefficientBound, charpolyModP, crtSymmetric, integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
 
 const Q = RATIONALS;
@@ -154,6 +154,21 @@ describe('rationalMinimalPolynomial on cyclic and derogatory integer matrices', 
         expect(rationalMinimalPolynomial(toQ(hidden(twice)))).toEqual(toQ([[...c, 1n]])[0]);
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe('rationalIsSquareFree', () => {
+  it('agrees with the gcd of p and p′ over Q, on products with a repeated factor and with denominators', () => {
+    const poly = fc.array(fc.tuple(bigEntry(30), fc.bigInt({ min: 1n, max: 50n })).map(([a, b]) => makeRational(a, b)), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(poly, poly, fc.boolean(), (g, h, square) => {
+        fc.pre(g.some((c) => c.num !== 0n) && h.some((c) => c.num !== 0n));
+        const gh = polyMul(Q, g, h);
+        const p = makeMonic(Q, square ? polyMul(Q, gh, g) : gh);
+        expect(rationalIsSquareFree(p)).toBe(isSquareFree(Q, p));
+      }),
+      { numRuns: 100 },
     );
   });
 });
