@@ -55,7 +55,7 @@ export const MATRIX_MINIMAL_POLYNOMIAL_ID = 'matrix.minimal_polynomial.compute';
 const KERNEL = { module: fileURLToPath(new URL('./characteristic.kernel.ts', import.meta.url)), exportName: 'characteristicKernel' };
 
 export const CHARACTERISTIC_METHOD = 'Hessenberg reduction by similarity and the Hessenberg recurrence, modulo p; over Z and Q modulo word-size primes combined by the Chinese remainder theorem up to a Hadamard bound (exact)';
-export const MINIMAL_METHOD = 'lcm of the local minimal polynomials of the standard basis vectors, each the first linear dependence of its Krylov sequence, modulo p; over Z and Q modulo word-size primes combined by the Chinese remainder theorem until the bound on the entries of m(A) proves m(A) = 0 (exact, no factorization)';
+export const MINIMAL_METHOD = 'lcm of the local minimal polynomials of the standard basis vectors, each the first linear dependence of its Krylov sequence, modulo p; over Z and Q modulo word-size primes combined by the Chinese remainder theorem until the bound on the entries of m(A) proves m(A) = 0, or, when its degree is n modulo a prime, the characteristic polynomial (exact, no factorization)';
 
 const Variable = z
   .string()

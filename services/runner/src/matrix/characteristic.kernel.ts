@@ -5,9 +5,10 @@
  * concluded).
  */
 import { z } from 'zod';
-import { JacobianError, parseStoredMatrix, RATIONALS, resolveMatrixRing, type Field, type KernelContext, type Rational } from '@jacobian/shared';
-import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
+import { JacobianError, parseStoredMatrix, RATIONALS, resolveMatrixRing, SMALL_PRIME_BOUND, type Field, type KernelContext, type Rational } from '@jacobian/shared';
+import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalIsSquareFree, rationalMinimalPolynomial } from './characteristic.js';
 import type { Checkpoint } from './engine.js';
+import { charpolyModP } from './modular-characteristic.js';
 
 const KernelInput = z.object({ operation: z.enum(['characteristic', 'minimal']), matrix: z.unknown() }).strict();
 export type CharacteristicKernelInput = z.input<typeof KernelInput>;
@@ -37,14 +38,16 @@ export function characteristicKernel(raw: unknown, ctx: KernelContext): Characte
     }),
   );
   const checkpoint = deadlineCheck(ctx, `${input.operation} polynomial`);
-  // Over Q (and Z) multimodular, exact by its bounds; over GF(p) directly.
+  // Over Q (and Z) multimodular, exact by its bounds; over GF(p) directly (on numbers for p < 2^26, where the field's elements are numbers).
   const p =
     F.kind === 'Q'
       ? input.operation === 'characteristic'
         ? rationalCharacteristicPolynomial(A as Rational[][], checkpoint)
         : rationalMinimalPolynomial(A as Rational[][], checkpoint)
       : input.operation === 'characteristic'
-        ? characteristicPolynomial(F, A, checkpoint)
+        ? F.characteristic < BigInt(SMALL_PRIME_BOUND)
+          ? charpolyModP((A as number[][]).map((row) => Float64Array.from(row)), Number(F.characteristic), checkpoint)
+          : characteristicPolynomial(F, A, checkpoint)
         : minimalPolynomial(F, A, checkpoint);
-  return { coefficients: p.map((c) => F.format(c)), square_free: isSquareFree(F, p) };
+  return { coefficients: p.map((c) => F.format(c)), square_free: F.kind === 'Q' ? rationalIsSquareFree(p as Rational[], checkpoint) : isSquareFree(F, p) };
 }

@@ -11,15 +11,18 @@
  *   sequence e_i, A e_i, A² e_i, … (incremental elimination). A vector already annihilated by the
  *   lcm so far is skipped. No factorization is needed over any field.
  *
- * Over GF(p) these run directly; over Q (and Z) they run modulo word-size primes and the results
- * are combined by the Chinese remainder theorem with bounds that make them exact (see below):
- * rational arithmetic in these eliminations grows fractions too fast (a 20×20 integer matrix took
- * about a second, a 40×40 one minutes).
+ * Over GF(p) these run directly (the characteristic polynomial for p < 2^26 on plain numbers, in
+ * modular-characteristic.ts); over Q (and Z) they run modulo word-size primes and the results
+ * are combined by the Chinese remainder theorem with bounds that make them exact
+ * (modular-characteristic.ts for the characteristic polynomial, below for the minimal one):
+ * rational arithmetic in these eliminations grows fractions too fast (a 30×30 matrix with 64-bit
+ * entries took 219 s over Q, 0.1 s multimodular).
  *
  * Polynomials here are dense coefficient arrays, lowest degree first; the monic ones end in 1.
  */
-import { bigGcd, fieldFromSpec, isProbablePrime, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
+import { bigGcd, fieldFromSpec, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
+import { ceilSqrt, integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -159,47 +162,82 @@ export function characteristicPolynomial<C>(F: Field<C>, A: readonly (readonly C
   return p[n] as C[];
 }
 
+/** Vectors in echelon form: each has a pivot entry 1, and is zero at the pivots of the vectors before it. */
+type Echelon<C> = { r: C[]; pivot: number }[];
+
+/** x minus its components along an echelon basis: zero exactly when x lies in their span. */
+function reduceAgainst<C>(F: Field<C>, basis: Echelon<C>, x: readonly C[], combo?: { combo: C[]; of: C[][] }): C[] {
+  const r = [...x];
+  basis.forEach((e, index) => {
+    const c = r[e.pivot] as C;
+    if (F.isZero(c)) return;
+    for (let j = 0; j < r.length; j++) r[j] = F.sub(r[j] as C, F.mul(c, e.r[j] as C));
+    if (combo !== undefined) {
+      const other = combo.of[index] as C[];
+      for (let j = 0; j < other.length; j++) combo.combo[j] = F.sub(combo.combo[j] as C, F.mul(c, other[j] as C));
+    }
+  });
+  return r;
+}
+
 /**
- * The local minimal polynomial of v: the monic p of least degree with p(A) v = 0, from the first
- * linear dependence among v, A v, A² v, … found by incremental elimination (each new Krylov
- * vector is reduced against the earlier ones, tracking which combination of powers it is).
+ * The Krylov space of v and its local minimal polynomial (the monic p of least degree with
+ * p(A) v = 0), from the first linear dependence among v, A v, A² v, … found by incremental
+ * elimination (each new Krylov vector is reduced against the earlier ones, tracking which
+ * combination of powers it is).
  */
-export function localMinimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], v: readonly C[], checkpoint: Checkpoint = NO_CHECKPOINT): Coefficients<C> {
+function krylov<C>(F: Field<C>, A: readonly (readonly C[])[], v: readonly C[], checkpoint: Checkpoint): { polynomial: C[]; basis: Echelon<C> } {
   const n = A.length;
-  // Reduced vectors r = Σ_j combo_j A^j v, each with a pivot entry normalized to 1 and zero at the earlier pivots.
-  const basis: { r: C[]; combo: C[]; pivot: number }[] = [];
+  // Reduced vectors r = Σ_j combos_j A^j v, in echelon form.
+  const basis: Echelon<C> = [];
+  const combos: C[][] = [];
   let w = [...v];
   for (let k = 0; k <= n; k++) {
     checkpoint();
-    const r = [...w];
     const combo = Array.from({ length: k + 1 }, () => F.zero);
     combo[k] = F.one;
-    for (const e of basis) {
-      const c = r[e.pivot] as C;
-      if (F.isZero(c)) continue;
-      for (let j = 0; j < n; j++) r[j] = F.sub(r[j] as C, F.mul(c, e.r[j] as C));
-      for (let j = 0; j < e.combo.length; j++) combo[j] = F.sub(combo[j] as C, F.mul(c, e.combo[j] as C));
-    }
+    const r = reduceAgainst(F, basis, w, { combo, of: combos });
     const pivot = r.findIndex((x) => !F.isZero(x));
     // Σ combo_j A^j v = 0 with combo_k = 1: the first dependence, so the local minimal polynomial.
-    if (pivot < 0) return combo;
+    if (pivot < 0) return { polynomial: combo, basis };
     const inverse = F.inv(r[pivot] as C);
-    basis.push({ r: r.map((x) => F.mul(x, inverse)), combo: combo.map((x) => F.mul(x, inverse)), pivot });
+    basis.push({ r: r.map((x) => F.mul(x, inverse)), pivot });
+    combos.push(combo.map((x) => F.mul(x, inverse)));
     w = matVec(F, A, w);
   }
   throw new JacobianError('INTERNAL', 'a Krylov sequence of length n + 1 without a linear dependence');
 }
 
-/** The minimal polynomial of a square matrix: lcm of the local minimal polynomials of e_1, …, e_n. */
+/** The local minimal polynomial of v: the monic p of least degree with p(A) v = 0. */
+export function localMinimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], v: readonly C[], checkpoint: Checkpoint = NO_CHECKPOINT): Coefficients<C> {
+  return krylov(F, A, v, checkpoint).polynomial;
+}
+
+/**
+ * The minimal polynomial of a square matrix: lcm of the local minimal polynomials of e_1, …, e_n.
+ * A vector in the sum K of the Krylov spaces already seen is skipped: m, the lcm so far, kills each
+ * of those spaces, so it kills the vector and the vector's local minimal polynomial divides m.
+ * Membership in K is one reduction against an echelon basis (O(n·dim K)), not an evaluation of
+ * m(A) e_i (deg m matrix-vector products); once K is everything, the rest is skipped.
+ */
 export function minimalPolynomial<C>(F: Field<C>, A: readonly (readonly C[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Coefficients<C> {
   const n = A.length;
   let m: C[] = [F.one];
-  for (let i = 0; i < n; i++) {
+  const span: Echelon<C> = [];
+  for (let i = 0; i < n && span.length < n; i++) {
     const e = Array.from({ length: n }, (_, j) => (j === i ? F.one : F.zero));
-    // Already annihilated: its local minimal polynomial divides m.
-    if (m.length > 1 && applyPolynomial(F, A, m, e, checkpoint).every((x) => F.isZero(x))) continue;
-    m = polyLcm(F, m, localMinimalPolynomial(F, A, e, checkpoint));
+    if (reduceAgainst(F, span, e).every((x) => F.isZero(x))) continue;
+    const { polynomial, basis } = krylov(F, A, e, checkpoint);
+    m = polyLcm(F, m, polynomial);
     if (m.length === n + 1) break;
+    for (const b of basis) {
+      checkpoint();
+      const r = reduceAgainst(F, span, b.r);
+      const pivot = r.findIndex((x) => !F.isZero(x));
+      if (pivot < 0) continue;
+      const inverse = F.inv(r[pivot] as C);
+      span.push({ r: r.map((x) => F.mul(x, inverse)), pivot });
+    }
   }
   return m;
 }
@@ -215,17 +253,6 @@ export function isSquareFree<C>(F: Field<C>, p: readonly C[]): boolean {
 // computed modulo word-size primes and combined by the Chinese remainder theorem, with bounds
 // that make the result exact, and scaled back: if B = s·A then χ_A(x) = s^{−n} χ_B(s x).
 
-/** Primes below 2^26 (so GF(p) runs on numbers), largest first, each once per process. */
-const PRIME_CACHE: bigint[] = [];
-function nthPrime(i: number): bigint {
-  let candidate = PRIME_CACHE.length === 0 ? (1n << 26n) - 1n : (PRIME_CACHE[PRIME_CACHE.length - 1] as bigint) - 2n;
-  while (PRIME_CACHE.length <= i) {
-    if (isProbablePrime(candidate)) PRIME_CACHE.push(candidate);
-    candidate -= 2n;
-  }
-  return PRIME_CACHE[i] as bigint;
-}
-
 /** The integer matrix s·A for s the lcm of A's denominators, and s. */
 function integerScaled(A: readonly (readonly Rational[])[]): { B: bigint[][]; scale: bigint } {
   let scale = 1n;
@@ -239,7 +266,6 @@ function scaleBack(coefficients: readonly bigint[], scale: bigint): Rational[] {
   return coefficients.map((c, k) => makeRational(c, scale ** BigInt(d - k)));
 }
 
-/** One step of the Chinese remainder theorem: x mod m and r mod p give x mod m·p (symmetric range is taken at the end). */
 function powMod(base: bigint, exponent: bigint, modulus: bigint): bigint {
   let result = 1n;
   let b = base % modulus;
@@ -250,6 +276,7 @@ function powMod(base: bigint, exponent: bigint, modulus: bigint): bigint {
   return result;
 }
 
+/** One step of the Chinese remainder theorem: x mod m and r mod p give x mod m·p (symmetric range is taken at the end). */
 function crtStep(x: bigint, m: bigint, r: bigint, p: bigint): bigint {
   const mInverse = powMod(m % p, p - 2n, p);
   const t = ((((r - x) % p) + p) % p) * mInverse % p;
@@ -269,37 +296,44 @@ function residues(F: Field<unknown>, p: readonly unknown[]): bigint[] {
   return p.map((c) => BigInt(F.format(c)));
 }
 
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
+/**
+ * The characteristic polynomial of a rational matrix: that of the integer matrix B = s·A by
+ * {@link integerCharacteristicPolynomial} (modulo word-size primes, combined by the Chinese
+ * remainder theorem up to a Hadamard bound on its coefficients), scaled back.
+ */
+export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
+  const { B, scale } = integerScaled(A);
+  return scaleBack(integerCharacteristicPolynomial(B, checkpoint), scale);
 }
 
 /**
- * The characteristic polynomial of a rational matrix, multimodular. Its coefficients over the
- * integer matrix B are sums of principal minors: |c_{n−k}| ≤ C(n, k) R^k ≤ (1 + R)^n with R a
- * bound on the Euclidean norms of B's rows (Hadamard), so primes whose product exceeds twice that
- * determine them exactly.
+ * Whether a rational polynomial of degree d ≥ 1 is square-free, without rational gcds (whose
+ * coefficients explode: a 50×50 characteristic polynomial took minutes). With f = L·p integral
+ * (L the lcm of the denominators), f is square-free iff R = Res(f, f′) ≠ 0, and for a prime
+ * q ∤ lc(f), gcd(f mod q, f′ mod q) = 1 iff q ∤ R. So one prime with coprime reductions proves
+ * square-free; if the reductions share a factor modulo primes whose product exceeds 2·|R|, bounded
+ * by Hadamard on the Sylvester matrix (|R| ≤ ‖f‖^{d−1} ‖f′‖^d), then R = 0 and f is not.
  */
-export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
-  const n = A.length;
-  const { B, scale } = integerScaled(A);
-  let rowNormSquared = 0n;
-  for (const row of B) {
-    const squared = row.reduce((s, b) => s + b * b, 0n);
-    if (squared > rowNormSquared) rowNormSquared = squared;
-  }
-  const R = 1n << BigInt(Math.ceil(bitLength(rowNormSquared) / 2));
-  const bound = (1n + R) ** BigInt(n);
-  let modulus = 1n;
-  let x = Array.from({ length: n + 1 }, () => 0n);
-  for (let i = 0; modulus <= 2n * bound; i++) {
+export function rationalIsSquareFree(p: readonly Rational[], checkpoint: Checkpoint = NO_CHECKPOINT): boolean {
+  const d = p.length - 1;
+  if (d <= 1) return true;
+  let L = 1n;
+  for (const c of p) L = (L / bigGcd(L, c.den)) * c.den;
+  const f = p.map((c) => (c.num * L) / c.den);
+  const derivative = f.slice(1).map((c, i) => c * BigInt(i + 1));
+  const norm = (g: readonly bigint[]): bigint => ceilSqrt(g.reduce((sum, c) => sum + c * c, 0n));
+  const target = 2n * norm(f) ** BigInt(d - 1) * norm(derivative) ** BigInt(d);
+  const lead = f[d] as bigint;
+  let product = 1n;
+  for (let i = 0; product <= target; i++) {
     checkpoint();
-    const p = nthPrime(i);
-    const reduced = reduceModP(B, p);
-    const r = residues(reduced.F, characteristicPolynomial(reduced.F, reduced.A, checkpoint));
-    x = x.map((xi, k) => crtStep(xi, modulus, r[k] as bigint, p));
-    modulus *= p;
+    const q = BigInt(wordPrime(i));
+    if (lead % q === 0n) continue;
+    const F = fieldFromSpec({ kind: 'GF', characteristic: q.toString() }) as Field<unknown>;
+    if (polyGcd(F, f.map((c) => F.fromBigInt(c)), derivative.map((c) => F.fromBigInt(c))).length === 1) return true;
+    product *= q;
   }
-  return scaleBack(x.map((xi) => symmetric(xi, modulus)), scale);
+  return false;
 }
 
 /**
@@ -309,7 +343,9 @@ export function rationalCharacteristicPolynomial(A: readonly (readonly Rational[
  * lower degree are unlucky and skipped). The candidate m, combined by the Chinese remainder
  * theorem from the primes of degree D, is ≡ minpoly_p modulo each, so m(B) ≡ 0 modulo their
  * product P; once P > 2 Σ_k |m_k| (n·max|B_ij|)^k, which bounds the entries of m(B), m(B) = 0
- * over Z. Then minpoly_Q divides m, and having degree ≥ D = deg m, equals it.
+ * over Z. Then minpoly_Q divides m, and having degree ≥ D = deg m, equals it. When D = n, minpoly_Q
+ * (degree ≥ n, dividing the characteristic polynomial) is the characteristic polynomial, computed
+ * by the faster multimodular routine.
  */
 export function rationalMinimalPolynomial(A: readonly (readonly Rational[])[], checkpoint: Checkpoint = NO_CHECKPOINT): Rational[] {
   const n = A.length;
@@ -322,10 +358,13 @@ export function rationalMinimalPolynomial(A: readonly (readonly Rational[])[], c
   let x: bigint[] = [];
   for (let i = 0; ; i++) {
     checkpoint();
-    const p = nthPrime(i);
+    const p = BigInt(wordPrime(i));
     const reduced = reduceModP(B, p);
     const m = minimalPolynomial(reduced.F, reduced.A, checkpoint);
     const d = m.length - 1;
+    // Degree n modulo one prime: the minimal polynomial over Q has degree ≥ n and divides the
+    // characteristic polynomial, so it is the characteristic polynomial (the usual, cyclic case).
+    if (d === n) return scaleBack(integerCharacteristicPolynomial(B, checkpoint), scale);
     if (d < degree) continue;
     if (d > degree) {
       degree = d;
