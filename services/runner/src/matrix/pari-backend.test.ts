@@ -8,47 +8,15 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseExplicitMatrix, RATIONALS, resolveMatrixRing, type Field, type MatrixPayload, type MatrixRing, type Rational } from '@jacobian/shared';
+import { RATIONALS, resolveMatrixRing, type Field, type MatrixPayload, type Rational } from '@jacobian/shared';
 import { checkPariIdentity, gpMatrix, probePari, runGp, type PariTools } from '../providers/pari.js';
 import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
 import { primitiveIntegerVector, ringEngine } from './engine.js';
+import { asText, generator, gpOptions as options, matrix, randomMatrix } from './matrix-test-support.js';
 import { hermiteNormalForm, smithNormalForm } from './normal-form-engine.js';
 import { pariCharacteristic, pariDeterminant, pariHermite, pariKernels, pariMinimal, pariRank, pariSmith } from './pari-backend.js';
 
 const GP = ['/usr/bin/gp', '/usr/local/bin/gp'].find((file) => existsSync(file));
-const options = (): { deadline: number; maxOutputBytes: number; memoryMb: number } => ({ deadline: Date.now() + 60_000, maxOutputBytes: 1 << 24, memoryMb: 1024 });
-
-/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
-function generator(seed: number): (bound: bigint) => bigint {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return (bound) => {
-    // Uniform enough for tests: 4 × 32 bits, reduced into [-bound, bound].
-    let x = 0n;
-    for (let k = 0; k < 4; k++) x = (x << 32n) | BigInt(Math.floor(next() * 4294967296));
-    return (x % (2n * bound + 1n)) - bound;
-  };
-}
-
-function matrix(ring: MatrixRing, rows: (string | number)[][]): MatrixPayload {
-  return parseExplicitMatrix({ ring, rows }, ['matrix']);
-}
-
-/** A random m×n matrix of the given rank (product of random m×r and r×n), entries up to `bound`. */
-function randomMatrix(random: (bound: bigint) => bigint, m: number, n: number, bound: bigint, rank = Math.min(m, n)): bigint[][] {
-  if (rank === Math.min(m, n)) return Array.from({ length: m }, () => Array.from({ length: n }, () => random(bound)));
-  const L = Array.from({ length: m }, () => Array.from({ length: rank }, () => random(bound)));
-  const R = Array.from({ length: rank }, () => Array.from({ length: n }, () => random(bound)));
-  return L.map((row) => R[0]?.map((_, j) => row.reduce((s, x, k) => s + x * ((R[k] as bigint[])[j] as bigint), 0n)) ?? []);
-}
-
-const asText = (M: bigint[][]): string[][] => M.map((row) => row.map((x) => x.toString()));
 
 /** Our engine's answers for every operation the PARI backend serves. */
 function ours(A: MatrixPayload): { rank: number; det: string | null; right: string[][]; left: string[][]; charpoly: string[] | null; minpoly: string[] | null } {
