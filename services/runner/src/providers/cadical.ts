@@ -6,11 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, fstatSync, readSync } from 'node:fs';
-import { access, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { findExecutable, type ExecutableLocation } from './executable.js';
 import { ensureHealthy, type HealthCache } from './health-cache.js';
 import { sharedLauncher, type LaunchExit, type LaunchedTool } from '../native/launcher.js';
 import { addressSpaceLimitKiB, MemoryWatch } from '../native/memory.js';
@@ -30,10 +31,7 @@ export const DEFAULT_CADICAL_DIRECTORIES: readonly string[] = ['/usr/local/bin',
 const CADICAL_FEATURES = ['dimacs-cnf', 'drat-text-proof', 'model-output'];
 
 /** Where to find the executable: an explicit path, or folders to search for `cadical`. */
-export interface CadicalLocation {
-  binary?: string;
-  searchDirectories?: readonly string[];
-}
+export type CadicalLocation = ExecutableLocation;
 
 /**
  * The absolute, symlink-free path of the cadical executable.
@@ -41,20 +39,7 @@ export interface CadicalLocation {
  * @throws JacobianError PROVIDER_UNAVAILABLE when no executable is found.
  */
 export async function findCadical(location: CadicalLocation = {}): Promise<string> {
-  const candidates = location.binary !== undefined ? [location.binary] : (location.searchDirectories ?? DEFAULT_CADICAL_DIRECTORIES).map((dir) => path.join(dir, 'cadical'));
-  for (const candidate of candidates) {
-    if (!path.isAbsolute(candidate)) continue;
-    try {
-      await access(candidate, constants.X_OK);
-      const resolved = await realpath(candidate);
-      if ((await stat(resolved)).isFile()) return resolved;
-    } catch {
-      // Not there or not executable: try the next candidate.
-    }
-  }
-  throw new JacobianError('PROVIDER_UNAVAILABLE', `no cadical executable found (looked at ${candidates.join(', ')})`, {
-    hint: 'install the cadical package (Debian: apt-get install cadical) or name the binary',
-  });
+  return findExecutable('cadical', location, DEFAULT_CADICAL_DIRECTORIES, 'install the cadical package (Debian: apt-get install cadical) or name the binary');
 }
 
 /** sha256 of an executable's bytes: the provider's identity (digest kind EXECUTABLE). */

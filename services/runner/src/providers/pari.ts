@@ -11,12 +11,13 @@
  * stdout, and anything on stderr (where gp reports errors, then goes on), is a PROVIDER_FAILED.
  */
 import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { canonicalDigest, JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type MatrixPayload, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
+import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type MatrixPayload, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { ensureHealthy, type HealthCache } from './health-cache.js';
-import { component, runNativeTool, type Component } from './nauty.js';
+import { compositeIdentity, findExecutable, linkedLibraries, type ExecutableLocation } from './executable.js';
+import { runNativeTool, type Component } from './nauty.js';
 
 /** The provider name capabilities built on PARI/GP register under. */
 export const PARI_PROVIDER = 'pari-gp';
@@ -28,10 +29,7 @@ const INSTALL_HINT = 'install the Debian package pari-gp (apt-get install -y par
 const PROBE_TIMEOUT_MS = 20_000;
 
 /** Where to find gp: an explicit path, or folders to search for `gp`. */
-export interface PariLocation {
-  binary?: string;
-  searchDirectories?: readonly string[];
-}
+export type PariLocation = ExecutableLocation;
 
 /** The executable a successful probe vouched for, with its release and identity. */
 export interface PariTools {
@@ -50,42 +48,12 @@ export interface PariTools {
  * @throws JacobianError PROVIDER_UNAVAILABLE when none is found.
  */
 export async function findGpExecutable(location: PariLocation = {}): Promise<string> {
-  const candidates = location.binary !== undefined ? [location.binary] : (location.searchDirectories ?? DEFAULT_PARI_DIRECTORIES).map((dir) => path.join(dir, 'gp'));
-  for (const candidate of candidates) {
-    if (!path.isAbsolute(candidate)) continue;
-    try {
-      await access(candidate, constants.X_OK);
-      const resolved = await realpath(candidate);
-      if ((await stat(resolved)).isFile()) return resolved;
-    } catch {
-      // Not there or not executable: try the next candidate.
-    }
-  }
-  throw new JacobianError('PROVIDER_UNAVAILABLE', `no gp executable found (looked at ${candidates.join(', ')})`, { hint: INSTALL_HINT });
+  return findExecutable('gp', location, DEFAULT_PARI_DIRECTORIES, INSTALL_HINT);
 }
 
 /** The libpari objects gp loads, per `ldd`; [] when gp is static (Debian's is) or ldd is absent. */
-async function linkedPariLibraries(binary: string, signal: AbortSignal | undefined): Promise<string[]> {
-  for (const ldd of ['/usr/bin/ldd', '/bin/ldd']) {
-    try {
-      await access(ldd, constants.X_OK);
-    } catch {
-      continue;
-    }
-    try {
-      const out = await runNativeTool(ldd, [binary], '', { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
-      const libraries = [...out.stdout.matchAll(/^\s*(libpari\S*) => (\/\S+)/gm)].map((m) => m[2] ?? '').filter((lib) => lib !== '');
-      return [...new Set(await Promise.all(libraries.map((lib) => realpath(lib))))].sort();
-    } catch {
-      return [];
-    }
-  }
-  return [];
-}
-
-async function identify(binary: string, libraries: readonly string[]): Promise<{ components: Component[]; digest: string }> {
-  const components = [(await component('executable', binary)).component, ...(await Promise.all(libraries.map(async (lib) => (await component('library', lib)).component)))];
-  return { components, digest: canonicalDigest(components) };
+function linkedPariLibraries(binary: string, signal: AbortSignal | undefined): Promise<string[]> {
+  return linkedLibraries(binary, 'libpari', signal);
 }
 
 /** `gp --version-short` prints the release alone, e.g. "2.15.2". */
@@ -246,7 +214,7 @@ export async function probePari(options: PariLocation & { signal?: AbortSignal; 
     const version = await readVersion(binary, options.signal);
     const libraries = await linkedPariLibraries(binary, options.signal);
     const stamp = await fileStamps(binary, libraries);
-    const { components, digest } = await identify(binary, libraries);
+    const { components, digest } = await compositeIdentity(binary, libraries);
     const identity = { provider: PARI_PROVIDER, version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [binary, ...libraries], check_module: fileURLToPath(import.meta.url) };
     await ensureHealthy(options.health, () => identity, () => healthCheck(binary, options.signal));
     const copyright = '/usr/share/doc/pari-gp/copyright';
@@ -291,7 +259,7 @@ export async function checkPariIdentity(tools: PariTools): Promise<void> {
   const resolved = await linkedPariLibraries(tools.binary, undefined);
   // Taken before digesting: a change after it gives a different stamp next time.
   const before = await fileStamps(tools.binary, resolved);
-  const { digest } = await identify(tools.binary, resolved);
+  const { digest } = await compositeIdentity(tools.binary, resolved);
   if (digest !== tools.digest || resolved.map((lib) => path.basename(lib)).join(',') !== libraries.join(',')) {
     throw new JacobianError('PROVIDER_FAILED', `the PARI/GP installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
   }

@@ -12,11 +12,10 @@
  * any other line (Singular reports errors on stdout and still exits 0) is a PROVIDER_FAILED.
  */
 import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  canonicalDigest,
   JacobianError,
   parsePolynomial,
   platformTag,
@@ -30,7 +29,8 @@ import {
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { ensureHealthy, type HealthCache } from './health-cache.js';
-import { component, runNativeTool, type Component } from './nauty.js';
+import { compositeIdentity, findExecutable, linkedLibraries, type ExecutableLocation } from './executable.js';
+import { runNativeTool, type Component } from './nauty.js';
 
 /** The provider name capabilities built on Singular register under. */
 export const SINGULAR_PROVIDER = 'singular';
@@ -58,10 +58,7 @@ const PROBE_TIMEOUT_MS = 20_000;
 const SINGULAR_ORDER = { lex: 'lp', grlex: 'Dp', grevlex: 'dp' } as const;
 
 /** Where to find Singular: an explicit path, or folders to search for `Singular`. */
-export interface SingularLocation {
-  binary?: string;
-  searchDirectories?: readonly string[];
-}
+export type SingularLocation = ExecutableLocation;
 
 /** The executable a successful probe vouched for, with its release and identity. */
 export interface SingularTools {
@@ -81,44 +78,12 @@ export interface SingularTools {
  * @throws JacobianError PROVIDER_UNAVAILABLE when none is found.
  */
 export async function findSingularExecutable(location: SingularLocation = {}): Promise<string> {
-  const candidates = location.binary !== undefined ? [location.binary] : (location.searchDirectories ?? DEFAULT_SINGULAR_DIRECTORIES).map((dir) => path.join(dir, 'Singular'));
-  for (const candidate of candidates) {
-    if (!path.isAbsolute(candidate)) continue;
-    try {
-      await access(candidate, constants.X_OK);
-      const resolved = await realpath(candidate);
-      if ((await stat(resolved)).isFile()) return resolved;
-    } catch {
-      // Not there or not executable: try the next candidate.
-    }
-  }
-  throw new JacobianError('PROVIDER_UNAVAILABLE', `no Singular executable found (looked at ${candidates.join(', ')})`, { hint: INSTALL_HINT });
+  return findExecutable('Singular', location, DEFAULT_SINGULAR_DIRECTORIES, INSTALL_HINT);
 }
 
 /** The libsingular shared objects the executable loads, per `ldd`; [] when ldd is absent or the executable is static. */
-async function linkedSingularLibraries(binary: string, signal: AbortSignal | undefined): Promise<string[]> {
-  const ldd = ['/usr/bin/ldd', '/bin/ldd'];
-  for (const candidate of ldd) {
-    try {
-      await access(candidate, constants.X_OK);
-    } catch {
-      continue;
-    }
-    try {
-      const out = await runNativeTool(candidate, [binary], '', { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
-      const libraries = [...out.stdout.matchAll(/^\s*(libsingular\S*) => (\/\S+)/gm)].map((m) => m[2] ?? '').filter((lib) => lib !== '');
-      return [...new Set(await Promise.all(libraries.map((lib) => realpath(lib))))].sort();
-    } catch {
-      return [];
-    }
-  }
-  return [];
-}
-
-/** The identity of the executable and its libraries: their components and the COMPOSITE digest over them. */
-async function identify(binary: string, libraries: readonly string[]): Promise<{ components: Component[]; digest: string }> {
-  const components = [(await component('executable', binary)).component, ...(await Promise.all(libraries.map(async (lib) => (await component('library', lib)).component)))];
-  return { components, digest: canonicalDigest(components) };
+function linkedSingularLibraries(binary: string, signal: AbortSignal | undefined): Promise<string[]> {
+  return linkedLibraries(binary, 'libsingular', signal);
 }
 
 /** `Singular --version` starts with "Singular for x86_64-Linux version 4.3.1 (4313, 64 bit) …". */
@@ -322,7 +287,7 @@ export async function probeSingular(options: SingularLocation & { signal?: Abort
   try {
     const version = await readVersion(binary, options.signal);
     const libraries = await linkedSingularLibraries(binary, options.signal);
-    const { components, digest } = await identify(binary, libraries);
+    const { components, digest } = await compositeIdentity(binary, libraries);
     const identity = { provider: SINGULAR_PROVIDER, version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [binary, ...libraries], check_module: fileURLToPath(import.meta.url) };
     await ensureHealthy(options.health, () => identity, () => healthCheck(binary, options.signal));
     const copyright = '/usr/share/doc/singular/copyright';
@@ -358,7 +323,7 @@ export async function probeSingular(options: SingularLocation & { signal?: Abort
 export async function checkSingularIdentity(tools: SingularTools): Promise<void> {
   const libraries = tools.components.filter((c) => c.role === 'library').map((c) => c.file);
   const resolved = await linkedSingularLibraries(tools.binary, undefined);
-  const { digest } = await identify(tools.binary, resolved);
+  const { digest } = await compositeIdentity(tools.binary, resolved);
   if (digest !== tools.digest || resolved.map((lib) => path.basename(lib)).join(',') !== libraries.join(',')) {
     throw new JacobianError('PROVIDER_FAILED', `the Singular installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
   }
