@@ -9,7 +9,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
-  ArtifactUriSchema,
   canonicalLatticeBasisClaim,
   DELTA_RANGE,
   LATTICE_BASIS_CLAIM_SCHEMA_URI,
@@ -22,7 +21,7 @@ import {
   type CapabilityDefinition,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
-import { checkMatrixClaim, MATRIX_CHECKER_SOURCES } from './linear-algebra-verify-capability.js';
+import { checkMatrixClaim, MATRIX_CHECKER_SOURCES, matrixCheckResult, matrixVerifyInput, matrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { LatticeRejectionReason } from './lattice-basis-verify.js';
 
 export const LATTICE_BASIS_VERIFY_CAPABILITY_ID = 'lattice.basis.verify';
@@ -39,35 +38,13 @@ export const LATTICE_BASIS_CHECKER_SOURCES: string[] = [
   ...MATRIX_CHECKER_SOURCES,
 ];
 
-const Path = z.array(z.union([z.string(), z.number().int()]));
-const CheckResult = z.union([
-  z.object({ accepted: z.literal(true), message: z.string() }).strict(),
-  z.object({ accepted: z.literal(false), reason_code: z.enum(LatticeRejectionReason), message: z.string(), path: Path, witness: z.string().nullable() }).strict(),
-]);
-
-const VerifyInput = z
-  .object({
-    result_uri: ArtifactUriSchema.optional().describe('the claim stored by lattice.basis.reduce (its output\'s result_uri)'),
-    claim: LatticeBasisClaimInputSchema.optional().describe('the claim inline: the generators B (inline or matrix_uri), delta, reduced (B′) and transform (U)'),
-  })
-  .strict()
-  .superRefine((input, ctx) => {
-    if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
-  });
+const CheckResult = matrixCheckResult(LatticeRejectionReason);
+const VerifyInput = matrixVerifyInput(LatticeBasisClaimInputSchema, {
+  resultUri: 'the claim stored by lattice.basis.reduce (its output\'s result_uri)',
+  claim: 'the claim inline: the generators B (inline or matrix_uri), delta, reduced (B′) and transform (U)',
+});
 type VerifyInput = z.infer<typeof VerifyInput>;
-
-const VerifyOutput = z
-  .object({
-    verdict: z.enum(['ACCEPTED', 'REJECTED']).describe('ACCEPTED: the claim holds (VERIFIED); REJECTED: it fails a check, named by reason_code and failure'),
-    claim_kind: z.literal('LLL_REDUCED_BASIS'),
-    claim: z.string().describe('the claim that was checked, in words'),
-    claim_uri: z.string().nullable().describe('the accepted claim, as stored (the given result_uri, or the inline claim stored by the checker); null when rejected'),
-    reason_code: z.enum(LatticeRejectionReason).nullable(),
-    message: z.string(),
-    failure: z.object({ path: Path.describe('the failing part of the claim, e.g. ["reduced", 2]'), witness: z.string().nullable() }).strict().nullable(),
-    verification_record_uri: z.string().nullable().describe('the signed verification record; null unless ACCEPTED'),
-  })
-  .strict();
+const VerifyOutput = matrixVerifyOutput(z.literal('LLL_REDUCED_BASIS'), LatticeRejectionReason, '["reduced", 2]');
 export type LatticeBasisVerifyOutput = z.infer<typeof VerifyOutput>;
 
 /** lattice.basis.verify, as the checker service registers it. */

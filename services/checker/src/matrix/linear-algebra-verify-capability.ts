@@ -60,23 +60,44 @@ const KERNEL_FILE = fileURLToPath(new URL('./linear-algebra-verify.kernel.ts', i
 /** The files whose bytes form these checkers' identity. */
 export const MATRIX_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./linear-algebra-verify.ts', import.meta.url)), KERNEL_FILE, RECORD_SOURCE, ...MATRIX_SOURCES];
 
-const CheckResult = z.union([
-  z.object({ accepted: z.literal(true), message: z.string() }).strict(),
-  z.object({ accepted: z.literal(false), reason_code: z.enum(MatrixRejectionReason), message: z.string(), path: z.array(z.union([z.string(), z.number().int()])), witness: z.string().nullable() }).strict(),
-]);
+const FailurePath = z.array(z.union([z.string(), z.number().int()]));
 
-const VerifyOutput = z
-  .object({
-    verdict: z.enum(['ACCEPTED', 'REJECTED']).describe('ACCEPTED: the claim holds (VERIFIED); REJECTED: it fails a check, named by reason_code and failure'),
-    claim_kind: z.string(),
-    claim: z.string().describe('the claim that was checked, in words'),
-    claim_uri: z.string().nullable().describe('the accepted claim, as stored (the given result_uri, or the inline claim stored by the checker); null when rejected'),
-    reason_code: z.enum(MatrixRejectionReason).nullable(),
-    message: z.string(),
-    failure: z.object({ path: z.array(z.union([z.string(), z.number().int()])).describe('the failing part of the claim, e.g. ["kernel", 1]'), witness: z.string().nullable() }).strict().nullable(),
-    verification_record_uri: z.string().nullable().describe('the signed verification record; null unless ACCEPTED'),
-  })
-  .strict();
+/** The kernel's answer for a checker whose rejection codes are `reasons`: accepted, or rejected naming the failing part. */
+export function matrixCheckResult<R extends Readonly<Record<string, string>>>(reasons: R) {
+  return z.union([
+    z.object({ accepted: z.literal(true), message: z.string() }).strict(),
+    z.object({ accepted: z.literal(false), reason_code: z.enum(reasons), message: z.string(), path: FailurePath, witness: z.string().nullable() }).strict(),
+  ]);
+}
+
+/** A matrix checker's input: exactly one of a stored claim (`result_uri`) and the claim inline, described by `texts`. */
+export function matrixVerifyInput<C extends z.ZodType>(claim: C, texts: { resultUri: string; claim: string }) {
+  return z
+    .object({ result_uri: ArtifactUriSchema.optional().describe(texts.resultUri), claim: claim.optional().describe(texts.claim) })
+    .strict()
+    .superRefine((input, ctx) => {
+      if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
+    });
+}
+
+/** A matrix checker's output, with its claim kinds, its rejection codes and an example of a failing path (e.g. `["kernel", 1]`). */
+export function matrixVerifyOutput<K extends z.ZodType<string>, R extends Readonly<Record<string, string>>>(claimKind: K, reasons: R, failurePathExample: string) {
+  return z
+    .object({
+      verdict: z.enum(['ACCEPTED', 'REJECTED']).describe('ACCEPTED: the claim holds (VERIFIED); REJECTED: it fails a check, named by reason_code and failure'),
+      claim_kind: claimKind,
+      claim: z.string().describe('the claim that was checked, in words'),
+      claim_uri: z.string().nullable().describe('the accepted claim, as stored (the given result_uri, or the inline claim stored by the checker); null when rejected'),
+      reason_code: z.enum(reasons).nullable(),
+      message: z.string(),
+      failure: z.object({ path: FailurePath.describe(`the failing part of the claim, e.g. ${failurePathExample}`), witness: z.string().nullable() }).strict().nullable(),
+      verification_record_uri: z.string().nullable().describe('the signed verification record; null unless ACCEPTED'),
+    })
+    .strict();
+}
+
+const CheckResult = matrixCheckResult(MatrixRejectionReason);
+const VerifyOutput = matrixVerifyOutput(z.string(), MatrixRejectionReason, '["kernel", 1]');
 export type MatrixVerifyOutput = z.infer<typeof VerifyOutput>;
 
 /** One matrix checker: its claim, kernel and texts. */
@@ -123,15 +144,10 @@ export function defineMatrixChecker<T extends { matrix: MatrixPayload }, I exten
     input_kinds: ['STRUCTURED_REQUEST', 'TYPED_ARTIFACT'],
     accepted_artifact_types: [MATRIX_SCHEMA_URI],
     produced_artifact_types: [spec.schemaUri, VERIFICATION_RECORD_SCHEMA_URI],
-    input: z
-      .object({
-        result_uri: ArtifactUriSchema.optional().describe(`the claim stored by ${spec.producer} (its output's result_uri)`),
-        claim: spec.inputClaim.optional().describe(`the claim inline: the matrix (inline or matrix_uri) with the fields of ${spec.producer}'s output`),
-      })
-      .strict()
-      .superRefine((input, ctx) => {
-        if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
-      }),
+    input: matrixVerifyInput(spec.inputClaim, {
+      resultUri: `the claim stored by ${spec.producer} (its output's result_uri)`,
+      claim: `the claim inline: the matrix (inline or matrix_uri) with the fields of ${spec.producer}'s output`,
+    }),
     output: VerifyOutput,
     examples: spec.texts.examples,
     relationships: [{ kind: 'VERIFIES', capability_id: spec.producer }],

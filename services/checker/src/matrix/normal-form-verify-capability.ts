@@ -12,7 +12,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
-  ArtifactUriSchema,
   canonicalNormalFormClaim,
   MATRIX_LIMITS,
   MATRIX_SCHEMA_URI,
@@ -25,7 +24,7 @@ import {
   type NormalFormClaim,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
-import { checkMatrixClaim, MATRIX_CHECKER_SOURCES } from './linear-algebra-verify-capability.js';
+import { checkMatrixClaim, MATRIX_CHECKER_SOURCES, matrixCheckResult, matrixVerifyInput, matrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { NormalFormRejectionReason } from './normal-form-verify.js';
 
 export const NORMAL_FORM_VERIFY_CAPABILITY_ID = 'matrix.normal_form.verify';
@@ -36,35 +35,13 @@ const KERNEL = { module: fileURLToPath(new URL('./normal-form-verify.kernel.ts',
 /** The files whose bytes form this checker's identity (its run is checkMatrixClaim's, in MATRIX_CHECKER_SOURCES). */
 export const NORMAL_FORM_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./normal-form-verify.ts', import.meta.url)), KERNEL.module, ...MATRIX_CHECKER_SOURCES];
 
-const Path = z.array(z.union([z.string(), z.number().int()]));
-const CheckResult = z.union([
-  z.object({ accepted: z.literal(true), message: z.string() }).strict(),
-  z.object({ accepted: z.literal(false), reason_code: z.enum(NormalFormRejectionReason), message: z.string(), path: Path, witness: z.string().nullable() }).strict(),
-]);
-
-const VerifyInput = z
-  .object({
-    result_uri: ArtifactUriSchema.optional().describe('the claim stored by matrix.hermite_normal_form.compute or matrix.smith_normal_form.compute with transforms (its output\'s result_uri)'),
-    claim: NormalFormClaimInputSchema.optional().describe('the claim inline: the matrix (inline or matrix_uri), form, hnf or diagonal, and the transforms (required)'),
-  })
-  .strict()
-  .superRefine((input, ctx) => {
-    if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
-  });
+const CheckResult = matrixCheckResult(NormalFormRejectionReason);
+const VerifyInput = matrixVerifyInput(NormalFormClaimInputSchema, {
+  resultUri: 'the claim stored by matrix.hermite_normal_form.compute or matrix.smith_normal_form.compute with transforms (its output\'s result_uri)',
+  claim: 'the claim inline: the matrix (inline or matrix_uri), form, hnf or diagonal, and the transforms (required)',
+});
 type VerifyInput = z.infer<typeof VerifyInput>;
-
-const VerifyOutput = z
-  .object({
-    verdict: z.enum(['ACCEPTED', 'REJECTED']).describe('ACCEPTED: the claim holds (VERIFIED); REJECTED: it fails a check, named by reason_code and failure'),
-    claim_kind: z.enum(['HERMITE_NORMAL_FORM', 'SMITH_NORMAL_FORM']),
-    claim: z.string().describe('the claim that was checked, in words'),
-    claim_uri: z.string().nullable().describe('the accepted claim, as stored (the given result_uri, or the inline claim stored by the checker); null when rejected'),
-    reason_code: z.enum(NormalFormRejectionReason).nullable(),
-    message: z.string(),
-    failure: z.object({ path: Path.describe('the failing part of the claim, e.g. ["hnf", 0, 2]'), witness: z.string().nullable() }).strict().nullable(),
-    verification_record_uri: z.string().nullable().describe('the signed verification record; null unless ACCEPTED'),
-  })
-  .strict();
+const VerifyOutput = matrixVerifyOutput(z.enum(['HERMITE_NORMAL_FORM', 'SMITH_NORMAL_FORM']), NormalFormRejectionReason, '["hnf", 0, 2]');
 export type NormalFormVerifyOutput = z.infer<typeof VerifyOutput>;
 
 const kindOf = (claim: NormalFormClaim): NormalFormVerifyOutput['claim_kind'] => (claim.form === 'HERMITE' ? 'HERMITE_NORMAL_FORM' : 'SMITH_NORMAL_FORM');

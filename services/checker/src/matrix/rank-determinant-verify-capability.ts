@@ -8,7 +8,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
-  ArtifactUriSchema,
   canonicalDeterminantClaim,
   canonicalRankClaim,
   DETERMINANT_CLAIM_SCHEMA_URI,
@@ -28,7 +27,7 @@ import {
   type RankClaim,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
-import { checkMatrixClaim, MATRIX_CHECKER_SOURCES, type MatrixClaimCheck } from './linear-algebra-verify-capability.js';
+import { checkMatrixClaim, MATRIX_CHECKER_SOURCES, matrixVerifyInput, type MatrixClaimCheck } from './linear-algebra-verify-capability.js';
 import { RankDeterminantRejectionReason } from './rank-determinant-verify.js';
 
 export const DETERMINANT_VERIFY_CAPABILITY_ID = 'matrix.determinant.verify';
@@ -62,15 +61,7 @@ const VerifyOutput = z
 export type RankDeterminantVerifyOutput = z.infer<typeof VerifyOutput>;
 
 function verifyInput<I>(claim: z.ZodType<I>, producer: string) {
-  return z
-    .object({
-      result_uri: ArtifactUriSchema.optional().describe(`the claim stored by ${producer} (its output's result_uri)`),
-      claim: claim.optional().describe(`the claim inline: the matrix (inline or matrix_uri) with the value ${producer} printed`),
-    })
-    .strict()
-    .superRefine((input, ctx) => {
-      if ((input.result_uri === undefined) === (input.claim === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of `result_uri` (a stored claim) and `claim` (inline)' });
-    });
+  return matrixVerifyInput(claim, { resultUri: `the claim stored by ${producer} (its output's result_uri)`, claim: `the claim inline: the matrix (inline or matrix_uri) with the value ${producer} printed` });
 }
 
 interface Texts {
