@@ -573,3 +573,34 @@ export { serveTraced } from './telemetry/http.js';
 export type { Attributes as SpanAttributes, Span } from '@opentelemetry/api';
 export { listenHttp } from './net.js';
 export { connectionAccepted, inOwnTurn, jsonLongerThanAbout } from './capabilities/turns.js';
+export {
+  canonicalLpCertificateClaim,
+  canonicalLpProblem,
+  canonicalSparseVector,
+  CERTIFICATE_FIELDS,
+  formatLpNumber,
+  LP_CERTIFICATE_CLAIM_SCHEMA_URI,
+  LP_CERTIFICATE_CLAIM_SEMANTICS_URI,
+  LP_LIMITS,
+  LP_PROBLEM_SCHEMA_URI,
+  LP_PROBLEM_SEMANTICS_URI,
+  LP_SOURCES,
+  LpCertificateClaimInputSchema,
+  LpCertificateClaimSchema,
+  lpCertificateShape,
+  LpConstraintSchema,
+  LpNameSchema,
+  lpNumber,
+  LpNumberSchema,
+  LpOutcomeSchema,
+  LpProblemInputSchema,
+  LpProblemSchema,
+  LpRelationSchema,
+  LpRule,
+  lpShape,
+  LpVariableSchema,
+  parseCanonicalLpNumber,
+  parseLpNumber,
+  resolveLpOperand,
+} from './domains/lp/index.js';
+export type { LpCertificateClaim, LpCertificateClaimInput, LpNumber, LpOperand, LpOutcome, LpProblem, LpProblemInput, LpRelation, NumberProblem, ResolvedLp } from './domains/lp/index.js';

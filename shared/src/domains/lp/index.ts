@@ -1,0 +1,47 @@
+/**
+ * The linear programming core: problems with exact rational data (request and stored forms, the
+ * rules both are checked against, the operand every LP capability accepts) and the certificates
+ * of their answers. Shared by the runner's LP capabilities and the independent checkers.
+ */
+import { fileURLToPath } from 'node:url';
+
+export {
+  canonicalLpProblem,
+  formatLpNumber,
+  LP_LIMITS,
+  LP_PROBLEM_SCHEMA_URI,
+  LP_PROBLEM_SEMANTICS_URI,
+  LpConstraintSchema,
+  LpNameSchema,
+  lpNumber,
+  LpNumberSchema,
+  LpProblemInputSchema,
+  LpProblemSchema,
+  LpRelationSchema,
+  LpRule,
+  lpShape,
+  LpVariableSchema,
+  parseCanonicalLpNumber,
+  parseLpNumber,
+} from './problem.js';
+export type { LpNumber, LpProblem, LpProblemInput, LpRelation, NumberProblem } from './problem.js';
+export {
+  canonicalLpCertificateClaim,
+  canonicalSparseVector,
+  CERTIFICATE_FIELDS,
+  LP_CERTIFICATE_CLAIM_SCHEMA_URI,
+  LP_CERTIFICATE_CLAIM_SEMANTICS_URI,
+  LpCertificateClaimInputSchema,
+  LpCertificateClaimSchema,
+  lpCertificateShape,
+  LpOutcomeSchema,
+} from './certificate.js';
+export type { LpCertificateClaim, LpCertificateClaimInput, LpOutcome } from './certificate.js';
+export { resolveLpOperand } from './operand.js';
+export type { LpOperand, ResolvedLp } from './operand.js';
+
+/** The files of this core (and the rationals it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
+export const LP_SOURCES: readonly string[] = [
+  ...['./problem.ts', './certificate.ts', './operand.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
+];

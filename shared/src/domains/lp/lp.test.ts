@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalize } from '../../canonical-json.js';
+import { JacobianError } from '../../errors.js';
+import { canonicalLpCertificateClaim, LpCertificateClaimInputSchema, LpCertificateClaimSchema } from './certificate.js';
+import { canonicalLpProblem, LP_LIMITS, LpProblemSchema, LpRule, parseLpNumber, type LpProblemInput } from './problem.js';
+
+const diet: LpProblemInput = {
+  sense: 'minimize',
+  variables: [{ name: 'x' }, { name: 'y', lower: '1/2', upper: 10 }, { name: 'z', lower: null, integer: true }],
+  objective: { x: 2, y: '0.5', z: '0' },
+  constraints: [
+    { coefficients: { x: 1, y: 1 }, relation: '>=', rhs: 3 },
+    { name: 'cap', coefficients: { x: '3/6', z: '-1e-2' }, relation: '<=', rhs: '1.25' },
+  ],
+};
+
+function ruleOf(run: () => unknown): { rule: unknown; path: unknown } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof JacobianError) return { rule: (error.data as { rule?: unknown } | undefined)?.rule, path: error.path };
+    throw error;
+  }
+  throw new Error('expected a JacobianError');
+}
+
+describe('LP numbers', () => {
+  it.each([
+    ['3', '3'],
+    ['-3/6', '-1/2'],
+    ['2.50', '5/2'],
+    ['1e-3', '1/1000'],
+    ['-1.5E+2', '-150'],
+    ['.5', '1/2'],
+    ['7.', '7'],
+    [0.1, '1/10'],
+    [1e21, '1000000000000000000000'],
+    [-0, '0'],
+  ])('%s is exactly %s', (text, expected) => {
+    const value = parseLpNumber(text);
+    expect('rule' in value ? value : `${value.num}${value.den === 1n ? '' : `/${value.den}`}`).toBe(expected);
+  });
+
+  it.each([
+    ['abc', LpRule.NUMBER_SYNTAX],
+    ['1/0', LpRule.ZERO_DENOMINATOR],
+    ['.', LpRule.NUMBER_SYNTAX],
+    ['1e400', LpRule.NUMBER_SIZE],
+    ['1/2/3', LpRule.NUMBER_SYNTAX],
+    [`${'9'.repeat(400)}`, LpRule.NUMBER_SIZE],
+  ])('%s breaks %s', (text, rule) => {
+    const value = parseLpNumber(text);
+    expect('rule' in value && value.rule).toBe(rule);
+  });
+});
+
+describe('LP problems', () => {
+  it('canonicalizes numbers, default names and bounds, and drops zero coefficients', () => {
+    const problem = canonicalLpProblem(diet);
+    expect(problem).toEqual({
+      sense: 'minimize',
+      variables: [
+        { name: 'x', lower: '0', upper: null, integer: false },
+        { name: 'y', lower: '1/2', upper: '10', integer: false },
+        { name: 'z', lower: null, upper: null, integer: true },
+      ],
+      objective: { x: '2', y: '1/2' },
+      objective_constant: '0',
+      constraints: [
+        { name: 'r1', coefficients: { x: '1', y: '1' }, relation: '>=', rhs: '3' },
+        { name: 'cap', coefficients: { x: '1/2', z: '-1/100' }, relation: '<=', rhs: '5/4' },
+      ],
+    });
+    // The stored form is accepted as stored, also after canonical JSON has sorted its keys.
+    expect(LpProblemSchema.safeParse(JSON.parse(canonicalize(problem))).success).toBe(true);
+  });
+
+  it('refuses a stored problem that is not canonical', () => {
+    const problem = canonicalLpProblem(diet);
+    const result = LpProblemSchema.safeParse({ ...problem, objective: { x: '4/2' } });
+    expect(result.success).toBe(false);
+  });
+
+  it.each<[string, (p: LpProblemInput) => LpProblemInput, string, (string | number)[]]>([
+    ['an unknown variable', (p) => ({ ...p, objective: { w: 1 } }), LpRule.UNKNOWN_NAME, ['problem', 'objective', 'w']],
+    ['a duplicate variable', (p) => ({ ...p, variables: [...p.variables, { name: 'x' }] }), LpRule.DUPLICATE_NAME, ['problem', 'variables', 3, 'name']],
+    ['a row name clashing with a default one', (p) => ({ ...p, constraints: [...p.constraints, { name: 'r1', coefficients: {}, relation: '=', rhs: 0 }] }), LpRule.DUPLICATE_NAME, ['problem', 'constraints', 2, 'name']],
+    ['crossed bounds', (p) => ({ ...p, variables: [{ name: 'x', lower: 2, upper: 1 }, ...p.variables.slice(1)] }), LpRule.BOUND_ORDER, ['problem', 'variables', 0, 'upper']],
+    ['a bad rhs', (p) => ({ ...p, constraints: [{ ...p.constraints[0]!, rhs: '1/0' }] }), LpRule.ZERO_DENOMINATOR, ['problem', 'constraints', 0, 'rhs']],
+    ['a name with a space', (p) => ({ ...p, variables: [{ name: 'a b' }] , objective: {}, constraints: [] }), LpRule.NAME_SYNTAX, ['problem', 'variables', 0, 'name']],
+  ])('refuses %s, naming the field and the rule', (_, change, rule, path) => {
+    expect(ruleOf(() => canonicalLpProblem(change(diet)))).toEqual({ rule, path });
+  });
+
+  it('counts non-zeros against the limit', () => {
+    const variables = Array.from({ length: 400 }, (_, j) => ({ name: `x${j}` }));
+    const row = Object.fromEntries(variables.map((v) => [v.name, 1]));
+    const rows = Math.ceil(LP_LIMITS.maxNonzeros / 400);
+    const problem: LpProblemInput = { sense: 'maximize', variables, objective: {}, constraints: Array.from({ length: rows + 1 }, () => ({ coefficients: row, relation: '<=' as const, rhs: 1 })) };
+    expect(ruleOf(() => canonicalLpProblem(problem)).rule).toBe(LpRule.SIZE);
+  });
+});
+
+describe('LP certificate claims', () => {
+  const problem = canonicalLpProblem({ ...diet, variables: diet.variables.map((v) => ({ ...v, integer: false })) });
+
+  it('requires exactly the fields of the outcome', () => {
+    expect(LpCertificateClaimInputSchema.safeParse({ problem: diet, outcome: 'INFEASIBLE', farkas: { r1: 1 } }).success).toBe(true);
+    const missing = LpCertificateClaimInputSchema.safeParse({ problem: diet, outcome: 'OPTIMAL', primal: {} });
+    expect(missing.success).toBe(false);
+    const extra = LpCertificateClaimInputSchema.safeParse({ problem: diet, outcome: 'INFEASIBLE', farkas: {}, ray: { x: 1 } });
+    expect(extra.success).toBe(false);
+    expect(LpCertificateClaimInputSchema.safeParse({ outcome: 'INFEASIBLE', farkas: {} }).success).toBe(false);
+  });
+
+  it('stores canonical sparse vectors and refuses names the problem lacks', () => {
+    const claim = canonicalLpCertificateClaim({ outcome: 'UNBOUNDED', primal: { x: '3', y: '0.0', z: 0 }, ray: { z: '-2/4' } }, problem);
+    expect(claim).toMatchObject({ relaxation: false, primal: { x: '3' }, ray: { z: '-1/2' }, dual: null, farkas: null });
+    expect(LpCertificateClaimSchema.safeParse(JSON.parse(canonicalize(claim))).success).toBe(true);
+    expect(ruleOf(() => canonicalLpCertificateClaim({ outcome: 'INFEASIBLE', farkas: { x: 1 } }, problem))).toEqual({ rule: LpRule.UNKNOWN_NAME, path: ['payload', 'farkas', 'x'] });
+    expect(LpCertificateClaimSchema.safeParse({ ...claim, ray: { z: '0' } }).success).toBe(false);
+    expect(LpCertificateClaimSchema.safeParse({ ...claim, relaxation: true }).success).toBe(false);
+  });
+});

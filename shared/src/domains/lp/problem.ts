@@ -1,0 +1,269 @@
+/**
+ * Linear programs with exact rational data: the request form (variables with bounds, a sparse
+ * objective, rows with ≤, = or ≥ and a right-hand side, all numbers exact), the canonical stored
+ * form, and the validation both go through. Shared by lp.solve, milp.solve, the parsers of CPLEX
+ * LP and MPS text, and the independent certificate checkers, so that every one of them reads a
+ * problem the same way.
+ *
+ * The problem: minimize (or maximize) c·x + c₀ subject to a_i·x (≤ | = | ≥) b_i for every row i
+ * and l_j ≤ x_j ≤ u_j for every variable j, where l_j may be −∞ (null) and u_j +∞ (null); a
+ * variable marked integer must take an integer value (milp.solve; lp.solve refuses such a problem
+ * unless it is asked for the relaxation).
+ */
+import { z } from 'zod';
+import { canonicalize } from '../../canonical-json.js';
+import { JacobianError, type JsonPath } from '../../errors.js';
+import { makeRational, RATIONALS, type Rational } from '../polynomial/field.js';
+
+/** Schema and semantics URIs of a stored linear program. */
+export const LP_PROBLEM_SCHEMA_URI = 'jacobian:schema/lp.problem/v1';
+export const LP_PROBLEM_SEMANTICS_URI = 'jacobian:semantics/lp.problem.rows_and_bounds/v1';
+
+/** The size bounds of one problem, checked before any arithmetic. */
+export const LP_LIMITS = {
+  maxVariables: 5000,
+  maxConstraints: 5000,
+  /** Non-zero coefficients over the objective and all rows. */
+  maxNonzeros: 100_000,
+  /** Bits of a number's numerator and of its denominator, each, after reduction to lowest terms. */
+  maxNumberBits: 1024,
+  /** Longest text of one number (a decimal with an exponent, or p/q). */
+  maxNumberTextLength: 700,
+  /** Largest |exponent| of a decimal number such as 1.5e-300. */
+  maxExponent: 300,
+  maxNameLength: 255,
+} as const;
+
+/** The rules a problem can break, named in every error about one. */
+export const LpRule = {
+  /** A number that is not an integer, a decimal (with an optional exponent) or a fraction p/q. */
+  NUMBER_SYNTAX: 'number-syntax',
+  ZERO_DENOMINATOR: 'zero-denominator',
+  /** A numerator or denominator over LP_LIMITS.maxNumberBits bits, or an exponent over maxExponent. */
+  NUMBER_SIZE: 'number-size',
+  /** A name that is empty, too long, or has characters other than printable ASCII without spaces. */
+  NAME_SYNTAX: 'name-syntax',
+  DUPLICATE_NAME: 'duplicate-name',
+  /** A coefficient, value or multiplier of a variable or row the problem does not declare. */
+  UNKNOWN_NAME: 'unknown-name',
+  /** A lower bound above the upper bound. */
+  BOUND_ORDER: 'bound-order',
+  /** More variables, rows or non-zeros than LP_LIMITS allows. */
+  SIZE: 'size',
+  /** A stored value that is not in canonical form (a zero coefficient, a non-reduced fraction). */
+  CANONICAL: 'canonical',
+} as const;
+export type LpRule = (typeof LpRule)[keyof typeof LpRule];
+
+function lpError(message: string, path: JsonPath, rule: LpRule): JacobianError {
+  return new JacobianError('INVALID_REQUEST', `${message} (rule ${rule})`, { path, data: { rule } });
+}
+
+/** One number as a request writes it: a JSON number, or a string. */
+export const LpNumberSchema = z
+  .union([z.number().refine(Number.isFinite, 'must be finite'), z.string().min(1).max(LP_LIMITS.maxNumberTextLength)])
+  .describe('an exact number: an integer, a decimal such as "2.5" or "1e-3", or a fraction "p/q" such as "-3/4"; a JSON number is read as the decimal it prints as (0.1 is exactly 1/10)')
+  .meta({ id: 'lp_number' });
+export type LpNumber = z.infer<typeof LpNumberSchema>;
+
+const FRACTION = /^([+-]?)([0-9]+)\/([0-9]+)$/;
+const DECIMAL = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+const NUMBER_LIMIT = 1n << BigInt(LP_LIMITS.maxNumberBits);
+
+/** What is wrong with one number, in words and as a rule. */
+export interface NumberProblem {
+  rule: LpRule;
+  message: string;
+}
+
+/** The exact value of one number, or the rule it breaks. */
+export function parseLpNumber(value: LpNumber): Rational | NumberProblem {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const shown = `"${text.slice(0, 40)}"`;
+  if (text.length > LP_LIMITS.maxNumberTextLength) return { rule: LpRule.NUMBER_SIZE, message: `has more than ${LP_LIMITS.maxNumberTextLength} characters` };
+  let num: bigint;
+  let den: bigint;
+  const fraction = FRACTION.exec(text);
+  if (fraction !== null) {
+    const [, sign, numText = '', denText = ''] = fraction;
+    num = sign === '-' ? -BigInt(numText) : BigInt(numText);
+    den = BigInt(denText);
+    if (den === 0n) return { rule: LpRule.ZERO_DENOMINATOR, message: `${shown} has a zero denominator` };
+  } else {
+    const decimal = DECIMAL.exec(text);
+    const [, sign = '', whole = '', part = '', exponentText] = decimal ?? [];
+    if (decimal === null || whole.length + part.length === 0) {
+      return { rule: LpRule.NUMBER_SYNTAX, message: `${shown} is not an integer, a decimal (such as 2.5 or 1e-3) or a fraction p/q` };
+    }
+    const exponent = (exponentText === undefined ? 0 : Number(exponentText)) - part.length;
+    if (Math.abs(exponent) > LP_LIMITS.maxExponent + LP_LIMITS.maxNumberTextLength) return { rule: LpRule.NUMBER_SIZE, message: `${shown} has an exponent beyond ±${LP_LIMITS.maxExponent}` };
+    if (exponentText !== undefined && Math.abs(Number(exponentText)) > LP_LIMITS.maxExponent) return { rule: LpRule.NUMBER_SIZE, message: `${shown} has an exponent beyond ±${LP_LIMITS.maxExponent}` };
+    const digits = BigInt(whole + part);
+    num = sign === '-' ? -digits : digits;
+    den = 1n;
+    if (exponent >= 0) num *= 10n ** BigInt(exponent);
+    else den = 10n ** BigInt(-exponent);
+  }
+  const value_ = makeRational(num, den);
+  if ((value_.num < 0n ? -value_.num : value_.num) >= NUMBER_LIMIT || value_.den >= NUMBER_LIMIT) {
+    return { rule: LpRule.NUMBER_SIZE, message: `${shown} has a numerator or denominator of more than ${LP_LIMITS.maxNumberBits} bits` };
+  }
+  return value_;
+}
+
+/** The exact value of one number, or INVALID_REQUEST at `path` naming the rule. */
+export function lpNumber(value: LpNumber, path: JsonPath): Rational {
+  const parsed = parseLpNumber(value);
+  if ('rule' in parsed) throw lpError(`${typeof value === 'number' ? String(value) : `"${value.slice(0, 40)}"`} ${parsed.message.replace(/^"[^"]*" /, '')}`, path, parsed.rule);
+  return parsed;
+}
+
+/** Canonical text of a rational: an integer, or "p/q" in lowest terms with q > 1. */
+export const formatLpNumber = (value: Rational): string => RATIONALS.format(value);
+
+/** The value of canonical text, or null when it is not canonical. */
+export const parseCanonicalLpNumber = (text: string): Rational | null => RATIONALS.parseCanonical(text);
+
+const NAME = /^[!-~]+$/;
+export const LpNameSchema = z
+  .string()
+  .min(1)
+  .max(LP_LIMITS.maxNameLength)
+  .regex(NAME, 'printable ASCII without spaces')
+  .describe('a name: 1–255 printable ASCII characters without spaces');
+
+/** A sparse linear form: name → coefficient. */
+const CoefficientsSchema = z.record(z.string(), LpNumberSchema);
+
+export const LpVariableSchema = z
+  .object({
+    name: LpNameSchema,
+    lower: LpNumberSchema.nullable().optional().describe('lower bound; default 0; null for −∞ (a free variable has lower null)'),
+    upper: LpNumberSchema.nullable().optional().describe('upper bound; default null, +∞'),
+    integer: z.boolean().optional().describe('must take an integer value (milp.solve); default false'),
+  })
+  .strict();
+
+export const LpRelationSchema = z.enum(['<=', '=', '>=']);
+export type LpRelation = z.infer<typeof LpRelationSchema>;
+
+export const LpConstraintSchema = z
+  .object({
+    name: LpNameSchema.optional().describe('default "r1", "r2", … by position'),
+    coefficients: CoefficientsSchema.describe('variable name → coefficient; omitted variables have 0'),
+    relation: LpRelationSchema,
+    rhs: LpNumberSchema,
+  })
+  .strict();
+
+/** A linear program as a request gives it. */
+export const LpProblemInputSchema = z
+  .object({
+    sense: z.enum(['minimize', 'maximize']),
+    variables: z.array(LpVariableSchema).min(1).max(LP_LIMITS.maxVariables).describe('every variable, with its bounds (default 0 ≤ x < +∞)'),
+    objective: CoefficientsSchema.describe('variable name → cost; omitted variables cost 0'),
+    objective_constant: LpNumberSchema.optional().describe('c₀, added to the objective; default 0'),
+    constraints: z.array(LpConstraintSchema).max(LP_LIMITS.maxConstraints).describe('the rows a_i·x (<= | = | >=) b_i'),
+  })
+  .strict()
+  .describe('min or max c·x + c₀ subject to rows a_i·x (<=, =, >=) b_i and bounds lower ≤ x ≤ upper; every number exact')
+  .meta({ id: 'lp_problem' });
+export type LpProblemInput = z.infer<typeof LpProblemInputSchema>;
+
+const StoredNumber = z.string().max(LP_LIMITS.maxNumberTextLength);
+const StoredCoefficients = z.record(z.string(), StoredNumber);
+
+/** A stored linear program: names explicit and unique, numbers canonical, zero coefficients dropped. */
+export const LpProblemSchema = z
+  .object({
+    sense: z.enum(['minimize', 'maximize']),
+    variables: z
+      .array(z.object({ name: LpNameSchema, lower: StoredNumber.nullable(), upper: StoredNumber.nullable(), integer: z.boolean() }).strict())
+      .min(1)
+      .max(LP_LIMITS.maxVariables),
+    objective: StoredCoefficients,
+    objective_constant: StoredNumber,
+    constraints: z.array(z.object({ name: LpNameSchema, coefficients: StoredCoefficients, relation: LpRelationSchema, rhs: StoredNumber }).strict()).max(LP_LIMITS.maxConstraints),
+  })
+  .strict()
+  .superRefine((problem, ctx) => {
+    try {
+      // Stored objects come back with their keys sorted (canonical JSON), so compare canonically.
+      if (canonicalize(canonicalLpProblem(problem, [])) !== canonicalize(problem)) ctx.addIssue({ code: 'custom', path: [], message: `the problem is not in canonical form (rule ${LpRule.CANONICAL})` });
+    } catch (error) {
+      if (!(error instanceof JacobianError)) throw error;
+      ctx.addIssue({ code: 'custom', path: (error.path ?? []), message: error.message });
+    }
+  });
+export type LpProblem = z.infer<typeof LpProblemSchema>;
+
+/** Names must be unique within their kind; returns name → index. */
+function indexNames(names: readonly string[], path: (i: number) => JsonPath, what: string): Map<string, number> {
+  const index = new Map<string, number>();
+  names.forEach((name, i) => {
+    if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces`, path(i), LpRule.NAME_SYNTAX);
+    const earlier = index.get(name);
+    if (earlier !== undefined) throw lpError(`${what} name "${name}" is used twice (positions ${earlier} and ${i})`, path(i), LpRule.DUPLICATE_NAME);
+    index.set(name, i);
+  });
+  return index;
+}
+
+/** A sparse form with canonical numbers and zero coefficients dropped; unknown names are INVALID_REQUEST at the name's path. */
+function canonicalForm(form: Record<string, LpNumber>, variables: Map<string, number>, path: JsonPath, counter: { nonzeros: number }): Record<string, string> {
+  const entries: [string, string][] = [];
+  for (const [name, value] of Object.entries(form)) {
+    if (!variables.has(name)) throw lpError(`"${name.slice(0, 40)}" is not a declared variable (declare it in variables)`, [...path, name], LpRule.UNKNOWN_NAME);
+    const number = lpNumber(value, [...path, name]);
+    if (number.num === 0n) continue;
+    counter.nonzeros++;
+    if (counter.nonzeros > LP_LIMITS.maxNonzeros) throw lpError(`the problem has more than ${LP_LIMITS.maxNonzeros} non-zero coefficients`, [...path, name], LpRule.SIZE);
+    entries.push([name, formatLpNumber(number)]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The canonical stored form of a problem, checked against every rule: names, numbers, bound order,
+ * sizes. Errors are INVALID_REQUEST at the offending field under `path`, naming the rule.
+ */
+export function canonicalLpProblem(input: LpProblemInput, path: JsonPath = ['problem']): LpProblem {
+  if (input.variables.length > LP_LIMITS.maxVariables) throw lpError(`${input.variables.length} variables, over the limit ${LP_LIMITS.maxVariables}`, [...path, 'variables'], LpRule.SIZE);
+  if (input.constraints.length > LP_LIMITS.maxConstraints) throw lpError(`${input.constraints.length} rows, over the limit ${LP_LIMITS.maxConstraints}`, [...path, 'constraints'], LpRule.SIZE);
+  const variableIndex = indexNames(
+    input.variables.map((v) => v.name),
+    (i) => [...path, 'variables', i, 'name'],
+    'variable',
+  );
+  const variables = input.variables.map((v, j) => {
+    const at: JsonPath = [...path, 'variables', j];
+    const lower = v.lower === undefined ? makeRational(0n, 1n) : v.lower === null ? null : lpNumber(v.lower, [...at, 'lower']);
+    const upper = v.upper === undefined || v.upper === null ? null : lpNumber(v.upper, [...at, 'upper']);
+    if (lower !== null && upper !== null && lower.num * upper.den > upper.num * lower.den) {
+      throw lpError(`variable "${v.name}" has lower bound ${formatLpNumber(lower)} above its upper bound ${formatLpNumber(upper)}`, [...at, 'upper'], LpRule.BOUND_ORDER);
+    }
+    return { name: v.name, lower: lower === null ? null : formatLpNumber(lower), upper: upper === null ? null : formatLpNumber(upper), integer: v.integer ?? false };
+  });
+  indexNames(
+    input.constraints.map((c, i) => c.name ?? `r${i + 1}`),
+    (i) => [...path, 'constraints', i, 'name'],
+    'row',
+  );
+  const counter = { nonzeros: 0 };
+  const objective = canonicalForm(input.objective, variableIndex, [...path, 'objective'], counter);
+  const constraints = input.constraints.map((c, i) => ({
+    name: c.name ?? `r${i + 1}`,
+    coefficients: canonicalForm(c.coefficients, variableIndex, [...path, 'constraints', i, 'coefficients'], counter),
+    relation: c.relation,
+    rhs: formatLpNumber(lpNumber(c.rhs, [...path, 'constraints', i, 'rhs'])),
+  }));
+  const objectiveConstant = input.objective_constant === undefined ? '0' : formatLpNumber(lpNumber(input.objective_constant, [...path, 'objective_constant']));
+  return { sense: input.sense, variables, objective, objective_constant: objectiveConstant, constraints };
+}
+
+/** "a 3-variable, 2-row minimization" and the like, for scope statements. */
+export function lpShape(problem: LpProblem): string {
+  const integers = problem.variables.filter((v) => v.integer).length;
+  const kind = problem.sense === 'minimize' ? 'minimization' : 'maximization';
+  return `${problem.variables.length}-variable, ${problem.constraints.length}-row ${kind}${integers > 0 ? ` with ${integers} integer variable${integers === 1 ? '' : 's'}` : ''}`;
+}
