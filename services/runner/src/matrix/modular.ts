@@ -52,21 +52,24 @@ const LIMB = 2 ** 26;
 const LIMB_MASK = (1n << LIMB_BITS) - 1n;
 
 /**
- * An m×n integer matrix kept as base-2^26 digits (most significant first) and signs, so that its
- * reduction modulo each prime is a Horner evaluation on numbers: r·2^26 + digit < 2^52. The
- * matrix is read from BigInt once; every prime after that costs (limbs) number operations per
- * entry.
+ * An m×n integer matrix kept as base-2^26 digits and signs, so that its reduction modulo each
+ * prime is a Horner evaluation on numbers: r·2^26 + digit < 2^52. The matrix is read from BigInt
+ * once; every prime after that costs (limbs) number operations per entry. The digits are stored
+ * limb by limb (all entries' leading digits first), so that one Horner step runs over all entries
+ * at once: independent operations, not one chain per entry.
  */
 export class LimbMatrix {
   readonly m: number;
   readonly n: number;
   private readonly limbs: number;
+  /** digits[l·m·n + i·n + j]: digit l (most significant first) of |B_ij|. */
   private readonly digits: Float64Array;
   private readonly negative: Uint8Array;
 
   constructor(B: readonly (readonly bigint[])[]) {
     this.m = B.length;
     this.n = B[0]?.length ?? 0;
+    const size = this.m * this.n;
     let widest = 0n;
     for (const row of B) {
       for (const b of row) {
@@ -77,35 +80,34 @@ export class LimbMatrix {
     let limbs = 1;
     while (widest >> (LIMB_BITS * BigInt(limbs)) > 0n) limbs++;
     this.limbs = limbs;
-    this.digits = new Float64Array(this.m * this.n * limbs);
-    this.negative = new Uint8Array(this.m * this.n);
+    this.digits = new Float64Array(size * limbs);
+    this.negative = new Uint8Array(size);
     B.forEach((row, i) =>
       row.forEach((b, j) => {
         const at = i * this.n + j;
         this.negative[at] = b < 0n ? 1 : 0;
         let magnitude = b < 0n ? -b : b;
-        for (let l = limbs - 1; l >= 0; l--) {
-          this.digits[at * limbs + l] = Number(magnitude & LIMB_MASK);
+        for (let l = limbs - 1; l >= 0 && magnitude > 0n; l--) {
+          this.digits[l * size + at] = Number(magnitude & LIMB_MASK);
           magnitude >>= LIMB_BITS;
         }
       }),
     );
   }
 
-  /** The rows of residues in [0, p), for a prime p < 2^26. */
+  /** The rows of residues in [0, p), for a prime p < 2^26 (views into one buffer). */
   reduce(p: number): Float64Array[] {
     const { m, n, limbs, digits, negative } = this;
+    const size = m * n;
     const inverse = 1 / p;
-    return Array.from({ length: m }, (_, i) => {
-      const row = new Float64Array(n);
-      for (let j = 0; j < n; j++) {
-        const at = i * n + j;
-        let r = 0;
-        for (let l = 0; l < limbs; l++) r = modP(r * LIMB + (digits[at * limbs + l] as number), p, inverse);
-        row[j] = negative[at] === 1 && r !== 0 ? p - r : r;
-      }
-      return row;
-    });
+    const residues = new Float64Array(size);
+    for (let e = 0; e < size; e++) residues[e] = modP(digits[e] as number, p, inverse);
+    for (let l = 1; l < limbs; l++) {
+      const offset = l * size;
+      for (let e = 0; e < size; e++) residues[e] = modP((residues[e] as number) * LIMB + (digits[offset + e] as number), p, inverse);
+    }
+    for (let e = 0; e < size; e++) if (negative[e] === 1 && residues[e] !== 0) residues[e] = p - (residues[e] as number);
+    return Array.from({ length: m }, (_, i) => residues.subarray(i * n, (i + 1) * n));
   }
 }
 
