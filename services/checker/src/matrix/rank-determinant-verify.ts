@@ -30,8 +30,9 @@
  *   fewer vectors (Aᵀ when it has fewer columns than rows).
  * When the certificate fails, q was unlucky (the true rank is larger): the next prime is tried.
  * That ends: a prime q makes rank(Ã mod q) < rank Ã only if it divides a fixed non-zero minor,
- * which is at most Hadamard's bound H on the minors of Ã, so at most log₂H / 25 primes are unlucky. Over GF(p) the same bounds are
- * taken with q = p itself (one round, exact). Nothing is probabilistic.
+ * which is at most Hadamard's bound H on the minors of Ã, so at most log₂H / 25 primes are
+ * unlucky. Over GF(p) the same bounds are taken with q = p itself (one round, exact). Nothing is
+ * probabilistic.
  */
 import { DeterminantClaimSchema, RankClaimSchema, type DeterminantClaim, type MatrixPayload, type RankClaim } from '@jacobian/shared';
 import { integerDeterminant } from './normal-form-verify.js';

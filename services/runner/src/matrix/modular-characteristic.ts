@@ -104,7 +104,7 @@ export function integerCharacteristicPolynomial(B: readonly (readonly bigint[])[
   const n = B.length;
   if (n === 0) return [1n];
   const target = 2n * charpolyCoefficientBound(B);
-  const matrix = new LimbMatrix(B);
+  const matrix = new LimbMatrix(B, checkpoint);
   const primes: number[] = [];
   const residues: number[][] = [];
   for (let product = 1n; product <= target; ) {

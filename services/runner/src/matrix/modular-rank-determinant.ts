@@ -85,7 +85,7 @@ export function integerDeterminant(B: readonly (readonly bigint[])[], checkpoint
   // A zero row or column.
   if (bound === 0n) return 0n;
   const target = 2n * bound;
-  const matrix = new LimbMatrix(B);
+  const matrix = new LimbMatrix(B, checkpoint);
   const primes: number[] = [];
   const residues: number[][] = [];
   for (let product = 1n; product <= target; ) {
@@ -104,7 +104,7 @@ export function integerRank(B: readonly (readonly bigint[])[], checkpoint: Check
   const bound = minorBounds(B);
   // The zero matrix (and an empty one) stop here: there is no non-zero 1×1 minor, H_1 = 0.
   if (full === 0 || bound(1) === 0n) return 0;
-  const matrix = new LimbMatrix(B);
+  const matrix = new LimbMatrix(B, checkpoint);
   let rank = 0;
   let product = 1n;
   for (let i = 0; rank < full && product <= bound(rank + 1); i++) {

@@ -66,7 +66,8 @@ export class LimbMatrix {
   private readonly digits: Float64Array;
   private readonly negative: Uint8Array;
 
-  constructor(B: readonly (readonly bigint[])[]) {
+  /** `checkpoint` is called once per row: reading thousands of wide entries from BigInt takes a while. */
+  constructor(B: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT) {
     this.m = B.length;
     this.n = B[0]?.length ?? 0;
     const size = this.m * this.n;
@@ -82,7 +83,8 @@ export class LimbMatrix {
     this.limbs = limbs;
     this.digits = new Float64Array(size * limbs);
     this.negative = new Uint8Array(size);
-    B.forEach((row, i) =>
+    B.forEach((row, i) => {
+      checkpoint();
       row.forEach((b, j) => {
         const at = i * this.n + j;
         this.negative[at] = b < 0n ? 1 : 0;
@@ -91,8 +93,8 @@ export class LimbMatrix {
           this.digits[l * size + at] = Number(magnitude & LIMB_MASK);
           magnitude >>= LIMB_BITS;
         }
-      }),
-    );
+      });
+    });
   }
 
   /** The rows of residues in [0, p), for a prime p < 2^26 (views into one buffer). */
