@@ -129,6 +129,7 @@ function typescriptRun(operation: Operation, A: bigint[][], payload: MatrixPaylo
     if (performance.now() > until) throw new Stopped();
   };
   switch (operation) {
+    // det and rank: the engine path the capabilities' kernel takes (ringEngine: multimodular over Z and Q).
     case 'det': {
       const engine = ringEngine(payload.ring, checkpoint);
       return engine.format(engine.algebra.determinant(engine.parse(payload.rows)));

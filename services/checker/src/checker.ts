@@ -108,7 +108,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...RATIONAL_CANONICAL_FORM_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-multimodular-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({

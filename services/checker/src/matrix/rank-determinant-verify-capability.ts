@@ -2,8 +2,9 @@
  * matrix.determinant.verify and matrix.rank.verify: the checkers of matrix.determinant.compute
  * and matrix.rank.compute. A claim (stored by the producer as `result_uri`, or inline with the
  * matrix inline or by matrix_uri) is recomputed by rank-determinant-verify.ts in an isolated
- * kernel by a different method from the producers' fraction-free elimination (modular, with
- * bounds that make it exact), and the method is named in the answer's assurance basis.
+ * kernel by a different method from the producers' multimodular determinant and rank (the
+ * determinant by fraction-free elimination on big integers, the rank by a minor and a kernel),
+ * and the method is named in the answer's assurance basis.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -32,13 +33,19 @@ import { RankDeterminantRejectionReason } from './rank-determinant-verify.js';
 
 export const DETERMINANT_VERIFY_CAPABILITY_ID = 'matrix.determinant.verify';
 export const RANK_VERIFY_CAPABILITY_ID = 'matrix.rank.verify';
-export const DETERMINANT_CHECKER_ID = 'jacobian.matrix.determinant.multimodular';
+export const DETERMINANT_CHECKER_ID = 'jacobian.matrix.determinant.bareiss';
 export const RANK_CHECKER_ID = 'jacobian.matrix.rank.minor_and_kernel';
 const VERSION = '1.0.0';
 
 const KERNEL_FILE = fileURLToPath(new URL('./rank-determinant-verify.kernel.ts', import.meta.url));
-/** The files whose bytes form these checkers' identity (their run is checkMatrixClaim's, in MATRIX_CHECKER_SOURCES). */
-export const RANK_DETERMINANT_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./rank-determinant-verify.ts', import.meta.url)), KERNEL_FILE, ...MATRIX_CHECKER_SOURCES];
+/** The files whose bytes form these checkers' identity (the Bareiss determinant is normal-form-verify.ts's; the run is checkMatrixClaim's, in MATRIX_CHECKER_SOURCES). */
+export const RANK_DETERMINANT_CHECKER_SOURCES: string[] = [
+  fileURLToPath(import.meta.url),
+  fileURLToPath(new URL('./rank-determinant-verify.ts', import.meta.url)),
+  KERNEL_FILE,
+  fileURLToPath(new URL('./normal-form-verify.ts', import.meta.url)),
+  ...MATRIX_CHECKER_SOURCES,
+];
 
 const Path = z.array(z.union([z.string(), z.number().int()]));
 const CheckResult = z.union([
@@ -128,10 +135,10 @@ const DETERMINANT_TEXTS: Texts = {
   schemaUri: DETERMINANT_CLAIM_SCHEMA_URI,
   title: 'Verify a determinant by an independent recomputation',
   description:
-    'Independently recomputes det A for a claim of matrix.determinant.compute (its result_uri, or the matrix with the claimed determinant inline), not by the producer\'s fraction-free (Bareiss) elimination and with no code of it. Over Z and Q: multi-modular — det of the row-scaled integer matrix by Gaussian elimination modulo word-size primes until their product exceeds Hadamard\'s bound plus the claim, so agreement modulo all of them proves equality (Chinese remainder theorem); deterministic, not probabilistic. Over GF(p): elimination in the other order (UL: last column first, pivots from the bottom). The assurance basis says how it was recomputed. A wrong value is REJECTED (DETERMINANT_MISMATCH, with the prime that shows it; SHAPE for a non-square matrix).',
+    'Independently recomputes det A for a claim of matrix.determinant.compute (its result_uri, or the matrix with the claimed determinant inline), not by the producer\'s multimodular method and with no code of it. Over Z and Q: fraction-free Gaussian elimination (Bareiss) of the row-scaled integer matrix, exact in big integers (no primes, no bounds), compared with the claim times the row scale. Over GF(p): elimination in the other order (UL: last column first, pivots from the bottom). The assurance basis says how it was recomputed. A wrong value is REJECTED (DETERMINANT_MISMATCH, with the true determinant; SHAPE for a non-square matrix).',
   method:
-    'over Z and Q: det of the row-scaled integer matrix modulo word-size primes (Gaussian elimination over GF(q)) until their product exceeds the Hadamard bound plus |claim|; over GF(p): UL-order elimination. Deterministic; no code of the producer',
-  keywords: ['verify a determinant', 'check a determinant', 'certify det(A)', 'multi-modular determinant', 'Chinese remainder theorem', 'CRT', 'Hadamard bound', 'determinant modulo primes', 'independent recomputation'],
+    'over Z and Q: det of the row-scaled integer matrix by fraction-free (Bareiss) elimination in big integers, compared with the claim times the scale; over GF(p): UL-order elimination. Exact; no code of the producer',
+  keywords: ['verify a determinant', 'check a determinant', 'certify det(A)', 'Bareiss algorithm', 'fraction-free elimination', 'independent recomputation'],
   scope: 'Covers exactly the one claim: that the given value is the determinant of the given square matrix, in Q (for Z and Q entries) or GF(p).',
   examples: [
     { title: 'det [[2, 0, 1], [1, 3, 2], [1, 1, 2]] = 6', mode: 'VERIFY', payload: { claim: { matrix: { ring: { kind: 'Z' }, rows: [[2, 0, 1], [1, 3, 2], [1, 1, 2]] }, determinant: '6' } } },
@@ -146,7 +153,7 @@ const RANK_TEXTS: Texts = {
   schemaUri: RANK_CLAIM_SCHEMA_URI,
   title: 'Verify a matrix rank with a minor and a kernel',
   description:
-    'Independently proves rank A = r for a claim of matrix.rank.compute (its result_uri, or the matrix with the claimed rank inline), not by the producer\'s fraction-free (Bareiss) elimination and with no code of it. Lower bound: an r×r minor non-singular modulo a prime (a rank mod p never exceeds the rank over Q). Upper bound: n − r independent integer kernel vectors built from that minor (reconstructed by CRT modulo word-size primes under a Hadamard bound) and checked exactly, so rank ≤ r. An unlucky prime is replaced by the next; deterministic. Over GF(p) the same minor and kernel, in GF(p). The assurance basis says how it was recomputed. A wrong rank is REJECTED with the true one (RANK_TOO_HIGH, RANK_TOO_LOW).',
+    'Independently proves rank A = r for a claim of matrix.rank.compute (its result_uri, or the matrix with the claimed rank inline), not by the producer\'s multimodular rank (the largest rank modulo primes up to a Hadamard bound) and with no code of it. Lower bound: an r×r minor non-singular modulo a prime (a rank mod p never exceeds the rank over Q). Upper bound: n − r independent integer kernel vectors built from that minor (reconstructed by CRT modulo word-size primes under a Hadamard bound) and checked exactly, so rank ≤ r. An unlucky prime is replaced by the next; deterministic. Over GF(p) the same minor and kernel, in GF(p). The assurance basis says how it was recomputed. A wrong rank is REJECTED with the true one (RANK_TOO_HIGH, RANK_TOO_LOW).',
   method:
     'rank ≥ r by a non-singular r×r minor modulo a word-size prime (or over GF(p)); rank ≤ r by n − r independent kernel vectors from that minor, reconstructed by CRT under a Hadamard bound and checked exactly; deterministic; no code of the producer',
   keywords: ['verify the rank of a matrix', 'check a rank', 'certify the rank', 'rank certificate', 'non-singular minor', 'kernel basis', 'rank–nullity', 'modular rank', 'independent recomputation'],

@@ -89,15 +89,18 @@ function ofRank(m: number, n: number, r: number, entries: bigint[]): bigint[][] 
 const entry = fc.bigInt({ min: -(1n << 70n), max: 1n << 70n });
 
 describe('determinant claims (pure checks)', () => {
-  it('accepts det A of random integer matrices (Laplace expansion as truth) and rejects det ± 1, naming a prime', () => {
+  it('accepts det A of random integer matrices (Laplace expansion as truth) and rejects det ± 1, naming the true value', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 5 }).chain((n) => fc.array(fc.array(entry, { minLength: n, maxLength: n }), { minLength: n, maxLength: n })), (rows) => {
         const det = laplace(rows);
         const accepted = checkDeterminantClaim({ matrix: matrix(rows), determinant: det.toString() });
         expect(accepted).toMatchObject({ accepted: true });
-        expect(accepted.accepted && accepted.method).toMatch(/multi-modular.*Hadamard/);
-        const wrong = checkDeterminantClaim({ matrix: matrix(rows), determinant: (det + 1n).toString() });
-        expect(wrong).toMatchObject({ accepted: false, reason_code: RankDeterminantRejectionReason.DETERMINANT_MISMATCH, path: ['determinant'] });
+        expect(accepted.accepted && accepted.method).toMatch(/fraction-free Gaussian elimination \(Bareiss\).*not the producer's multimodular/);
+        for (const claimed of [det + 1n, det - 1n]) {
+          const wrong = checkDeterminantClaim({ matrix: matrix(rows), determinant: claimed.toString() });
+          expect(wrong).toMatchObject({ accepted: false, reason_code: RankDeterminantRejectionReason.DETERMINANT_MISMATCH, path: ['determinant'] });
+          if (det.toString().length <= 80) expect(wrong).toMatchObject({ witness: `det A = ${det}` });
+        }
       }),
       { numRuns: 40 },
     );
@@ -114,7 +117,7 @@ describe('determinant claims (pure checks)', () => {
     expect(checkDeterminantClaim({ matrix: matrix(A), determinant: (-det).toString() })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH' });
   });
 
-  it('a wrong claim congruent to det A modulo the first primes is still rejected: the Hadamard bound asks for more primes', () => {
+  it('a wrong claim congruent to det A modulo the largest word-size primes (the producer\'s first primes) is rejected', () => {
     const [q1, q2, q3] = largestWordPrimes(3) as [bigint, bigint, bigint];
     const A = [[3n, 1n], [1n, 2n]];
     expect(checkDeterminantClaim({ matrix: matrix(A), determinant: '5' })).toMatchObject({ accepted: true });
@@ -126,6 +129,9 @@ describe('determinant claims (pure checks)', () => {
   it('over Q: the Hilbert matrix; a claim that cannot be det (not an integer after row scaling) is rejected', () => {
     const hilbert = matrix([[1, '1/2', '1/3'], ['1/2', '1/3', '1/4'], ['1/3', '1/4', '1/5']], { kind: 'Q' });
     expect(checkDeterminantClaim({ matrix: hilbert, determinant: '1/2160' })).toMatchObject({ accepted: true });
+    // det of the row-scaled matrix, 2 (the row scale S = 6·12·60 not divided out), and the negative of det A.
+    expect(checkDeterminantClaim({ matrix: hilbert, determinant: '2' })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH', witness: 'det A = 1/2160' });
+    expect(checkDeterminantClaim({ matrix: hilbert, determinant: '-1/2160' })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH' });
     expect(checkDeterminantClaim({ matrix: hilbert, determinant: '1/2161' })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH' });
     expect(checkDeterminantClaim({ matrix: hilbert, determinant: '1/1080' })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH' });
   });
@@ -140,6 +146,17 @@ describe('determinant claims (pure checks)', () => {
     expect(checkDeterminantClaim({ matrix: matrix(rows, { kind: 'GF', characteristic: p.toString() }), determinant: det.toString() })).toMatchObject({ accepted: true });
     expect(checkDeterminantClaim({ matrix: matrix([[1, 2], [2, 1]], { kind: 'GF', characteristic: '3' }), determinant: '0' })).toMatchObject({ accepted: true });
     expect(checkDeterminantClaim({ matrix: matrix([[1, 2, 3]]), determinant: '0' })).toMatchObject({ accepted: false, reason_code: 'SHAPE' });
+  });
+
+  it('singular and non-singular over Z: 0 claimed for a non-singular matrix and non-zero for a singular one are rejected', () => {
+    const singular = [[3n, -7n, 1n << 64n], [6n, -14n, 1n << 65n], [1n, 2n, 3n]];
+    expect(checkDeterminantClaim({ matrix: matrix(singular), determinant: '0' })).toMatchObject({ accepted: true });
+    expect(checkDeterminantClaim({ matrix: matrix(singular), determinant: '1' })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH', witness: 'det A = 0' });
+    const big = 1n << 64n;
+    const unimodular = [[big + 1n, big], [big, big - 1n]];
+    expect(checkDeterminantClaim({ matrix: matrix(unimodular), determinant: '-1' })).toMatchObject({ accepted: true });
+    expect(checkDeterminantClaim({ matrix: matrix(unimodular), determinant: '0' })).toMatchObject({ accepted: false, reason_code: 'DETERMINANT_MISMATCH', witness: 'det A = -1' });
+    expect(checkDeterminantClaim({ matrix: matrix([[0]]), determinant: '0' })).toMatchObject({ accepted: true });
   });
 });
 
@@ -233,7 +250,7 @@ describe('matrix.determinant.verify and matrix.rank.verify as capabilities', () 
 
   it('verifies every advertised example with a signed record; the assurance basis names the method that recomputed it', async () => {
     for (const [checker, method] of [
-      [determinantChecker, /recomputed by multi-modular/],
+      [determinantChecker, /recomputed by fraction-free Gaussian elimination \(Bareiss\)/],
       [rankChecker, /recomputed by a non-singular \d+×\d+ minor/],
     ] as const) {
       for (const example of checker.descriptor.examples) {

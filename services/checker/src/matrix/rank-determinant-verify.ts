@@ -1,18 +1,18 @@
 /**
  * The checks behind matrix.determinant.verify and matrix.rank.verify, written apart from the
- * producers' engine (no import from the runner) and by a different method: the producers run
- * fraction-free (Bareiss) elimination on big integers; this module works modulo primes.
+ * producers' engine (no import from the runner) and by different methods: the producers'
+ * determinant and rank over Z and Q are multimodular (elimination modulo word-size primes up to
+ * a Hadamard bound, then the Chinese remainder theorem); here the determinant is recomputed by
+ * fraction-free elimination on big integers, and the rank proved by a minor and a kernel.
  *
  * Over Z and Q the rows are first scaled to integers (Ã = diag(s) A, s_i the lcm of row i's
  * denominators), which changes neither the rank nor, up to the known factor S = ∏ s_i, the
  * determinant.
  *
- * Determinant, deterministically: |det Ã| ≤ H, Hadamard's bound (the product of the row norms,
- * or of the column norms, whichever is smaller; each norm rounded up to an integer). The claim c
- * gives the integer t = c·S (if c·S is not an integer, c is wrong). det Ã mod q is computed by
- * Gaussian elimination over GF(q) for word-size primes q (2^25 < q < 2^26, arithmetic in doubles)
- * until their product M exceeds H + |t|: then det Ã ≡ t (mod M) with |det Ã − t| < M forces
- * det Ã = t. A single prime with det Ã ≢ t proves the claim false. Over GF(p) the determinant is
+ * Determinant: the claim c gives the integer t = c·S (if c·S is not an integer, c is wrong), and
+ * det Ã is recomputed exactly by fraction-free Gaussian elimination (Bareiss, the checker's own
+ * in normal-form-verify.ts): every intermediate entry is a minor of Ã, every division exact, no
+ * prime and no bound involved. The claim holds iff det Ã = t. Over GF(p) the determinant is
  * recomputed by elimination in the other order from the producer's: columns from the last to the
  * first, each pivot sought from the bottom row up (det A = product of the pivots of this UL
  * factorization, with the sign of the row swaps).
@@ -30,10 +30,12 @@
  *   fewer vectors (Aᵀ when it has fewer columns than rows).
  * When the certificate fails, q was unlucky (the true rank is larger): the next prime is tried.
  * That ends: a prime q makes rank(Ã mod q) < rank Ã only if it divides a fixed non-zero minor,
- * which is at most H, so at most log₂H / 25 primes are unlucky. Over GF(p) the same bounds are
- * taken with q = p itself (one round, exact). Nothing is probabilistic.
+ * which is at most Hadamard's bound H on the minors of Ã, so at most log₂H / 25 primes are
+ * unlucky. Over GF(p) the same bounds are taken with q = p itself (one round, exact). Nothing is
+ * probabilistic.
  */
 import { DeterminantClaimSchema, RankClaimSchema, type DeterminantClaim, type MatrixPayload, type RankClaim } from '@jacobian/shared';
+import { integerDeterminant } from './normal-form-verify.js';
 
 export const RankDeterminantRejectionReason = {
   /** The matrix has the wrong shape for the claim (a determinant of a non-square matrix). */
@@ -345,6 +347,18 @@ class CrtVector {
   }
 }
 
+/** num/den in lowest terms, as text. */
+function reduced(num: bigint, den: bigint): string {
+  const g = gcd(num, den);
+  const [n, d] = g === 0n ? [0n, 1n] : [num / g, den / g];
+  return d === 1n ? n.toString() : `${n}/${d}`;
+}
+
+/** A long number text shortened for a message. */
+function short(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 38)}…${text.slice(-38)} (${text.length} characters)` : text;
+}
+
 function bits(x: bigint): number {
   return x === 0n ? 0 : (x < 0n ? -x : x).toString(2).length;
 }
@@ -382,31 +396,13 @@ export function checkDeterminantClaim(raw: unknown, checkpoint: Checkpoint = () 
     );
   }
   const target = (c.num * scale) / c.den;
-  const byRows = hadamard(rows);
-  const byColumns = hadamard(transpose(rows));
-  const bound = byRows < byColumns ? byRows : byColumns;
-  const needed = bound + (target < 0n ? -target : target);
-  let modulus = 1n;
-  let primes = 0;
-  for (const q of wordPrimes()) {
-    if (modulus > needed) break;
-    checkpoint();
-    const R = wordArith(q);
-    const det = determinantMod(R, rows.map((row) => row.map((a) => R.reduce(a))), checkpoint);
-    const expected = R.reduce(target);
-    if (det !== expected) {
-      return reject(
-        RankDeterminantRejectionReason.DETERMINANT_MISMATCH,
-        `det A ≠ ${claim.determinant.slice(0, 80)}: modulo the prime ${q}, det(S·A) ≡ ${det} but the claim gives ${expected} (Gaussian elimination mod ${q})`,
-        ['determinant'],
-        `prime ${q}`,
-      );
-    }
-    modulus *= BigInt(q);
-    primes++;
+  const det = integerDeterminant(rows, checkpoint);
+  const method = "fraction-free Gaussian elimination (Bareiss) of the row-scaled integer matrix, exact in big integers, not the producer's multimodular method";
+  if (det !== target) {
+    const actual = reduced(det, scale);
+    return reject(RankDeterminantRejectionReason.DETERMINANT_MISMATCH, `det A = ${short(actual)}, not ${short(claim.determinant)} (recomputed by ${method})`, ['determinant'], `det A = ${short(actual)}`);
   }
-  const method = `multi-modular: det by Gaussian elimination modulo ${primes} primes between 2^25 and 2^26, whose product exceeds the Hadamard bound (${bits(bound)} bits) plus |claim| (${bits(target)} bits), so agreement modulo all of them forces equality (Chinese remainder theorem), not the producer's fraction-free elimination`;
-  return { accepted: true, message: `det A = ${claim.determinant.slice(0, 80)} over Q, recomputed by ${method}`, method };
+  return { accepted: true, message: `det A = ${short(claim.determinant)} over Q, recomputed by ${method}`, method };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityResultSchema, fieldFromSpec, INVERSE_CLAIM_SCHEMA_URI, InverseClaimSchema, LINEAR_SYSTEM_CLAIM_SCHEMA_URI, LinearSystemClaimSchema, RATIONALS, type CapabilityDefinition, type CapabilityResult, type Field, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
 import { constructExplicit } from '../graph/construct-explicit.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
+import { MULTIMODULAR_METHOD } from './capability-support.js';
 import { constructMatrix, type ConstructMatrixOutput } from './construct-explicit.js';
 import { determinantCompute, type DeterminantOutput } from './determinant.js';
 import { inverseCompute, type InverseOutput } from './inverse.js';
@@ -65,7 +66,8 @@ describe('matrix capabilities on our TypeScript engine', () => {
   it('rank, determinant and RREF of known matrices', async () => {
     const M = { ring: Z, rows: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] };
     expect(ok<RankOutput>(await run('matrix.rank.compute', { matrix: M }))).toMatchObject({ rank: 2, nullity: 1, left_nullity: 1, field: 'Q', engine: { provider: LINEAR_ALGEBRA_TS_PROVIDER } });
-    expect(ok<DeterminantOutput>(await run('matrix.determinant.compute', { matrix: M }))).toMatchObject({ determinant: '0', singular: true, n: 3 });
+    expect(ok<DeterminantOutput>(await run('matrix.determinant.compute', { matrix: M }))).toMatchObject({ determinant: '0', singular: true, n: 3, engine: { method: MULTIMODULAR_METHOD } });
+    expect(ok<RankOutput>(await run('matrix.rank.compute', { matrix: M })).engine.method).toBe(MULTIMODULAR_METHOD);
     expect(ok<DeterminantOutput>(await run('matrix.determinant.compute', { matrix: { ring: Q, rows: [[1, '1/2', '1/3'], ['1/2', '1/3', '1/4'], ['1/3', '1/4', '1/5']] } })).determinant).toBe('1/2160');
     const big = (1n << 64n).toString();
     expect(ok<DeterminantOutput>(await run('matrix.determinant.compute', { matrix: { ring: Z, rows: [[big, '1'], ['1', big]] } })).determinant).toBe(((1n << 128n) - 1n).toString());

@@ -44,6 +44,7 @@ export const EngineSchema = z
 export type EngineRecord = z.infer<typeof EngineSchema>;
 
 export const FRACTION_FREE_METHOD = 'fraction-free Gaussian elimination (Bareiss) on big integers, rows scaled to integers';
+export const MULTIMODULAR_METHOD = 'multimodular: Gaussian elimination modulo word-size primes, as many as Hadamard\'s bound asks for, rows scaled to integers; deterministic';
 export const GF_METHOD = 'Gaussian elimination over GF(p)';
 
 /** Fields in which answers are written: Q for Z and Q matrices, GF(p) otherwise. */
@@ -84,8 +85,9 @@ export async function runLinearAlgebra<K extends LinearAlgebraOperation>(
   return { output: output as Extract<LinearAlgebraKernelOutput, { operation: K }>, ms: Date.now() - started };
 }
 
-export function engineRecord(runtime: ProviderRuntime, resolved: ResolvedMatrix, ms: number): EngineRecord {
-  return { provider: runtime.provider, version: runtime.version, method: resolved.matrix.ring.kind === 'GF' ? GF_METHOD : FRACTION_FREE_METHOD, compute_ms: ms };
+/** Our engine's record: elimination modulo p over GF(p), `method` over Z and Q. */
+export function engineRecord(runtime: ProviderRuntime, resolved: ResolvedMatrix, ms: number, method: string = FRACTION_FREE_METHOD): EngineRecord {
+  return { provider: runtime.provider, version: runtime.version, method: resolved.matrix.ring.kind === 'GF' ? GF_METHOD : method, compute_ms: ms };
 }
 
 /**
@@ -133,6 +135,42 @@ export function servedBy(tools: PariTools | null, description: string, tags: rea
 
 export const TS_ASSURANCE = 'computed exactly by our TypeScript linear algebra engine; not independently checked';
 export const PARI_ASSURANCE = 'computed exactly by PARI/GP and rechecked by us as the engine method states; not independently verified';
+
+/** How a producer whose answer is one stored claim (determinant, rank) gets that answer. */
+export interface ClaimProducer<A, O> {
+  /** PARI/GP's answer, rechecked, when the runtime is PARI's; `pariMethod` names it in the engine record. */
+  pari(tools: PariTools, options: PariRunOptions): Promise<{ answer: A; ms: number }>;
+  pariMethod: string;
+  /** Our isolated kernel's answer; `method` names it over Z and Q (GF(p): {@link GF_METHOD}). */
+  ours(): Promise<{ answer: A; ms: number }>;
+  method: string;
+  /** The claim to store for the checker: its schema, semantics, payload and summary. */
+  claim(answer: A): Omit<Parameters<CapabilityContext['artifacts']['put']>[0], 'parents'>;
+  /** The output, given the answer, the stored claim's URI and the engine record. */
+  output(answer: A, resultUri: string | null, engine: EngineRecord): O;
+}
+
+/**
+ * Run a {@link ClaimProducer}: the answer from PARI/GP (`tools` set) or our kernel, the claim
+ * stored (its parents the matrix's input URIs), and the exact outcome of `what`.
+ */
+export async function produceClaim<A, O>(context: CapabilityContext, runtime: ProviderRuntime, tools: PariTools | null, resolved: ResolvedMatrix, what: string, producer: ClaimProducer<A, O>): Promise<CapabilityOutcome<O>> {
+  const { answer, engine } =
+    tools !== null
+      ? await producer.pari(tools, pariRunOptions(context)).then(({ answer, ms }) => ({ answer, engine: { provider: runtime.provider, version: runtime.version, method: producer.pariMethod, compute_ms: ms } }))
+      : await producer.ours().then(({ answer, ms }) => ({ answer, engine: engineRecord(runtime, resolved, ms, producer.method) }));
+  const diagnostics: Diagnostic[] = [];
+  const resultUri = await storeClaim({ ...producer.claim(answer), parents: resolved.input_uris }, context, diagnostics);
+  return exactOutcome(
+    producer.output(answer, resultUri, engine),
+    resolved,
+    what,
+    tools !== null ? 'PARI/GP ran to the end and its answer passed our recheck' : 'elimination ran to the end exactly',
+    resolved.description,
+    { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+    tools !== null ? PARI_ASSURANCE : TS_ASSURANCE,
+  );
+}
 
 /** The outcome of an exact computation by our engine: `what` of `subject` (by default the matrix as resolved). */
 export function exactOutcome<O>(

@@ -22,7 +22,8 @@
  */
 import { bigGcd, fieldFromSpec, JacobianError, makeRational, type Field, type Rational } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
-import { ceilSqrt, integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
+import { integerCharacteristicPolynomial } from './modular-characteristic.js';
+import { ceilSqrt, wordPrime } from './modular.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 

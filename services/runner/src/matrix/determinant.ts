@@ -1,20 +1,17 @@
 import { z } from 'zod';
-import { DETERMINANT_CLAIM_SCHEMA_URI, DETERMINANT_CLAIM_SEMANTICS_URI, DeterminantClaimSchema, MATRIX_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
+import { DETERMINANT_CLAIM_SCHEMA_URI, DETERMINANT_CLAIM_SEMANTICS_URI, DeterminantClaimSchema, MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
 import {
   EngineSchema,
-  engineRecord,
-  exactOutcome,
   MATRIX_DESCRIPTOR_LIMITS,
   MATRIX_VERSION,
   matrixInput,
-  PARI_ASSURANCE,
-  pariRunOptions,
+  MULTIMODULAR_METHOD,
   pariToolsOf,
+  produceClaim,
   requireSquare,
   resolveMatrix,
   runLinearAlgebra,
   servedBy,
-  storeClaim,
   type MatrixBackendOptions,
 } from './capability-support.js';
 import { PARI_DETERMINANT_METHOD, pariDeterminant } from './pari-backend.js';
@@ -40,7 +37,7 @@ export function determinantCompute(runtime: ProviderRuntime, options: MatrixBack
   const pari = pariToolsOf(MATRIX_DETERMINANT_ID, runtime, options);
   const served = servedBy(
     pari,
-    'The exact determinant of a square dense matrix over Z, Q or GF(p): by fraction-free Gaussian elimination (Bareiss) on big integers (rational rows scaled to integers first, and the scale divided out), or by elimination modulo p. No floating point: large entries and large determinants are exact. The answer is stored as a claim (result_uri) that matrix.determinant.verify recomputes by a different method (modular, with the Hadamard bound). A non-square matrix is refused before any work, naming the rule.',
+    'The exact determinant of a square dense matrix over Z, Q or GF(p). Over Z and Q multimodular: elimination modulo word-size primes until their product exceeds twice Hadamard\'s bound, then the Chinese remainder theorem (rational rows scaled to integers first, and the scale divided out); deterministic, no early stop. Over GF(p) elimination modulo p. Large entries and determinants are exact. The answer is stored as a claim (result_uri) that matrix.determinant.verify recomputes independently, by fraction-free Bareiss elimination on big integers. A non-square matrix is refused before any work, naming the rule.',
     ['matrix', 'linear-algebra', 'determinant', 'exact', 'typescript'],
     'matdet',
   );
@@ -50,7 +47,7 @@ export function determinantCompute(runtime: ProviderRuntime, options: MatrixBack
     title: 'Determinant over Z, Q or GF(p)',
     description: served.description,
     tags: served.tags,
-    keywords: ['determinant', 'det', 'det(A)', 'is the matrix singular', 'singular matrix', 'invertible', 'Bareiss algorithm', 'fraction-free elimination', 'Gaussian elimination', 'Leibniz formula', 'Laplace expansion', 'exact determinant of an integer matrix', 'determinant mod p'],
+    keywords: ['determinant', 'det', 'det(A)', 'is the matrix singular', 'singular matrix', 'invertible', 'multimodular determinant', 'Chinese remainder theorem', 'Hadamard bound', 'Gaussian elimination', 'Leibniz formula', 'Laplace expansion', 'exact determinant of an integer matrix', 'determinant mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
     role: 'producer',
@@ -71,26 +68,20 @@ export function determinantCompute(runtime: ProviderRuntime, options: MatrixBack
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       requireSquare(resolved, input, 'the determinant');
-      const { determinant, engine } =
-        pari !== null
-          ? await pariDeterminant(pari, resolved.matrix, pariRunOptions(context)).then(({ determinant, ms }) => ({ determinant, engine: { provider: runtime.provider, version: runtime.version, method: PARI_DETERMINANT_METHOD, compute_ms: ms } }))
-          : await runLinearAlgebra(context, { operation: 'determinant', matrix: resolved.matrix }).then(({ output, ms }) => ({ determinant: output.determinant, engine: engineRecord(runtime, resolved, ms) }));
-      const claim = DeterminantClaimSchema.parse({ matrix: resolved.matrix, determinant });
-      const diagnostics: Diagnostic[] = [];
-      const resultUri = await storeClaim(
-        { schema_uri: DETERMINANT_CLAIM_SCHEMA_URI, semantics_uri: DETERMINANT_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { n: resolved.matrix.nrows, singular: determinant === '0' } },
-        context,
-        diagnostics,
-      );
-      return exactOutcome(
-        { determinant, n: resolved.matrix.nrows, singular: determinant === '0', result_uri: resultUri, engine },
-        resolved,
-        'the determinant',
-        pari !== null ? 'PARI/GP ran to the end and its answer passed our recheck' : 'elimination ran to the end exactly',
-        resolved.description,
-        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
-        pari !== null ? PARI_ASSURANCE : undefined,
-      );
+      const n = resolved.matrix.nrows;
+      return produceClaim(context, runtime, pari, resolved, 'the determinant', {
+        pari: (tools, options) => pariDeterminant(tools, resolved.matrix, options).then(({ determinant, ms }) => ({ answer: determinant, ms })),
+        pariMethod: PARI_DETERMINANT_METHOD,
+        ours: () => runLinearAlgebra(context, { operation: 'determinant', matrix: resolved.matrix }).then(({ output, ms }) => ({ answer: output.determinant, ms })),
+        method: MULTIMODULAR_METHOD,
+        claim: (determinant) => ({
+          schema_uri: DETERMINANT_CLAIM_SCHEMA_URI,
+          semantics_uri: DETERMINANT_CLAIM_SEMANTICS_URI,
+          payload: DeterminantClaimSchema.parse({ matrix: resolved.matrix, determinant }),
+          summary: { n, singular: determinant === '0' },
+        }),
+        output: (determinant, resultUri, engine) => ({ determinant, n, singular: determinant === '0', result_uri: resultUri, engine }),
+      });
     },
   };
 }

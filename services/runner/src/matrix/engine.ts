@@ -2,12 +2,15 @@
  * Exact dense linear algebra over Q (and Z, inside Q) and GF(p).
  *
  * Over Q every row is first scaled to integers (row scaling changes neither the row space, so
- * neither the reduced row echelon form, kernels nor solutions, and it scales the determinant by a
- * known factor); then fraction-free elimination (Bareiss) works on big integers only, with every
- * division exact: each intermediate entry is a minor of the scaled matrix, so numbers grow
- * linearly with the step, not exponentially. Reduction above the pivots uses the fraction-free
- * Gauss–Jordan form of the same recurrence: at the end each pivot row holds d·(its RREF row),
- * where d is the last pivot, and one division per entry gives the RREF.
+ * neither the rank, the reduced row echelon form, kernels nor solutions, and it scales the
+ * determinant by a known factor). The rank and the determinant of the integer matrix are then
+ * multimodular (modular-rank-determinant.ts: elimination modulo word-size primes, as many as
+ * Hadamard's bound asks for, and the Chinese remainder theorem). The RREF, and everything read
+ * from it, is by fraction-free elimination (Bareiss) on big integers, with every division exact:
+ * each intermediate entry is a minor of the scaled matrix, so numbers grow linearly with the
+ * step, not exponentially. Reduction above the pivots uses the fraction-free Gauss–Jordan form of
+ * the same recurrence: at the end each pivot row holds d·(its RREF row), where d is the last
+ * pivot, and one division per entry gives the RREF.
  *
  * Over GF(p) elimination is direct, with the polynomial core's field arithmetic (numbers for
  * p < 2^26, bigints beyond).
@@ -16,8 +19,9 @@
  * reads the RREF. Entries enter and leave as canonical texts (see the shared matrix core).
  */
 import { bigGcd, JacobianError, makeRational, RATIONALS, resolveMatrixRing, type Field, type MatrixRing, type Rational } from '@jacobian/shared';
+import { integerDeterminant, integerRank } from './modular-rank-determinant.js';
 
-/** Called once per row operation; throws (EXECUTION_TIMEOUT) to stop the work. */
+/** Called often during the work (once per row operation, or per pivot column modulo a word-size prime); throws (EXECUTION_TIMEOUT) to stop it. */
 export type Checkpoint = () => void;
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
@@ -34,12 +38,14 @@ export interface EliminationBackend<C> {
   readonly field: Field<C>;
   /** RREF of `rows`; pivots are sought only in columns below `pivotColumns` (all columns take part in the row operations). */
   rref(rows: readonly (readonly C[])[], pivotColumns: number, checkpoint: Checkpoint): Echelon<C>;
-  /** Rank and, for square input, determinant (null otherwise), by forward elimination only. */
-  rankAndDeterminant(rows: readonly (readonly C[])[], checkpoint: Checkpoint): { rank: number; determinant: C | null };
+  /** The rank of a matrix of any shape. */
+  rank(rows: readonly (readonly C[])[], checkpoint: Checkpoint): number;
+  /** The determinant of a square matrix. */
+  determinant(rows: readonly (readonly C[])[], checkpoint: Checkpoint): C;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Over Q: fraction-free elimination on integer-scaled rows.
+// Over Q: integer-scaled rows; multimodular rank and determinant, fraction-free RREF.
 
 /** The row times the lcm of its denominators: integers, and that lcm. */
 function integerRow(row: readonly Rational[]): { ints: bigint[]; scale: bigint } {
@@ -106,17 +112,14 @@ export const RATIONAL_BACKEND: EliminationBackend<Rational> = {
     });
     return { rank, pivots, rows: out };
   },
-  rankAndDeterminant(rows, checkpoint) {
+  rank(rows, checkpoint) {
+    return integerRank(rows.map((row) => integerRow(row).ints), checkpoint);
+  },
+  determinant(rows, checkpoint) {
     const scaled = rows.map(integerRow);
-    const M = scaled.map((s) => s.ints);
-    const n = M.length;
-    const square = n === (M[0]?.length ?? 0);
-    const { rank, swaps, last } = fractionFreeEliminate(M, M[0]?.length ?? 0, false, checkpoint);
-    if (!square) return { rank, determinant: null };
-    if (rank < n) return { rank, determinant: RATIONALS.zero };
-    // The last Bareiss pivot is the determinant of the row-swapped scaled matrix.
+    // det(diag(s) A) = (Π s_i) det A.
     const scale = scaled.reduce((product, s) => product * s.scale, 1n);
-    return { rank, determinant: makeRational(swaps % 2 === 0 ? last : -last, scale) };
+    return makeRational(integerDeterminant(scaled.map((s) => s.ints), checkpoint), scale);
   },
 };
 
@@ -176,13 +179,14 @@ export function fieldBackend<C>(F: Field<C>): EliminationBackend<C> {
       const { rank, pivots } = fieldEliminate(F, M, pivotColumns, true, checkpoint);
       return { rank, pivots, rows: M.slice(0, rank) };
     },
-    rankAndDeterminant(rows, checkpoint) {
-      const M = rows.map((row) => [...row]);
-      const n = M.length;
-      const { rank, swaps, pivotProduct } = fieldEliminate(F, M, M[0]?.length ?? 0, false, checkpoint);
-      if (n !== (M[0]?.length ?? 0)) return { rank, determinant: null };
-      if (rank < n) return { rank, determinant: F.zero };
-      return { rank, determinant: swaps % 2 === 0 ? pivotProduct : F.neg(pivotProduct) };
+    rank(rows, checkpoint) {
+      return fieldEliminate(F, rows.map((row) => [...row]), rows[0]?.length ?? 0, false, checkpoint).rank;
+    },
+    determinant(rows, checkpoint) {
+      const n = rows.length;
+      const { rank, swaps, pivotProduct } = fieldEliminate(F, rows.map((row) => [...row]), n, false, checkpoint);
+      if (rank < n) return F.zero;
+      return swaps % 2 === 0 ? pivotProduct : F.neg(pivotProduct);
     },
   };
 }
@@ -235,14 +239,13 @@ export class LinearAlgebra<C> {
   }
 
   rank(A: readonly (readonly C[])[]): number {
-    return this.backend.rankAndDeterminant(A, this.checkpoint).rank;
+    return this.backend.rank(A, this.checkpoint);
   }
 
   /** The determinant of a square matrix. */
   determinant(A: readonly (readonly C[])[]): C {
-    const { determinant } = this.backend.rankAndDeterminant(A, this.checkpoint);
-    if (determinant === null) throw new JacobianError('INTERNAL', 'determinant of a non-square matrix');
-    return determinant;
+    if (A.some((row) => row.length !== A.length)) throw new JacobianError('INTERNAL', 'determinant of a non-square matrix');
+    return this.backend.determinant(A, this.checkpoint);
   }
 
   rref(A: readonly (readonly C[])[]): Echelon<C> {

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldFromSpec, makeRational, RATIONALS, type Field, type Rational } from '@jacobian/shared';
 import { characteristicPolynomial, isSquareFree, makeMonic, polyMul, rationalCharacteristicPolynomial, rationalIsSquareFree, rationalMinimalPolynomial } from './characteristic.js';
-import { ceilSqrt, charpolyCoefficientBound, charpolyModP, crtSymmetric, integerCharacteristicPolynomial, wordPrime } from './modular-characteristic.js';
+import { charpolyCoefficientBound, charpolyModP, integerCharacteristicPolynomial } from './modular-characteristic.js';
+import { wordPrime } from './modular.js';
 
 const Q = RATIONALS;
 const toQ = (B: readonly (readonly bigint[])[]): Rational[][] => B.map((row) => row.map((b) => Q.fromBigInt(b)));
@@ -41,17 +42,7 @@ describe('charpolyModP', () => {
   });
 });
 
-describe('the coefficient bound and the Chinese remainder theorem', () => {
-  it('ceilSqrt is the least r with r² ≥ x', () => {
-    fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 1n << 300n }), (x) => {
-        const r = ceilSqrt(x);
-        expect(r * r >= x).toBe(true);
-        expect(r === 0n || (r - 1n) * (r - 1n) < x).toBe(true);
-      }),
-    );
-  });
-
+describe('the coefficient bound', () => {
   it('bounds every coefficient of the exact characteristic polynomial', () => {
     fc.assert(
       fc.property(fc.oneof(square(bigEntry(40), 6), sparse, singular), (B) => {
@@ -59,17 +50,6 @@ describe('the coefficient bound and the Chinese remainder theorem', () => {
         for (const c of overQ(B)) expect(c <= bound && -c <= bound).toBe(true);
       }),
       { numRuns: 60 },
-    );
-  });
-
-  it('crtSymmetric recovers integers in (−M/2, M/2] from their residues', () => {
-    const primes = [0, 1, 2, 3, 4, 5].map(wordPrime);
-    const M = primes.reduce((m, p) => m * BigInt(p), 1n);
-    fc.assert(
-      fc.property(fc.array(fc.bigInt({ min: -(M / 2n) + 1n, max: M / 2n }), { minLength: 1, maxLength: 6 }), (xs) => {
-        const residues = primes.map((p) => xs.map((x) => Number((((x % BigInt(p)) + BigInt(p)) % BigInt(p)))));
-        expect(crtSymmetric(primes, residues)).toEqual(xs);
-      }),
     );
   });
 });

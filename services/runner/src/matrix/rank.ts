@@ -1,20 +1,17 @@
 import { z } from 'zod';
-import { MATRIX_SCHEMA_URI, RANK_CLAIM_SCHEMA_URI, RANK_CLAIM_SEMANTICS_URI, RankClaimSchema, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
+import { MATRIX_SCHEMA_URI, RANK_CLAIM_SCHEMA_URI, RANK_CLAIM_SEMANTICS_URI, RankClaimSchema, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
 import {
   answerField,
   EngineSchema,
-  engineRecord,
-  exactOutcome,
   MATRIX_DESCRIPTOR_LIMITS,
   MATRIX_VERSION,
   matrixInput,
-  PARI_ASSURANCE,
-  pariRunOptions,
+  MULTIMODULAR_METHOD,
   pariToolsOf,
+  produceClaim,
   resolveMatrix,
   runLinearAlgebra,
   servedBy,
-  storeClaim,
   type MatrixBackendOptions,
 } from './capability-support.js';
 import { PARI_RANK_METHOD, pariRank } from './pari-backend.js';
@@ -43,7 +40,7 @@ export function rankCompute(runtime: ProviderRuntime, options: MatrixBackendOpti
   const pari = pariToolsOf(MATRIX_RANK_ID, runtime, options);
   const served = servedBy(
     pari,
-    'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape, by fraction-free Gaussian elimination (Bareiss) on big integers or elimination modulo p; with the nullity and left nullity by rank–nullity. The answer is stored as a claim (result_uri) that matrix.rank.verify proves by a different method. The matrix is inline or a stored matrix_uri.',
+    'The exact rank of a dense matrix over Z or Q (rank over Q) or GF(p), any shape; with the nullity and left nullity by rank–nullity. Over Z and Q multimodular: r = the largest rank modulo word-size primes (never above the true rank), primes taken until their product exceeds Hadamard\'s bound on the (r+1)×(r+1) minors, which proves no larger minor is non-zero; deterministic. Over GF(p) elimination modulo p. The answer is stored as a claim (result_uri) that matrix.rank.verify proves independently, by a minor and a kernel. The matrix is inline or a stored matrix_uri.',
     ['matrix', 'linear-algebra', 'rank', 'exact', 'typescript'],
     'matrank',
   );
@@ -53,7 +50,7 @@ export function rankCompute(runtime: ProviderRuntime, options: MatrixBackendOpti
     title: 'Matrix rank over Q or GF(p)',
     description: served.description,
     tags: served.tags,
-    keywords: ['rank of a matrix', 'matrix rank', 'row rank', 'column rank', 'linearly independent rows', 'linear independence', 'dimension of the row space', 'rank–nullity', 'nullity', 'Gaussian elimination', 'Bareiss', 'rank over a finite field', 'rank mod p'],
+    keywords: ['rank of a matrix', 'matrix rank', 'row rank', 'column rank', 'linearly independent rows', 'linear independence', 'dimension of the row space', 'rank–nullity', 'nullity', 'Gaussian elimination', 'multimodular rank', 'rank over a finite field', 'rank mod p'],
     domain: 'matrix',
     modes: ['EXPLORE'],
     role: 'producer',
@@ -75,26 +72,14 @@ export function rankCompute(runtime: ProviderRuntime, options: MatrixBackendOpti
       const resolved = await resolveMatrix(input, context);
       const { nrows, ncols } = resolved.matrix;
       const field = answerField(resolved);
-      const { rank, engine } =
-        pari !== null
-          ? await pariRank(pari, resolved.matrix, pariRunOptions(context)).then(({ rank, ms }) => ({ rank, engine: { provider: runtime.provider, version: runtime.version, method: PARI_RANK_METHOD, compute_ms: ms } }))
-          : await runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix }).then(({ output, ms }) => ({ rank: output.rank, engine: engineRecord(runtime, resolved, ms) }));
-      const claim = RankClaimSchema.parse({ matrix: resolved.matrix, rank });
-      const diagnostics: Diagnostic[] = [];
-      const resultUri = await storeClaim(
-        { schema_uri: RANK_CLAIM_SCHEMA_URI, semantics_uri: RANK_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { rank, nrows, ncols } },
-        context,
-        diagnostics,
-      );
-      return exactOutcome(
-        { rank, nrows, ncols, nullity: ncols - rank, left_nullity: nrows - rank, field, result_uri: resultUri, engine },
-        resolved,
-        `the rank over ${field}`,
-        pari !== null ? 'PARI/GP ran to the end and its answer passed our recheck' : 'elimination ran to the end exactly',
-        resolved.description,
-        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
-        pari !== null ? PARI_ASSURANCE : undefined,
-      );
+      return produceClaim(context, runtime, pari, resolved, `the rank over ${field}`, {
+        pari: (tools, options) => pariRank(tools, resolved.matrix, options).then(({ rank, ms }) => ({ answer: rank, ms })),
+        pariMethod: PARI_RANK_METHOD,
+        ours: () => runLinearAlgebra(context, { operation: 'rank', matrix: resolved.matrix }).then(({ output, ms }) => ({ answer: output.rank, ms })),
+        method: MULTIMODULAR_METHOD,
+        claim: (rank) => ({ schema_uri: RANK_CLAIM_SCHEMA_URI, semantics_uri: RANK_CLAIM_SEMANTICS_URI, payload: RankClaimSchema.parse({ matrix: resolved.matrix, rank }), summary: { rank, nrows, ncols } }),
+        output: (rank, resultUri, engine) => ({ rank, nrows, ncols, nullity: ncols - rank, left_nullity: nrows - rank, field, result_uri: resultUri, engine }),
+      });
     },
   };
 }
