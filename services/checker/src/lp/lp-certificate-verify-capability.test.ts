@@ -199,6 +199,10 @@ describe('lp.certificate.verify and lp.farkas.verify as capabilities', () => {
     expect((await run(certificate, { claim: { problem: small, outcome: 'OPTIMAL', primal: {} } })).diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'objective_value'] });
     expect((await run(certificate, { claim: { problem: small, ...optimal, objective_value: '5/0' } })).diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'objective_value'] });
     expect((await run(farkas, { farkas: {} })).diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload'] });
+    // zod drops a record key "__proto__" (the request envelope refuses one), so a variable of that name could never carry
+    // a coefficient faithfully (a problem built by a parser would lose them on reading): the name itself is refused.
+    const proto = await run(certificate, { claim: { problem: { ...small, variables: [...small.variables, { name: '__proto__' }] }, ...optimal } });
+    expect(proto.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'problem', 'variables', 2, 'name'], message: expect.stringContaining('name-syntax') as unknown });
     expect((await run(certificate, {})).diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload'] });
   });
 

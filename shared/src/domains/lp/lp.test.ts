@@ -88,6 +88,8 @@ describe('LP problems', () => {
     ['crossed bounds', (p) => ({ ...p, variables: [{ name: 'x', lower: 2, upper: 1 }, ...p.variables.slice(1)] }), LpRule.BOUND_ORDER, ['problem', 'variables', 0, 'upper']],
     ['a bad rhs', (p) => ({ ...p, constraints: [{ ...p.constraints[0]!, rhs: '1/0' }] }), LpRule.ZERO_DENOMINATOR, ['problem', 'constraints', 0, 'rhs']],
     ['a name with a space', (p) => ({ ...p, variables: [{ name: 'a b' }] , objective: {}, constraints: [] }), LpRule.NAME_SYNTAX, ['problem', 'variables', 0, 'name']],
+    ['a variable named __proto__, whose coefficients JSON parsing would drop', (p) => ({ ...p, variables: [...p.variables, { name: '__proto__' }] }), LpRule.NAME_SYNTAX, ['problem', 'variables', 3, 'name']],
+    ['a row named __proto__', (p) => ({ ...p, constraints: [...p.constraints, { name: '__proto__', coefficients: {}, relation: '=', rhs: 0 }] }), LpRule.NAME_SYNTAX, ['problem', 'constraints', 2, 'name']],
   ])('refuses %s, naming the field and the rule', (_, change, rule, path) => {
     expect(ruleOf(() => canonicalLpProblem(change(diet)))).toEqual({ rule, path });
   });

@@ -41,7 +41,7 @@ export const LpRule = {
   ZERO_DENOMINATOR: 'zero-denominator',
   /** A numerator or denominator over LP_LIMITS.maxNumberBits bits, or an exponent over maxExponent. */
   NUMBER_SIZE: 'number-size',
-  /** A name that is empty, too long, or has characters other than printable ASCII without spaces. */
+  /** A name that is empty, too long, has characters other than printable ASCII without spaces, or is "__proto__". */
   NAME_SYNTAX: 'name-syntax',
   DUPLICATE_NAME: 'duplicate-name',
   /** A coefficient, value or multiplier of a variable or row the problem does not declare. */
@@ -125,6 +125,7 @@ export const formatLpNumber = (value: Rational): string => RATIONALS.format(valu
 export const parseCanonicalLpNumber = (text: string): Rational | null => RATIONALS.parseCanonical(text);
 
 const NAME = /^[!-~]+$/;
+const RESERVED_NAME = '__proto__';
 export const LpNameSchema = z
   .string()
   .min(1)
@@ -202,6 +203,9 @@ function indexNames(names: readonly string[], path: (i: number) => JsonPath, wha
   const index = new Map<string, number>();
   names.forEach((name, i) => {
     if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces`, path(i), LpRule.NAME_SYNTAX);
+    // Coefficients and certificates are JSON objects keyed by name, and zod's record drops the key
+    // "__proto__" without a word: its coefficients would vanish from the problem that is checked.
+    if (name === RESERVED_NAME) throw lpError(`${what} name "${RESERVED_NAME}" is reserved (objects keyed by it lose that key when parsed); rename it`, path(i), LpRule.NAME_SYNTAX);
     const earlier = index.get(name);
     if (earlier !== undefined) throw lpError(`${what} name "${name}" is used twice (positions ${earlier} and ${i})`, path(i), LpRule.DUPLICATE_NAME);
     index.set(name, i);
