@@ -28,7 +28,7 @@ import {
   LP_SOURCES,
   LpCertificateClaimInputSchema,
   LpCertificateClaimSchema,
-  LpNumberSchema,
+  LpCertificateNumberSchema,
   LpProblemInputSchema,
   lpShape,
   resolveLpOperand,
@@ -88,7 +88,7 @@ const FarkasInput = z
   .object({
     problem: LpProblemInputSchema.optional().describe('the system: variables with bounds and the rows; sense and objective are ignored (objective may be {})'),
     problem_uri: ArtifactUriSchema.optional().describe('a stored linear program whose rows and bounds form the system'),
-    farkas: z.record(z.string(), LpNumberSchema).describe('row name → multiplier y_i (≥ 0 on >= rows, ≤ 0 on <= rows, free on = rows; omitted rows 0)'),
+    farkas: z.record(z.string(), LpCertificateNumberSchema).describe('row name → multiplier y_i (≥ 0 on >= rows, ≤ 0 on <= rows, free on = rows; omitted rows 0)'),
   })
   .strict()
   .superRefine((input, ctx) => {

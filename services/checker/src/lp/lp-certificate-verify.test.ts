@@ -79,6 +79,31 @@ describe('hand-made certificates of each outcome', () => {
   });
 });
 
+describe('certificates with numbers far larger than the data', () => {
+  // min x2, r1: q·x1 = p, r2: q·x2 − p·x1 = 0, x free: x = (p/q, p²/q²), y = (p/q², 1/q). The data have
+  // about 1000 bits; the optimum's numerator and denominator about 2000, over the data's 1024-bit limit.
+  const p = 2n ** 1000n + 1n;
+  const q = 3n ** 630n;
+  const chain: LpProblemInput = {
+    sense: 'minimize',
+    variables: [{ name: 'x1', lower: null }, { name: 'x2', lower: null }],
+    objective: { x2: 1 },
+    constraints: [
+      { name: 'r1', coefficients: { x1: q.toString() }, relation: '=', rhs: p.toString() },
+      { name: 'r2', coefficients: { x1: (-p).toString(), x2: q.toString() }, relation: '=', rhs: 0 },
+    ],
+  };
+  const value = `${p * p}/${q * q}`;
+  const certificate: Certificate = { outcome: 'OPTIMAL', objective_value: value, primal: { x1: `${p}/${q}`, x2: value }, dual: { r1: `${p}/${q * q}`, r2: `1/${q}` }, reduced_costs: {} };
+
+  it('accepts the exact certificate and rejects it with the last digit of the value changed', () => {
+    expect(value.length).toBeGreaterThan(1000);
+    expect(check(chain, certificate)).toMatchObject({ accepted: true });
+    const off = `${p * p + 1n}/${q * q}`;
+    expect(check(chain, { ...certificate, primal: { x1: `${p}/${q}`, x2: off } })).toMatchObject({ accepted: false, reason_code: LpRejectionReason.PRIMAL_ROW, witness: 'row r2', message: expect.stringMatching(new RegExp(`by 1/${q.toString().slice(0, 20)}\\d*…\\(303 chars\\)$`)) as unknown });
+  });
+});
+
 describe('certificates the checker must reject', () => {
   it('a dual multiplier of the wrong sign on a ≥ row and on a ≤ row (with d recomputed, so only the sign is wrong)', () => {
     // y_cap = +1 on a ≤ row of a minimization; d = c − Aᵀy = (1 − 2 − 1, 2 − 2) = (−2, 0).

@@ -115,6 +115,17 @@ describe('LP certificate claims', () => {
     expect(LpCertificateClaimInputSchema.safeParse({ outcome: 'INFEASIBLE', farkas: {} }).success).toBe(false);
   });
 
+  it('reads certificate numbers beyond the data\'s 1024 bits, up to their own limit', () => {
+    const huge = `${2n ** 2000n + 1n}/${3n ** 1200n}`;
+    expect(ruleOf(() => canonicalLpProblem({ ...diet, objective: { x: huge } })).rule).toBe(LpRule.NUMBER_SIZE);
+    const claim = canonicalLpCertificateClaim({ outcome: 'UNBOUNDED', primal: { x: huge }, ray: { x: 1 } }, problem);
+    expect(claim.primal).toEqual({ x: huge });
+    expect(LpCertificateClaimSchema.safeParse(JSON.parse(canonicalize(claim))).success).toBe(true);
+    expect(LpCertificateClaimInputSchema.safeParse({ problem: diet, outcome: 'UNBOUNDED', primal: { x: huge }, ray: { x: 1 } }).success).toBe(true);
+    const over = `${2n ** BigInt(LP_LIMITS.maxCertificateNumberBits)}`;
+    expect(ruleOf(() => canonicalLpCertificateClaim({ outcome: 'UNBOUNDED', primal: { x: over }, ray: { x: 1 } }, problem))).toEqual({ rule: LpRule.NUMBER_SIZE, path: ['payload', 'primal', 'x'] });
+  });
+
   it('stores canonical sparse vectors and refuses names the problem lacks', () => {
     const claim = canonicalLpCertificateClaim({ outcome: 'UNBOUNDED', primal: { x: '3', y: '0.0', z: 0 }, ray: { z: '-2/4' } }, problem);
     expect(claim).toMatchObject({ relaxation: false, primal: { x: '3' }, ray: { z: '-1/2' }, dual: null, farkas: null });
