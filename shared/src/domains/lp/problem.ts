@@ -35,8 +35,8 @@ export const LP_LIMITS = {
   /**
    * Longest text and bits of one number of a certificate (x, y, d, a ray, the optimal value). Far
    * above the data's: a vertex solves a square system in the data, so by Hadamard's bound its
-   * numerators and denominators grow with the dimension (a 200×200 LP with entries in ±50 has
-   * vertices with about 1700-bit numerators and denominators, some 1000 characters as p/q).
+   * numerators and denominators grow with the dimension (a random 200×200 matrix with entries in
+   * ±50 has a determinant of about 1590 bits: vertices of such an LP take some 950 characters as p/q).
    */
   maxCertificateNumberTextLength: 160_000,
   maxCertificateNumberBits: 262_144,
