@@ -581,12 +581,15 @@ export {
   formatLpNumber,
   LP_CERTIFICATE_CLAIM_SCHEMA_URI,
   LP_CERTIFICATE_CLAIM_SEMANTICS_URI,
+  LP_CERTIFICATE_NUMBER_LIMITS,
+  LP_DATA_NUMBER_LIMITS,
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
   LP_PROBLEM_SEMANTICS_URI,
   LP_SOURCES,
   LpCertificateClaimInputSchema,
   LpCertificateClaimSchema,
+  LpCertificateNumberSchema,
   lpCertificateShape,
   LpConstraintSchema,
   LpNameSchema,
@@ -603,4 +606,4 @@ export {
   parseLpNumber,
   resolveLpOperand,
 } from './domains/lp/index.js';
-export type { LpCertificateClaim, LpCertificateClaimInput, LpNumber, LpOperand, LpOutcome, LpProblem, LpProblemInput, LpRelation, NumberProblem, ResolvedLp } from './domains/lp/index.js';
+export type { LpCertificateClaim, LpCertificateClaimInput, LpNumber, LpNumberLimits, LpOperand, LpOutcome, LpProblem, LpProblemInput, LpRelation, NumberProblem, ResolvedLp } from './domains/lp/index.js';

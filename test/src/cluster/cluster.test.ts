@@ -121,6 +121,8 @@ const CHECKER_CAPABILITIES = [
   'matrix.determinant.verify',
   'matrix.rank.verify',
   'lattice.basis.verify',
+  'lp.certificate.verify',
+  'lp.farkas.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -31,7 +31,7 @@
 import { z } from 'zod';
 import { ArtifactUriSchema } from '../../artifacts/manifest.js';
 import { JacobianError, type JsonPath } from '../../errors.js';
-import { formatLpNumber, LP_LIMITS, LpNumberSchema, LpProblemInputSchema, LpProblemSchema, LpRule, lpNumber, parseCanonicalLpNumber, type LpNumber, type LpProblem } from './problem.js';
+import { formatLpNumber, LP_CERTIFICATE_NUMBER_LIMITS, LP_LIMITS, LpProblemInputSchema, LpProblemSchema, LpRule, lpNumber, parseCanonicalLpNumber, type LpNumber, type LpProblem } from './problem.js';
 
 export const LP_CERTIFICATE_CLAIM_SCHEMA_URI = 'jacobian:schema/lp.certificate.claim/v1';
 export const LP_CERTIFICATE_CLAIM_SEMANTICS_URI = 'jacobian:semantics/lp.certificate.duality_farkas_ray/v1';
@@ -39,8 +39,13 @@ export const LP_CERTIFICATE_CLAIM_SEMANTICS_URI = 'jacobian:semantics/lp.certifi
 export const LpOutcomeSchema = z.enum(['OPTIMAL', 'INFEASIBLE', 'UNBOUNDED']);
 export type LpOutcome = z.infer<typeof LpOutcomeSchema>;
 
-const SparseVector = z.record(z.string(), LpNumberSchema);
-const StoredSparseVector = z.record(z.string(), z.string().max(LP_LIMITS.maxNumberTextLength));
+/** One number of a certificate: as a problem's (LpNumberSchema), but up to LP_LIMITS.maxCertificateNumberTextLength characters. */
+export const LpCertificateNumberSchema = z
+  .union([z.number().refine(Number.isFinite, 'must be finite'), z.string().min(1).max(LP_LIMITS.maxCertificateNumberTextLength)])
+  .describe('an exact number: an integer, a decimal such as "2.5", or a fraction "p/q"; JSON numbers are read as the decimal they print as');
+const StoredNumber = z.string().max(LP_LIMITS.maxCertificateNumberTextLength);
+const SparseVector = z.record(z.string(), LpCertificateNumberSchema);
+const StoredSparseVector = z.record(z.string(), StoredNumber);
 
 /** Which certificate fields each outcome needs; every other certificate field must be absent. */
 export const CERTIFICATE_FIELDS: Record<LpOutcome, readonly ('objective_value' | 'primal' | 'dual' | 'reduced_costs' | 'farkas' | 'ray')[]> = {
@@ -62,7 +67,7 @@ function refineOutcomeFields(input: Record<string, unknown> & { outcome: LpOutco
 /** The certificate fields of a request: an agent's own certificate, or a producer's printed one. */
 export const lpCertificateShape = {
   outcome: LpOutcomeSchema,
-  objective_value: LpNumberSchema.nullable().optional().describe('OPTIMAL: the optimal value c·x + c₀'),
+  objective_value: LpCertificateNumberSchema.nullable().optional().describe('OPTIMAL: the optimal value c·x + c₀'),
   primal: SparseVector.nullable().optional().describe('OPTIMAL, UNBOUNDED: variable name → value of a feasible x'),
   dual: SparseVector.nullable().optional().describe('OPTIMAL: row name → multiplier y_i (shadow price)'),
   reduced_costs: SparseVector.nullable().optional().describe('OPTIMAL: variable name → d_j = c_j − (Aᵀy)_j'),
@@ -91,7 +96,7 @@ export const LpCertificateClaimSchema = z
     /** True when the problem has integer variables: the certificate is about its linear relaxation. */
     relaxation: z.boolean(),
     outcome: LpOutcomeSchema,
-    objective_value: z.string().max(LP_LIMITS.maxNumberTextLength).nullable(),
+    objective_value: StoredNumber.nullable(),
     primal: StoredSparseVector.nullable(),
     dual: StoredSparseVector.nullable(),
     reduced_costs: StoredSparseVector.nullable(),
@@ -129,7 +134,7 @@ export function canonicalSparseVector(vector: Record<string, LpNumber>, names: R
     if (!names.has(name)) {
       throw new JacobianError('INVALID_REQUEST', `"${name.slice(0, 40)}" is not a ${what} of the problem (rule ${LpRule.UNKNOWN_NAME})`, { path: [...path, name], data: { rule: LpRule.UNKNOWN_NAME } });
     }
-    const number = lpNumber(value, [...path, name]);
+    const number = lpNumber(value, [...path, name], LP_CERTIFICATE_NUMBER_LIMITS);
     if (number.num !== 0n) out.push([name, formatLpNumber(number)]);
   }
   return Object.fromEntries(out);
@@ -149,7 +154,7 @@ export function canonicalLpCertificateClaim(input: Omit<LpCertificateClaimInput,
     problem,
     relaxation: problem.variables.some((v) => v.integer),
     outcome: input.outcome,
-    objective_value: input.objective_value === undefined || input.objective_value === null ? null : formatLpNumber(lpNumber(input.objective_value, [...path, 'objective_value'])),
+    objective_value: input.objective_value === undefined || input.objective_value === null ? null : formatLpNumber(lpNumber(input.objective_value, [...path, 'objective_value'], LP_CERTIFICATE_NUMBER_LIMITS)),
     primal: vector(input.primal, variables, 'variable', 'primal'),
     dual: vector(input.dual, rows, 'row', 'dual'),
     reduced_costs: vector(input.reduced_costs, variables, 'variable', 'reduced_costs'),

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 export {
   canonicalLpProblem,
   formatLpNumber,
+  LP_CERTIFICATE_NUMBER_LIMITS,
+  LP_DATA_NUMBER_LIMITS,
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
   LP_PROBLEM_SEMANTICS_URI,
@@ -24,7 +26,7 @@ export {
   parseCanonicalLpNumber,
   parseLpNumber,
 } from './problem.js';
-export type { LpNumber, LpProblem, LpProblemInput, LpRelation, NumberProblem } from './problem.js';
+export type { LpNumber, LpNumberLimits, LpProblem, LpProblemInput, LpRelation, NumberProblem } from './problem.js';
 export {
   canonicalLpCertificateClaim,
   canonicalSparseVector,
@@ -33,6 +35,7 @@ export {
   LP_CERTIFICATE_CLAIM_SEMANTICS_URI,
   LpCertificateClaimInputSchema,
   LpCertificateClaimSchema,
+  LpCertificateNumberSchema,
   lpCertificateShape,
   LpOutcomeSchema,
 } from './certificate.js';

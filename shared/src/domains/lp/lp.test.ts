@@ -88,6 +88,8 @@ describe('LP problems', () => {
     ['crossed bounds', (p) => ({ ...p, variables: [{ name: 'x', lower: 2, upper: 1 }, ...p.variables.slice(1)] }), LpRule.BOUND_ORDER, ['problem', 'variables', 0, 'upper']],
     ['a bad rhs', (p) => ({ ...p, constraints: [{ ...p.constraints[0]!, rhs: '1/0' }] }), LpRule.ZERO_DENOMINATOR, ['problem', 'constraints', 0, 'rhs']],
     ['a name with a space', (p) => ({ ...p, variables: [{ name: 'a b' }] , objective: {}, constraints: [] }), LpRule.NAME_SYNTAX, ['problem', 'variables', 0, 'name']],
+    ['a variable named __proto__, whose coefficients JSON parsing would drop', (p) => ({ ...p, variables: [...p.variables, { name: '__proto__' }] }), LpRule.NAME_SYNTAX, ['problem', 'variables', 3, 'name']],
+    ['a row named __proto__', (p) => ({ ...p, constraints: [...p.constraints, { name: '__proto__', coefficients: {}, relation: '=', rhs: 0 }] }), LpRule.NAME_SYNTAX, ['problem', 'constraints', 2, 'name']],
   ])('refuses %s, naming the field and the rule', (_, change, rule, path) => {
     expect(ruleOf(() => canonicalLpProblem(change(diet)))).toEqual({ rule, path });
   });
@@ -111,6 +113,17 @@ describe('LP certificate claims', () => {
     const extra = LpCertificateClaimInputSchema.safeParse({ problem: diet, outcome: 'INFEASIBLE', farkas: {}, ray: { x: 1 } });
     expect(extra.success).toBe(false);
     expect(LpCertificateClaimInputSchema.safeParse({ outcome: 'INFEASIBLE', farkas: {} }).success).toBe(false);
+  });
+
+  it('reads certificate numbers beyond the data\'s 1024 bits, up to their own limit', () => {
+    const huge = `${2n ** 2000n + 1n}/${3n ** 1200n}`;
+    expect(ruleOf(() => canonicalLpProblem({ ...diet, objective: { x: huge } })).rule).toBe(LpRule.NUMBER_SIZE);
+    const claim = canonicalLpCertificateClaim({ outcome: 'UNBOUNDED', primal: { x: huge }, ray: { x: 1 } }, problem);
+    expect(claim.primal).toEqual({ x: huge });
+    expect(LpCertificateClaimSchema.safeParse(JSON.parse(canonicalize(claim))).success).toBe(true);
+    expect(LpCertificateClaimInputSchema.safeParse({ problem: diet, outcome: 'UNBOUNDED', primal: { x: huge }, ray: { x: 1 } }).success).toBe(true);
+    const over = `${2n ** BigInt(LP_LIMITS.maxCertificateNumberBits)}`;
+    expect(ruleOf(() => canonicalLpCertificateClaim({ outcome: 'UNBOUNDED', primal: { x: over }, ray: { x: 1 } }, problem))).toEqual({ rule: LpRule.NUMBER_SIZE, path: ['payload', 'primal', 'x'] });
   });
 
   it('stores canonical sparse vectors and refuses names the problem lacks', () => {

@@ -32,16 +32,34 @@ export const LP_LIMITS = {
   /** Largest |exponent| of a decimal number such as 1.5e-300. */
   maxExponent: 300,
   maxNameLength: 255,
+  /**
+   * Longest text and bits of one number of a certificate (x, y, d, a ray, the optimal value). Far
+   * above the data's: a vertex solves a square system in the data, so by Hadamard's bound its
+   * numerators and denominators grow with the dimension (a random 200×200 matrix with entries in
+   * ±50 has a determinant of about 1590 bits: vertices of such an LP take some 950 characters as p/q).
+   */
+  maxCertificateNumberTextLength: 160_000,
+  maxCertificateNumberBits: 262_144,
 } as const;
+
+/** The size bounds one number is read with. */
+export interface LpNumberLimits {
+  textLength: number;
+  bits: number;
+}
+/** A problem's data (coefficients, bounds, right-hand sides). */
+export const LP_DATA_NUMBER_LIMITS: LpNumberLimits = { textLength: LP_LIMITS.maxNumberTextLength, bits: LP_LIMITS.maxNumberBits };
+/** A certificate's values. */
+export const LP_CERTIFICATE_NUMBER_LIMITS: LpNumberLimits = { textLength: LP_LIMITS.maxCertificateNumberTextLength, bits: LP_LIMITS.maxCertificateNumberBits };
 
 /** The rules a problem can break, named in every error about one. */
 export const LpRule = {
   /** A number that is not an integer, a decimal (with an optional exponent) or a fraction p/q. */
   NUMBER_SYNTAX: 'number-syntax',
   ZERO_DENOMINATOR: 'zero-denominator',
-  /** A numerator or denominator over LP_LIMITS.maxNumberBits bits, or an exponent over maxExponent. */
+  /** A numerator or denominator over LP_LIMITS.maxNumberBits bits (maxCertificateNumberBits in a certificate), or an exponent over maxExponent. */
   NUMBER_SIZE: 'number-size',
-  /** A name that is empty, too long, or has characters other than printable ASCII without spaces. */
+  /** A name that is empty, too long, has characters other than printable ASCII without spaces, or is "__proto__". */
   NAME_SYNTAX: 'name-syntax',
   DUPLICATE_NAME: 'duplicate-name',
   /** A coefficient, value or multiplier of a variable or row the problem does not declare. */
@@ -68,7 +86,6 @@ export type LpNumber = z.infer<typeof LpNumberSchema>;
 
 const FRACTION = /^([+-]?)([0-9]+)\/([0-9]+)$/;
 const DECIMAL = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
-const NUMBER_LIMIT = 1n << BigInt(LP_LIMITS.maxNumberBits);
 
 /** What is wrong with one number, in words and as a rule. */
 export interface NumberProblem {
@@ -76,11 +93,11 @@ export interface NumberProblem {
   message: string;
 }
 
-/** The exact value of one number, or the rule it breaks. */
-export function parseLpNumber(value: LpNumber): Rational | NumberProblem {
+/** The exact value of one number, or the rule it breaks; `limits` are a problem's data's unless given. */
+export function parseLpNumber(value: LpNumber, limits: LpNumberLimits = LP_DATA_NUMBER_LIMITS): Rational | NumberProblem {
   const text = typeof value === 'number' ? String(value) : value.trim();
   const shown = `"${text.slice(0, 40)}"`;
-  if (text.length > LP_LIMITS.maxNumberTextLength) return { rule: LpRule.NUMBER_SIZE, message: `has more than ${LP_LIMITS.maxNumberTextLength} characters` };
+  if (text.length > limits.textLength) return { rule: LpRule.NUMBER_SIZE, message: `has more than ${limits.textLength} characters` };
   let num: bigint;
   let den: bigint;
   const fraction = FRACTION.exec(text);
@@ -96,7 +113,7 @@ export function parseLpNumber(value: LpNumber): Rational | NumberProblem {
       return { rule: LpRule.NUMBER_SYNTAX, message: `${shown} is not an integer, a decimal (such as 2.5 or 1e-3) or a fraction p/q` };
     }
     const exponent = (exponentText === undefined ? 0 : Number(exponentText)) - part.length;
-    if (Math.abs(exponent) > LP_LIMITS.maxExponent + LP_LIMITS.maxNumberTextLength) return { rule: LpRule.NUMBER_SIZE, message: `${shown} has an exponent beyond ±${LP_LIMITS.maxExponent}` };
+    if (Math.abs(exponent) > LP_LIMITS.maxExponent + limits.textLength) return { rule: LpRule.NUMBER_SIZE, message: `${shown} has an exponent beyond ±${LP_LIMITS.maxExponent}` };
     if (exponentText !== undefined && Math.abs(Number(exponentText)) > LP_LIMITS.maxExponent) return { rule: LpRule.NUMBER_SIZE, message: `${shown} has an exponent beyond ±${LP_LIMITS.maxExponent}` };
     const digits = BigInt(whole + part);
     num = sign === '-' ? -digits : digits;
@@ -105,15 +122,16 @@ export function parseLpNumber(value: LpNumber): Rational | NumberProblem {
     else den = 10n ** BigInt(-exponent);
   }
   const value_ = makeRational(num, den);
-  if ((value_.num < 0n ? -value_.num : value_.num) >= NUMBER_LIMIT || value_.den >= NUMBER_LIMIT) {
-    return { rule: LpRule.NUMBER_SIZE, message: `${shown} has a numerator or denominator of more than ${LP_LIMITS.maxNumberBits} bits` };
+  const limit = 1n << BigInt(limits.bits);
+  if ((value_.num < 0n ? -value_.num : value_.num) >= limit || value_.den >= limit) {
+    return { rule: LpRule.NUMBER_SIZE, message: `${shown} has a numerator or denominator of more than ${limits.bits} bits` };
   }
   return value_;
 }
 
 /** The exact value of one number, or INVALID_REQUEST at `path` naming the rule. */
-export function lpNumber(value: LpNumber, path: JsonPath): Rational {
-  const parsed = parseLpNumber(value);
+export function lpNumber(value: LpNumber, path: JsonPath, limits: LpNumberLimits = LP_DATA_NUMBER_LIMITS): Rational {
+  const parsed = parseLpNumber(value, limits);
   if ('rule' in parsed) throw lpError(`${typeof value === 'number' ? String(value) : `"${value.slice(0, 40)}"`} ${parsed.message.replace(/^"[^"]*" /, '')}`, path, parsed.rule);
   return parsed;
 }
@@ -125,6 +143,7 @@ export const formatLpNumber = (value: Rational): string => RATIONALS.format(valu
 export const parseCanonicalLpNumber = (text: string): Rational | null => RATIONALS.parseCanonical(text);
 
 const NAME = /^[!-~]+$/;
+const RESERVED_NAME = '__proto__';
 export const LpNameSchema = z
   .string()
   .min(1)
@@ -202,6 +221,9 @@ function indexNames(names: readonly string[], path: (i: number) => JsonPath, wha
   const index = new Map<string, number>();
   names.forEach((name, i) => {
     if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces`, path(i), LpRule.NAME_SYNTAX);
+    // Coefficients and certificates are JSON objects keyed by name, and zod's record drops the key
+    // "__proto__" without a word: its coefficients would vanish from the problem that is checked.
+    if (name === RESERVED_NAME) throw lpError(`${what} name "${RESERVED_NAME}" is reserved (objects keyed by it lose that key when parsed); rename it`, path(i), LpRule.NAME_SYNTAX);
     const earlier = index.get(name);
     if (earlier !== undefined) throw lpError(`${what} name "${name}" is used twice (positions ${earlier} and ${i})`, path(i), LpRule.DUPLICATE_NAME);
     index.set(name, i);

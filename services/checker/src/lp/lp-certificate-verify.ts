@@ -1,0 +1,330 @@
+/**
+ * The checks behind lp.certificate.verify and lp.farkas.verify: the conditions stated at the top
+ * of shared/src/domains/lp/certificate.ts, each decided exactly with this directory's own
+ * rational arithmetic (exact.ts) and no code of any producer. shared/ is used only to parse the
+ * stored claim (its schema re-checks that problem and vectors are canonical and name only rows and
+ * variables of the problem).
+ *
+ * A failed condition is named with its number, where it fails (the row or variable) and by how
+ * much, e.g. "condition 1 (x feasible): row cap: a·x = 7/2 > rhs 3, by 1/2".
+ */
+import { LpCertificateClaimSchema, parseCanonicalLpNumber, type LpCertificateClaim, type LpRelation } from '@jacobian/shared';
+import { brief, compare, equal, neg, sign, sub, Sum, ZERO, type Q } from './exact.js';
+
+export const LpRejectionReason = {
+  /** Condition 1: a variable of x outside its bounds. */
+  PRIMAL_BOUND: 'PRIMAL_BOUND',
+  /** Condition 1: a row that x does not satisfy. */
+  PRIMAL_ROW: 'PRIMAL_ROW',
+  /** Condition 2: d_j ≠ c_j − (Aᵀy)_j. */
+  REDUCED_COST_MISMATCH: 'REDUCED_COST_MISMATCH',
+  /** Condition 3: a row multiplier y_i with the wrong sign for the row's relation and the sense. */
+  DUAL_SIGN: 'DUAL_SIGN',
+  /** Condition 3: a non-zero reduced cost whose sign needs a bound that is infinite. */
+  REDUCED_COST_SIGN: 'REDUCED_COST_SIGN',
+  /** Condition 4: c·x + c₀ differs from the claimed optimal value. */
+  OBJECTIVE_MISMATCH: 'OBJECTIVE_MISMATCH',
+  /** Condition 4: the dual objective differs from the claimed optimal value (a duality gap). */
+  DUAL_OBJECTIVE_MISMATCH: 'DUAL_OBJECTIVE_MISMATCH',
+  /** Farkas: a multiplier with the wrong sign for its row (y_i ≥ 0 on ≥ rows, ≤ 0 on ≤ rows). */
+  FARKAS_SIGN: 'FARKAS_SIGN',
+  /** Farkas: (Aᵀy)_j ≠ 0 where the bound it needs is infinite, so max (Aᵀy)·x over the bounds is +∞. */
+  FARKAS_INFINITE_BOUND: 'FARKAS_INFINITE_BOUND',
+  /** Farkas: max (Aᵀy)·x over the bounds is not strictly below b·y. */
+  FARKAS_NOT_STRICT: 'FARKAS_NOT_STRICT',
+  /** Ray: a·r of the wrong sign for a row (≥ 0 on ≥, ≤ 0 on ≤, = 0 on = rows). */
+  RAY_ROW: 'RAY_ROW',
+  /** Ray: r_j < 0 at a finite lower bound or r_j > 0 at a finite upper bound: x + t·r leaves the bound. */
+  RAY_BOUND: 'RAY_BOUND',
+  /** Ray: c·r is not < 0 (minimize) or > 0 (maximize). */
+  RAY_NOT_IMPROVING: 'RAY_NOT_IMPROVING',
+} as const;
+export type LpRejectionReason = (typeof LpRejectionReason)[keyof typeof LpRejectionReason];
+
+export type LpCheckResult =
+  | { accepted: true; message: string }
+  | { accepted: false; reason_code: LpRejectionReason; message: string; path: (string | number)[]; witness: string | null };
+
+type Checkpoint = () => void;
+
+interface Row {
+  name: string;
+  terms: [number, Q][];
+  relation: LpRelation;
+  rhs: Q;
+}
+
+/** The claim's problem and vectors as exact numbers, dense by variable and row index. */
+interface Model {
+  minimize: boolean;
+  sense: string;
+  names: string[];
+  lower: (Q | null)[];
+  upper: (Q | null)[];
+  cost: Q[];
+  constant: Q;
+  rows: Row[];
+}
+
+const SYMBOL: Record<LpRelation, string> = { '<=': '≤', '=': '=', '>=': '≥' };
+
+function number(text: string): Q {
+  const value = parseCanonicalLpNumber(text);
+  // The claim parsed with its schema, which refuses non-canonical numbers; anything else is a bug.
+  if (value === null) throw new Error(`not a canonical number: ${text.slice(0, 40)}`);
+  return value;
+}
+
+function modelOf(claim: LpCertificateClaim): Model {
+  const { problem } = claim;
+  const index = new Map(problem.variables.map((v, j) => [v.name, j]));
+  const at = (name: string): number => {
+    const j = index.get(name);
+    if (j === undefined) throw new Error(`unknown variable ${name.slice(0, 40)} in a parsed claim`);
+    return j;
+  };
+  const cost = problem.variables.map(() => ZERO);
+  for (const [name, text] of Object.entries(problem.objective)) cost[at(name)] = number(text);
+  return {
+    minimize: problem.sense === 'minimize',
+    sense: problem.sense === 'minimize' ? 'minimization' : 'maximization',
+    names: problem.variables.map((v) => v.name),
+    lower: problem.variables.map((v) => (v.lower === null ? null : number(v.lower))),
+    upper: problem.variables.map((v) => (v.upper === null ? null : number(v.upper))),
+    cost,
+    constant: number(problem.objective_constant),
+    rows: problem.constraints.map((row) => ({ name: row.name, terms: Object.entries(row.coefficients).map(([name, text]): [number, Q] => [at(name), number(text)]), relation: row.relation, rhs: number(row.rhs) })),
+  };
+}
+
+/** A sparse claim vector, dense over `names` (omitted names are 0). */
+function dense(vector: Record<string, string> | null, names: readonly string[]): Q[] {
+  return names.map((name) => {
+    const text = vector === null ? undefined : Object.hasOwn(vector, name) ? vector[name] : undefined;
+    return text === undefined ? ZERO : number(text);
+  });
+}
+
+function reject(reason_code: LpRejectionReason, message: string, path: (string | number)[], witness: string | null = null): LpCheckResult {
+  return { accepted: false, reason_code, message: message.slice(0, 2000), path, witness };
+}
+
+const show = (a: Q): string => brief(a);
+const by = (a: Q, b: Q): string => show(sign(sub(a, b)) < 0 ? sub(b, a) : sub(a, b));
+
+/** a·v for one row. */
+function activity(row: Row, v: readonly Q[]): Q {
+  const sum = new Sum();
+  for (const [j, a] of row.terms) sum.addProduct(a, v[j] as Q);
+  return sum.value();
+}
+
+/** Aᵀy, dense by variable. */
+function transposeTimes(model: Model, y: readonly Q[], checkpoint: Checkpoint): Q[] {
+  const sums = model.names.map(() => new Sum());
+  model.rows.forEach((row, i) => {
+    const yi = y[i] as Q;
+    if (yi.num === 0n) return;
+    checkpoint();
+    for (const [j, a] of row.terms) (sums[j] as Sum).addProduct(a, yi);
+  });
+  return sums.map((s) => s.value());
+}
+
+/** Whether the value v of a·z for a row with `relation` has the sign that relation asks of a direction (≥ 0, ≤ 0 or = 0). */
+function signFits(relation: LpRelation, v: Q): boolean {
+  const s = sign(v);
+  return relation === '>=' ? s >= 0 : relation === '<=' ? s <= 0 : s === 0;
+}
+
+/** Condition 1 (and the feasible point of UNBOUNDED): x within every bound and every row. */
+function checkFeasible(model: Model, x: readonly Q[], condition: string, checkpoint: Checkpoint): LpCheckResult | null {
+  for (const [j, name] of model.names.entries()) {
+    const xj = x[j] as Q;
+    const lower = model.lower[j] ?? null;
+    const upper = model.upper[j] ?? null;
+    if (lower !== null && compare(xj, lower) < 0) return reject(LpRejectionReason.PRIMAL_BOUND, `${condition}: variable ${name}: x = ${show(xj)} < lower bound ${show(lower)}, by ${by(lower, xj)}`, ['primal', name], `variable ${name}`);
+    if (upper !== null && compare(xj, upper) > 0) return reject(LpRejectionReason.PRIMAL_BOUND, `${condition}: variable ${name}: x = ${show(xj)} > upper bound ${show(upper)}, by ${by(xj, upper)}`, ['primal', name], `variable ${name}`);
+  }
+  for (const row of model.rows) {
+    checkpoint();
+    const value = activity(row, x);
+    const c = compare(value, row.rhs);
+    const holds = row.relation === '>=' ? c >= 0 : row.relation === '<=' ? c <= 0 : c === 0;
+    if (!holds) {
+      const relation = c < 0 ? '<' : '>';
+      return reject(LpRejectionReason.PRIMAL_ROW, `${condition}: row ${row.name} (${SYMBOL[row.relation]}): a·x = ${show(value)} ${relation} rhs ${show(row.rhs)}, by ${by(value, row.rhs)}`, ['primal'], `row ${row.name}`);
+    }
+  }
+  return null;
+}
+
+/** The sign a multiplier of a row must have (1: ≥ 0, −1: ≤ 0, 0: free), for a minimization; a maximization flips it. */
+function multiplierSign(relation: LpRelation, minimize: boolean): -1 | 0 | 1 {
+  const base = relation === '>=' ? 1 : relation === '<=' ? -1 : 0;
+  return (minimize ? base : -base) as -1 | 0 | 1;
+}
+
+function checkOptimal(model: Model, claim: LpCertificateClaim, checkpoint: Checkpoint): LpCheckResult {
+  const x = dense(claim.primal, model.names);
+  const rowNames = model.rows.map((r) => r.name);
+  const y = dense(claim.dual, rowNames);
+  const d = dense(claim.reduced_costs, model.names);
+  const v = number(claim.objective_value ?? '0');
+  const infeasible = checkFeasible(model, x, 'condition 1 (x feasible)', checkpoint);
+  if (infeasible !== null) return infeasible;
+
+  const g = transposeTimes(model, y, checkpoint);
+  for (const [j, name] of model.names.entries()) {
+    const expected = sub(model.cost[j] as Q, g[j] as Q);
+    const dj = d[j] as Q;
+    if (!equal(dj, expected)) {
+      return reject(
+        LpRejectionReason.REDUCED_COST_MISMATCH,
+        `condition 2 (d = c − Aᵀy): variable ${name}: d = ${show(dj)}, but c − (Aᵀy) = ${show(model.cost[j] as Q)} − ${show(g[j] as Q)} = ${show(expected)}, off by ${by(dj, expected)}`,
+        ['reduced_costs', name],
+        `variable ${name}`,
+      );
+    }
+  }
+
+  for (const [i, row] of model.rows.entries()) {
+    const yi = y[i] as Q;
+    const needed = multiplierSign(row.relation, model.minimize);
+    if (yi.num === 0n || needed === 0 || sign(yi) === needed) continue;
+    return reject(
+      LpRejectionReason.DUAL_SIGN,
+      `condition 3 (signs): row ${row.name} (${SYMBOL[row.relation]}) of a ${model.sense}: y = ${show(yi)}, but must be ${needed > 0 ? '≥ 0' : '≤ 0'}${model.minimize ? '' : ' (a maximization flips the signs of a minimization)'}`,
+      ['dual', row.name],
+      `row ${row.name}`,
+    );
+  }
+  /** The bound d_j·x_j is bounded by: the lower one when (minimize, d_j > 0) or (maximize, d_j < 0). */
+  const bounds: Q[] = [];
+  for (const [j, name] of model.names.entries()) {
+    const dj = d[j] as Q;
+    if (dj.num === 0n) {
+      bounds.push(ZERO);
+      continue;
+    }
+    const useLower = model.minimize === (sign(dj) > 0);
+    const bound = useLower ? model.lower[j] : model.upper[j];
+    if (bound === null || bound === undefined) {
+      return reject(
+        LpRejectionReason.REDUCED_COST_SIGN,
+        `condition 3 (signs): variable ${name}: d = ${show(dj)} ${sign(dj) > 0 ? '> 0' : '< 0'} in a ${model.sense} needs a finite ${useLower ? 'lower' : 'upper'} bound, but ${name}'s is ${useLower ? '−∞' : '+∞'}`,
+        ['reduced_costs', name],
+        `variable ${name}`,
+      );
+    }
+    bounds.push(bound);
+  }
+
+  const primal = new Sum();
+  for (const [j, cj] of model.cost.entries()) primal.addProduct(cj, x[j] as Q);
+  primal.add(model.constant);
+  const primalValue = primal.value();
+  if (!equal(primalValue, v)) {
+    return reject(LpRejectionReason.OBJECTIVE_MISMATCH, `condition 4 (objectives): c·x + c₀ = ${show(primalValue)}, but the claimed optimal value is ${show(v)}, off by ${by(primalValue, v)}`, ['objective_value'], null);
+  }
+  const dual = new Sum();
+  for (const [i, row] of model.rows.entries()) dual.addProduct(row.rhs, y[i] as Q);
+  for (const [j, dj] of d.entries()) dual.addProduct(dj, bounds[j] as Q);
+  dual.add(model.constant);
+  const dualValue = dual.value();
+  if (!equal(dualValue, v)) {
+    return reject(
+      LpRejectionReason.DUAL_OBJECTIVE_MISMATCH,
+      `condition 4 (objectives): the dual objective b·y + Σ d_j·(bound) + c₀ = ${show(dualValue)}, but c·x + c₀ = ${show(v)}: a duality gap of ${by(dualValue, v)}`,
+      ['dual'],
+      null,
+    );
+  }
+  return {
+    accepted: true,
+    message: `conditions 1–4 hold exactly: x satisfies all ${model.rows.length} rows and ${model.names.length} bound pairs; d = c − Aᵀy; y and d have the signs of a ${model.sense}; c·x + c₀ = ${show(v)} = the dual objective, so ${show(v)} is the optimal value`,
+  };
+}
+
+function checkFarkas(model: Model, claim: LpCertificateClaim, checkpoint: Checkpoint): LpCheckResult {
+  const y = dense(claim.farkas, model.rows.map((r) => r.name));
+  for (const [i, row] of model.rows.entries()) {
+    const yi = y[i] as Q;
+    // Farkas multipliers have the signs of a minimization's duals: y_i·(a_i·x) ≥ y_i·b_i on every row.
+    const needed = multiplierSign(row.relation, true);
+    if (yi.num === 0n || needed === 0 || sign(yi) === needed) continue;
+    return reject(LpRejectionReason.FARKAS_SIGN, `Farkas signs: row ${row.name} (${SYMBOL[row.relation]}): y = ${show(yi)}, but must be ${needed > 0 ? '≥ 0' : '≤ 0'} so that y·(a·x) ≥ y·b on the row`, ['farkas', row.name], `row ${row.name}`);
+  }
+  const g = transposeTimes(model, y, checkpoint);
+  const maximum = new Sum();
+  for (const [j, name] of model.names.entries()) {
+    const gj = g[j] as Q;
+    if (gj.num === 0n) continue;
+    const bound = sign(gj) > 0 ? model.upper[j] : model.lower[j];
+    if (bound === null || bound === undefined) {
+      return reject(
+        LpRejectionReason.FARKAS_INFINITE_BOUND,
+        `Farkas bound term: (Aᵀy) at variable ${name} is ${show(gj)} ${sign(gj) > 0 ? '> 0 and needs its upper bound, which is +∞' : '< 0 and needs its lower bound, which is −∞'}: max (Aᵀy)·x over the bounds is +∞, no contradiction`,
+        ['farkas'],
+        `variable ${name}`,
+      );
+    }
+    maximum.addProduct(gj, bound);
+  }
+  const max = maximum.value();
+  const rhs = new Sum();
+  for (const [i, row] of model.rows.entries()) rhs.addProduct(row.rhs, y[i] as Q);
+  const yb = rhs.value();
+  if (compare(max, yb) >= 0) {
+    return reject(LpRejectionReason.FARKAS_NOT_STRICT, `Farkas sum: max (Aᵀy)·x over the bounds = ${show(max)} ≥ b·y = ${show(yb)}${equal(max, yb) ? '' : `, by ${by(max, yb)}`}; it must be strictly below b·y`, ['farkas'], null);
+  }
+  return {
+    accepted: true,
+    message: `the Farkas conditions hold exactly: y has the right sign on every row, so every x satisfying the rows has (Aᵀy)·x ≥ b·y = ${show(yb)}, while every x within the bounds has (Aᵀy)·x ≤ ${show(max)} < b·y (every bound used finite): no x satisfies both`,
+  };
+}
+
+function checkUnbounded(model: Model, claim: LpCertificateClaim, checkpoint: Checkpoint): LpCheckResult {
+  const x = dense(claim.primal, model.names);
+  const r = dense(claim.ray, model.names);
+  const infeasible = checkFeasible(model, x, 'the point x is not feasible', checkpoint);
+  if (infeasible !== null) return infeasible;
+  for (const row of model.rows) {
+    checkpoint();
+    const value = activity(row, r);
+    if (!signFits(row.relation, value)) {
+      const wanted = row.relation === '>=' ? '≥ 0' : row.relation === '<=' ? '≤ 0' : '= 0';
+      return reject(LpRejectionReason.RAY_ROW, `ray: row ${row.name} (${SYMBOL[row.relation]}): a·r = ${show(value)}, but must be ${wanted} (off by ${show(sign(value) < 0 ? neg(value) : value)}), so x + t·r leaves the row`, ['ray'], `row ${row.name}`);
+    }
+  }
+  for (const [j, name] of model.names.entries()) {
+    const rj = r[j] as Q;
+    if (sign(rj) < 0 && model.lower[j] !== null) return reject(LpRejectionReason.RAY_BOUND, `ray: variable ${name}: r = ${show(rj)} < 0, but ${name} has the finite lower bound ${show(model.lower[j] as Q)}, which x + t·r leaves`, ['ray', name], `variable ${name}`);
+    if (sign(rj) > 0 && model.upper[j] !== null) return reject(LpRejectionReason.RAY_BOUND, `ray: variable ${name}: r = ${show(rj)} > 0, but ${name} has the finite upper bound ${show(model.upper[j] as Q)}, which x + t·r leaves`, ['ray', name], `variable ${name}`);
+  }
+  const slope = new Sum();
+  for (const [j, cj] of model.cost.entries()) slope.addProduct(cj, r[j] as Q);
+  const cr = slope.value();
+  if (model.minimize ? sign(cr) >= 0 : sign(cr) <= 0) {
+    return reject(LpRejectionReason.RAY_NOT_IMPROVING, `ray: c·r = ${show(cr)}, but a ${model.sense} needs c·r ${model.minimize ? '< 0' : '> 0'}`, ['ray'], null);
+  }
+  return {
+    accepted: true,
+    message: `x is feasible; r keeps every row and bound (a·r has each row's sign, r points away from every finite bound) and c·r = ${show(cr)} ${model.minimize ? '< 0' : '> 0'}: c·(x + t·r) + c₀ goes to ${model.minimize ? '−∞' : '+∞'} as t → ∞ with x + t·r feasible`,
+  };
+}
+
+/** Check a stored LP certificate claim (it must parse with LpCertificateClaimSchema) against its outcome's conditions. */
+export function checkLpCertificateClaim(raw: unknown, checkpoint: Checkpoint = () => undefined): LpCheckResult {
+  const claim = LpCertificateClaimSchema.parse(raw);
+  const model = modelOf(claim);
+  switch (claim.outcome) {
+    case 'OPTIMAL':
+      return checkOptimal(model, claim, checkpoint);
+    case 'INFEASIBLE':
+      return checkFarkas(model, claim, checkpoint);
+    case 'UNBOUNDED':
+      return checkUnbounded(model, claim, checkpoint);
+  }
+}
+
