@@ -604,3 +604,5 @@ export {
   resolveLpOperand,
 } from './domains/lp/index.js';
 export type { LpCertificateClaim, LpCertificateClaimInput, LpNumber, LpOperand, LpOutcome, LpProblem, LpProblemInput, LpRelation, NumberProblem, ResolvedLp } from './domains/lp/index.js';
+export { isCplexLpName, isFreeMpsName, LP_TEXT_LIMITS, LP_TEXT_SOURCES, LpTextRule, parseCplexLp, parseFreeMps, writeCplexLp, writeFreeMps } from './domains/lp/index.js';
+export type { FractionStyle, LpWriteOptions, MpsWriteOptions, TextPosition, TextReadOptions, WrittenLp } from './domains/lp/index.js';
