@@ -350,7 +350,8 @@ class LpReader {
     if (token.kind !== 'number') throw this.errors.at(token, LpTextRule.SYNTAX, `expected the right-hand side (a number) of ${where}, found ${this.describe(token)}`);
     this.next();
     const value = readNumber(this.errors, token.text, token);
-    if (this.token.kind === 'name' && this.sectionAt() === null && this.peek(1).kind !== 'colon') throw this.errors.at(this.token, LpTextRule.SYNTAX, `the right-hand side of ${where} must be a number; move "${this.token.text}" to the left-hand side`);
+    // A name on the rhs's own line is a variable on the right; on a later line it starts an unnamed row.
+    if (this.token.kind === 'name' && this.token.line === token.line && this.peek(1).kind !== 'colon') throw this.errors.at(this.token, LpTextRule.SYNTAX, `the right-hand side of ${where} must be a number; move "${this.token.text}" to the left-hand side`);
     return negative ? RATIONALS.neg(value) : value;
   }
 
