@@ -60,72 +60,88 @@ interface Token extends TextPosition {
 
 /** Characters of a CPLEX name besides letters and digits. */
 const NAME_SYMBOLS = '!"#$%&()/,.;?@_`\'{}|~';
-const isLetter = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+const NAME_CHAR = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const c = String.fromCharCode(code);
+  NAME_CHAR[code] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || NAME_SYMBOLS.includes(c) ? 1 : 0;
+}
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
-const isNameChar = (c: string): boolean => isLetter(c) || isDigit(c) || NAME_SYMBOLS.includes(c);
+const isNameChar = (c: string): boolean => c.length === 1 && NAME_CHAR[c.charCodeAt(0)] === 1;
 const NUMBER = /[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]+)?(?:\/[0-9]+)?/y;
 
-function tokenize(text: string, errors: TextErrors): Token[] {
-  const tokens: Token[] = [];
-  let line = 1;
-  let lineOffset = 0;
-  let lineStart = true;
-  let i = 0;
-  const at = (offset: number): TextPosition => ({ line, column: offset - lineOffset + 1 });
-  const push = (kind: TokenKind, start: number, end: number): void => {
-    tokens.push({ kind, text: text.slice(start, end), ...at(start), lineStart });
-    lineStart = false;
-  };
-  while (i < text.length) {
-    const c = text[i] ?? '';
-    if (c === '\n') {
-      i++;
-      line++;
-      lineOffset = i;
-      lineStart = true;
-    } else if (c === ' ' || c === '\t' || c === '\r') {
-      i++;
-    } else if (c === '\\') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '+' || c === '-') {
-      push('sign', i, i + 1);
-      i++;
-    } else if (c === ':') {
-      push('colon', i, i + 1);
-      i++;
-    } else if (c === '<' || c === '>' || c === '=') {
-      const next = text[i + 1];
-      const two = (c === '<' || c === '>') && next === '=' ? 2 : c === '=' && (next === '<' || next === '>') ? 2 : 1;
-      push('relation', i, i + two);
-      i += two;
-    } else if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
-      NUMBER.lastIndex = i;
-      const match = NUMBER.exec(text);
-      const end = i + (match?.[0].length ?? 1);
-      const after = text[end] ?? ' ';
-      if (isNameChar(after)) {
-        throw errors.at(at(end), LpTextRule.TERM_SEPARATION, `"${text.slice(i, end + 1)}": put a space between a coefficient and its variable name ("3 x", not "3x")`);
-      }
-      push('number', i, end);
-      i = end;
-    } else if (isNameChar(c) && c !== '.') {
-      const start = i;
-      while (i < text.length && isNameChar(text[i] ?? '')) i++;
-      push('name', start, i);
-    } else if (c === '[' || c === ']' || c === '^' || c === '*') {
-      throw errors.at(at(i), LpTextRule.UNSUPPORTED, `"${c}": quadratic terms are not supported (linear programs only)`);
-    } else {
-      const shown = c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e ? `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : `"${c}"`;
-      throw errors.at(at(i), c === '.' ? LpTextRule.SYNTAX : LpTextRule.CHARACTER, `unexpected character ${shown}${c === '.' ? ' (a name cannot start with a period)' : ''}`);
-    }
+/** The tokens of a text, made as the reader asks for them (a bad text fails where its error is, before the rest is tokenized). */
+class Lexer {
+  private line = 1;
+  private lineOffset = 0;
+  private lineStart = true;
+  private i = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly errors: TextErrors,
+  ) {}
+
+  private at(offset: number): TextPosition {
+    return { line: this.line, column: offset - this.lineOffset + 1 };
   }
-  tokens.push({ kind: 'end', text: '', ...at(i), lineStart: true });
-  return tokens;
+
+  private token(kind: TokenKind, start: number, end: number): Token {
+    const made: Token = { kind, text: this.text.slice(start, end), line: this.line, column: start - this.lineOffset + 1, lineStart: this.lineStart };
+    this.lineStart = false;
+    this.i = end;
+    return made;
+  }
+
+  /** The next token; 'end' (at the end of the text) for ever after. */
+  next(): Token {
+    const text = this.text;
+    while (this.i < text.length) {
+      const i = this.i;
+      const c = text[i] ?? '';
+      if (c === '\n') {
+        this.i++;
+        this.line++;
+        this.lineOffset = this.i;
+        this.lineStart = true;
+      } else if (c === ' ' || c === '\t' || c === '\r') {
+        this.i++;
+      } else if (c === '\\') {
+        const newline = text.indexOf('\n', i);
+        this.i = newline < 0 ? text.length : newline;
+      } else if (c === '+' || c === '-') {
+        return this.token('sign', i, i + 1);
+      } else if (c === ':') {
+        return this.token('colon', i, i + 1);
+      } else if (c === '<' || c === '>' || c === '=') {
+        const next = text[i + 1];
+        const two = (c === '<' || c === '>') && next === '=' ? 2 : c === '=' && (next === '<' || next === '>') ? 2 : 1;
+        return this.token('relation', i, i + two);
+      } else if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
+        NUMBER.lastIndex = i;
+        const match = NUMBER.exec(text);
+        const end = i + (match?.[0].length ?? 1);
+        if (isNameChar(text[end] ?? ' ')) {
+          throw this.errors.at(this.at(end), LpTextRule.TERM_SEPARATION, `"${text.slice(i, end + 1)}": put a space between a coefficient and its variable name ("3 x", not "3x")`);
+        }
+        return this.token('number', i, end);
+      } else if (isNameChar(c) && c !== '.') {
+        let end = i + 1;
+        while (end < text.length && NAME_CHAR[text.charCodeAt(end)] === 1) end++;
+        return this.token('name', i, end);
+      } else if (c === '[' || c === ']' || c === '^' || c === '*') {
+        throw this.errors.at(this.at(i), LpTextRule.UNSUPPORTED, `"${c}": quadratic terms are not supported (linear programs only)`);
+      } else {
+        const shown = c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e ? `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : `"${c}"`;
+        throw this.errors.at(this.at(i), c === '.' ? LpTextRule.SYNTAX : LpTextRule.CHARACTER, `unexpected character ${shown}${c === '.' ? ' (a name cannot start with a period)' : ''}`);
+      }
+    }
+    return { kind: 'end', text: '', ...this.at(this.i), lineStart: true };
+  }
 }
 
 type Section = 'objective' | 'constraints' | 'bounds' | 'general' | 'binary' | 'end';
 
-const OBJECTIVE_WORDS: Record<string, 'minimize' | 'maximize'> = {
+const OBJECTIVE_WORDS = new Map<string, 'minimize' | 'maximize'>(Object.entries({
   minimize: 'minimize',
   minimise: 'minimize',
   minimum: 'minimize',
@@ -134,8 +150,8 @@ const OBJECTIVE_WORDS: Record<string, 'minimize' | 'maximize'> = {
   maximise: 'maximize',
   maximum: 'maximize',
   max: 'maximize',
-};
-const SECTION_WORDS: Record<string, Section> = {
+} as const));
+const SECTION_WORDS = new Map<string, Section>(Object.entries({
   st: 'constraints',
   's.t.': 'constraints',
   'st.': 'constraints',
@@ -148,8 +164,8 @@ const SECTION_WORDS: Record<string, Section> = {
   binaries: 'binary',
   bin: 'binary',
   end: 'end',
-};
-const UNSUPPORTED_WORDS: Record<string, string> = {
+} as const));
+const UNSUPPORTED_WORDS = new Map<string, string>(Object.entries({
   semi: 'semi-continuous variables',
   semis: 'semi-continuous variables',
   'semi-continuous': 'semi-continuous variables',
@@ -159,10 +175,10 @@ const UNSUPPORTED_WORDS: Record<string, string> = {
   lazy: 'lazy constraints',
   user: 'user cuts',
   pwl: 'piecewise-linear terms',
-};
+}));
 
 /** Every word that a line can start a section with, for the writer's renaming. */
-const KEYWORDS = new Set([...Object.keys(OBJECTIVE_WORDS), ...Object.keys(SECTION_WORDS), ...Object.keys(UNSUPPORTED_WORDS), 'subject', 'such', 'free', 'inf', 'infinity', 'integer', 'integers']);
+const KEYWORDS = new Set([...OBJECTIVE_WORDS.keys(), ...SECTION_WORDS.keys(), ...UNSUPPORTED_WORDS.keys(), 'subject', 'such', 'free', 'inf', 'infinity', 'integer', 'integers']);
 
 const INFINITY_WORDS = new Set(['inf', 'infinity']);
 
@@ -170,8 +186,9 @@ const INFINITY_WORDS = new Set(['inf', 'infinity']);
 type BoundValue = { kind: 'finite'; value: Rational } | { kind: 'infinite'; sign: 1 | -1 };
 
 class LpReader {
-  private readonly tokens: Token[];
-  private index = 0;
+  private readonly source: Lexer;
+  /** The next few tokens (the reader looks at most two ahead); the last is 'end' once the text is done. */
+  private readonly ahead: Token[] = [];
   private readonly builder: ProblemBuilder;
   /** Rows whose name is generated, with their positions (named once every explicit name is known). */
   private readonly unnamed: { row: number; position: TextPosition }[] = [];
@@ -180,22 +197,28 @@ class LpReader {
     text: string,
     private readonly errors: TextErrors,
   ) {
-    this.tokens = tokenize(text, errors);
+    this.source = new Lexer(text, errors);
     this.builder = new ProblemBuilder(errors);
   }
 
   private get token(): Token {
-    return this.tokens[this.index] ?? (this.tokens.at(-1) as Token);
+    return this.peek(0);
   }
 
   private peek(offset: number): Token {
-    return this.tokens[this.index + offset] ?? (this.tokens.at(-1) as Token);
+    while (this.ahead.length <= offset && this.ahead.at(-1)?.kind !== 'end') this.ahead.push(this.source.next());
+    return this.ahead[offset] ?? (this.ahead.at(-1) as Token);
   }
 
+  /** The current token; moves past it (never past the end). */
   private next(): Token {
-    const token = this.token;
-    if (this.index < this.tokens.length - 1) this.index++;
+    const token = this.peek(0);
+    if (token.kind !== 'end') this.ahead.shift();
     return token;
+  }
+
+  private skip(count: number): void {
+    for (let k = 0; k < count; k++) this.next();
   }
 
   /** The section a token starts, when it is a keyword at the start of its line (consuming nothing). */
@@ -206,19 +229,19 @@ class LpReader {
     const word = token.text.toLowerCase();
     const second = this.peek(1);
     const sameLine = second.line === token.line && second.kind === 'name';
-    if (word in OBJECTIVE_WORDS) return { section: 'objective-again', length: 1 };
+    if (OBJECTIVE_WORDS.has(word)) return { section: 'objective-again', length: 1 };
     if ((word === 'subject' && sameLine && second.text.toLowerCase() === 'to') || (word === 'such' && sameLine && second.text.toLowerCase() === 'that')) return { section: 'constraints', length: 2 };
     if (word === 'subject' || word === 'such') throw this.errors.at(token, LpTextRule.SYNTAX, `"${token.text}" at the start of a line must be followed by "${word === 'subject' ? 'to' : 'that'}"`);
-    const section = SECTION_WORDS[word];
+    const section = SECTION_WORDS.get(word);
     if (section !== undefined) return { section, length: 1 };
-    const unsupported = UNSUPPORTED_WORDS[word];
+    const unsupported = UNSUPPORTED_WORDS.get(word);
     if (unsupported !== undefined) throw this.errors.at(token, LpTextRule.UNSUPPORTED, `"${token.text}" starts a section of ${unsupported}, which this reader does not support (linear programs with integer markers only)`);
     return null;
   }
 
   read(): LpProblemInput {
     const first = this.token;
-    const objectiveWord = first.kind === 'name' ? OBJECTIVE_WORDS[first.text.toLowerCase()] : undefined;
+    const objectiveWord = first.kind === 'name' ? OBJECTIVE_WORDS.get(first.text.toLowerCase()) : undefined;
     if (objectiveWord === undefined || !first.lineStart) {
       throw this.errors.at(first, LpTextRule.MISSING_SECTION, `expected the objective section (Minimize or Maximize, or min, max, minimise, maximise, minimum, maximum) first, found ${this.describe(first)}`);
     }
@@ -229,7 +252,7 @@ class LpReader {
     if (section === null || section.section !== 'constraints') {
       throw this.errors.at(this.token, section?.section === 'objective-again' ? LpTextRule.SECTION_ORDER : LpTextRule.MISSING_SECTION, `expected "Subject To" (or st, s.t., such that) after the objective, found ${this.describe(this.token)}`);
     }
-    this.index += section.length;
+    this.skip(section.length);
     this.readConstraints();
     const seen = new Map<Section, Token>();
     for (;;) {
@@ -241,7 +264,7 @@ class LpReader {
       const earlier = seen.get(section.section);
       if (earlier !== undefined) throw this.errors.at(start, LpTextRule.SECTION_ORDER, `a second ${section.section} section (the first is at line ${earlier.line})`);
       seen.set(section.section, start);
-      this.index += section.length;
+      this.skip(section.length);
       if (section.section === 'bounds') this.readBounds();
       else this.readIntegers(section.section === 'binary');
     }
@@ -563,7 +586,7 @@ export function writeCplexLp(problem: LpProblem, options: LpWriteOptions = {}): 
   };
   lines.push(`\\ ${problem.variables.length} variables, ${problem.constraints.length} rows`);
   lines.push(problem.sense === 'minimize' ? 'Minimize' : 'Maximize');
-  const objectiveTerms = problem.variables.map((v, j) => term(variableNames[j] ?? '', problem.objective[v.name] ?? '0'));
+  const objectiveTerms = problem.variables.map((v, j) => term(variableNames[j] ?? '', Object.hasOwn(problem.objective, v.name) ? (problem.objective[v.name] ?? '0') : '0'));
   let objectiveTail = '';
   if (problem.objective_constant !== '0') {
     if (options.objectiveConstant === 'omit') exact.value = false;

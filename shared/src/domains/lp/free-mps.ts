@@ -51,11 +51,11 @@ interface Field extends TextPosition {
 const SECTIONS = ['NAME', 'OBJSENSE', 'ROWS', 'COLUMNS', 'RHS', 'RANGES', 'BOUNDS', 'ENDATA'] as const;
 type Section = (typeof SECTIONS)[number];
 const UNSUPPORTED_SECTIONS = new Set(['QUADOBJ', 'QMATRIX', 'QSECTION', 'QCMATRIX', 'SOS', 'CSECTION', 'INDICATORS', 'LAZYCONS', 'USERCUTS', 'OBJNAME', 'GENCONS', 'PWLOBJ', 'SETS']);
-const SENSES: Record<string, 'minimize' | 'maximize'> = { MIN: 'minimize', MINIMIZE: 'minimize', MINIMISE: 'minimize', MAX: 'maximize', MAXIMIZE: 'maximize', MAXIMISE: 'maximize' };
+const SENSES = new Map<string, 'minimize' | 'maximize'>(Object.entries({ MIN: 'minimize', MINIMIZE: 'minimize', MINIMISE: 'minimize', MAX: 'maximize', MAXIMIZE: 'maximize', MAXIMISE: 'maximize' } as const));
 const BOUND_TYPES_WITH_VALUE = new Set(['UP', 'LO', 'FX', 'LI', 'UI']);
 const BOUND_TYPES_WITHOUT_VALUE = new Set(['FR', 'MI', 'PL', 'BV']);
 
-const RELATIONS: Record<string, LpRelation> = { L: '<=', G: '>=', E: '=' };
+const RELATIONS = new Map<string, LpRelation>(Object.entries({ L: '<=', G: '>=', E: '=' } as const));
 
 class MpsReader {
   private readonly builder: ProblemBuilder;
@@ -82,11 +82,14 @@ class MpsReader {
   }
 
   read(text: string): LpProblemInput {
-    const lines = text.split('\n');
-    for (let k = 0; k < lines.length; k++) {
-      const raw = lines[k] ?? '';
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      const number = k + 1;
+    // Line by line without splitting the whole text first: a bad line fails before the rest is looked at.
+    let number = 0;
+    for (let start = 0; start <= text.length; ) {
+      const newline = text.indexOf('\n', start);
+      const stop = newline < 0 ? text.length : newline;
+      const line = text.slice(start, stop > start && text[stop - 1] === '\r' ? stop - 1 : stop);
+      start = stop + 1;
+      number++;
       if (line.startsWith('*') || line.trim() === '') continue;
       this.lastLine = number;
       if (this.section === 'ENDATA') throw this.errors.at({ line: number, column: 1 }, LpTextRule.SYNTAX, 'nothing but comments may follow ENDATA');
@@ -142,7 +145,7 @@ class MpsReader {
 
   private sense(fields: Field[]): void {
     const value = fields[0] as Field;
-    const sense = SENSES[value.text.toUpperCase()];
+    const sense = SENSES.get(value.text.toUpperCase());
     if (sense === undefined || fields.length > 1) throw this.errors.at(fields[sense === undefined ? 0 : 1] as Field, LpTextRule.SYNTAX, 'OBJSENSE takes MIN or MAX (or MINIMIZE, MAXIMIZE)');
     this.builder.sense = sense;
     this.senseAwaited = null;
@@ -188,7 +191,7 @@ class MpsReader {
       if (this.objective === null) this.objective = name.text;
       else this.freeRows.add(name.text);
     } else {
-      const relation = RELATIONS[kind];
+      const relation = RELATIONS.get(kind);
       if (relation === undefined) throw this.errors.at(type, LpTextRule.SYNTAX, `"${type.text}" is not a row type (N, L, G or E)`);
       this.builder.row(name.text, relation, name);
     }
@@ -457,7 +460,7 @@ export function writeFreeMps(problem: LpProblem, options: MpsWriteOptions = {}):
       inMarker = v.integer;
     }
     const name = variableNames[j] ?? '';
-    const cost = problem.objective[v.name];
+    const cost = Object.hasOwn(problem.objective, v.name) ? problem.objective[v.name] : undefined;
     const entries: [string, string][] = [...(cost === undefined ? [] : [[objectiveName, cost] as [string, string]]), ...(column.get(v.name) ?? [])];
     if (entries.length === 0) entries.push([objectiveName, '0']);
     for (const [row, value] of entries) lines.push(` ${name} ${row} ${number(value)}`);

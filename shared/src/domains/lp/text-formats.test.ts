@@ -326,7 +326,7 @@ describe('numbers as the writers write them', () => {
 });
 
 /** Random problems: names from a pool that includes names CPLEX LP or MPS cannot carry. */
-const NAME_POOL = ['x', 'y', 'cost', 'x.1', 'a(b)', 'flow_1', 'x-1', '2x', 'e1', 'free', 'st', 'RHS', '$z', 'a:b', 'E', 'ROWS', 'c[1]', 'q*'];
+const NAME_POOL = ['x', 'y', 'cost', 'x.1', 'a(b)', 'flow_1', 'x-1', '2x', 'e1', 'free', 'st', 'RHS', '$z', 'a:b', 'E', 'ROWS', 'c[1]', 'q*', 'constructor', '__proto__', 'toString'];
 const numberArb = fc.oneof(
   fc.integer({ min: -20, max: 20 }).map(String),
   fc.tuple(fc.integer({ min: -50, max: 50 }), fc.integer({ min: 1, max: 12 })).map(([p, q]) => `${p}/${q}`),
@@ -429,6 +429,13 @@ describe('writers read back to the same canonical problem', () => {
     expect(written.exact).toBe(false);
     expect(written.text).toContain('+ 3.3333333333333333333e-1 z');
     expect(writeCplexLp(problem).text).toContain('+ 1/3 z');
+    // Long numbers are rounded too (GLPK refuses tokens over 255 characters, CBC's MPS fields over 100); 10^280 rounds exactly.
+    const big = canonicalLpProblem({ sense: 'minimize', variables: [{ name: 'x', upper: (2n ** 200n).toString() }, { name: 'y', upper: `1${'0'.repeat(280)}` }], objective: { x: 1 }, constraints: [] }, []);
+    const rounded = writeFreeMps(big, { fractions: 'round' });
+    expect(rounded.text).toContain(' UP BND x 1.6069380442589902755e60\n');
+    expect(rounded.text).toContain(' UP BND y 1.0000000000000000000e280\n');
+    expect(rounded.exact).toBe(false);
+    expect(writeFreeMps(big).text).toContain(` UP BND x ${2n ** 200n}\n`);
   });
 });
 

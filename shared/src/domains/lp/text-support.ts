@@ -251,8 +251,9 @@ export interface LpWriteOptions {
   /**
    * 'fraction' (default): every number exactly; a terminating decimal as a decimal (1/8 as 0.125),
    * any other as p/q, which our readers accept and other readers (CPLEX, GLPK, CBC) do not.
-   * 'round': every number as a decimal, the ones without a short exact expansion rounded to 20
-   * significant digits (for a floating-point solver; the result says `exact: false`).
+   * 'round': every number as a decimal of at most 30 characters (GLPK and CBC refuse long
+   * fields), the others rounded to 20 significant digits, d.ddd…e±k (for a floating-point
+   * solver; the result says `exact: false` when a value changed).
    */
   fractions?: FractionStyle;
   /**
@@ -280,6 +281,11 @@ export interface WrittenLp {
 }
 
 const DECIMAL_DIGITS = 20;
+/**
+ * Longest decimal written as it is in 'round' style: longer ones are rounded, since GLPK refuses
+ * a token over 255 characters and CBC's MPS reader a field over 100 (measured).
+ */
+const ROUNDED_MAX_LENGTH = 30;
 
 /** A rational as a decimal when its expansion terminates (denominator 2^a 5^b) within `maxLength` characters, else null. */
 export function terminatingDecimal(value: Rational, maxLength: number = LP_LIMITS.maxNumberTextLength): string | null {
@@ -296,7 +302,10 @@ export function terminatingDecimal(value: Rational, maxLength: number = LP_LIMIT
   }
   if (den !== 1n) return null;
   const places = Math.max(twos, fives);
-  if (places === 0) return value.num.toString();
+  if (places === 0) {
+    const integer = value.num.toString();
+    return integer.length > maxLength ? null : integer;
+  }
   if (places > maxLength) return null;
   const scaled = bigAbs(value.num) * (10n ** BigInt(places) / value.den);
   const digits = scaled.toString().padStart(places + 1, '0');
@@ -328,11 +337,13 @@ export function roundedDecimal(value: Rational): string {
 export function writeNumber(canonical: string, style: FractionStyle, exact: { value: boolean }): string {
   const value = parseLpNumber(canonical);
   if ('rule' in value) throw new Error(`writeNumber: "${canonical}" is not a canonical number`);
-  const decimal = terminatingDecimal(value);
+  const decimal = terminatingDecimal(value, style === 'round' ? ROUNDED_MAX_LENGTH : LP_LIMITS.maxNumberTextLength);
   if (decimal !== null) return decimal;
   if (style === 'fraction') return formatLpNumber(value);
-  exact.value = false;
-  return roundedDecimal(value);
+  const rounded = roundedDecimal(value);
+  const back = parseLpNumber(rounded);
+  if ('rule' in back || back.num !== value.num || back.den !== value.den) exact.value = false;
+  return rounded;
 }
 
 /**
