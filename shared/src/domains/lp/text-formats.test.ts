@@ -439,6 +439,39 @@ describe('writers read back to the same canonical problem', () => {
   });
 });
 
+describe('readers on damaged texts', () => {
+  /** Either a problem the contract accepts, or INVALID_REQUEST at a place inside the text; never another error. */
+  function readsOrFailsInside(read: (text: string) => LpProblemInput, text: string): void {
+    try {
+      canonicalLpProblem(read(text), []);
+    } catch (error) {
+      if (!(error instanceof JacobianError) || error.code !== 'INVALID_REQUEST') throw error;
+      const { line, column, rule } = error.data ?? {};
+      const lines = text.split('\n');
+      expect(typeof rule).toBe('string');
+      expect(line).toBeGreaterThanOrEqual(1);
+      expect(line).toBeLessThanOrEqual(lines.length + 1);
+      expect(column).toBeGreaterThanOrEqual(1);
+      expect(column).toBeLessThanOrEqual((lines[(line as number) - 1] ?? '').length + 1);
+    }
+  }
+  const edit = fc.tuple(fc.nat(), fc.constantFrom('', ' ', '\n', '-', '+', ':', '<=', '=', 'x', '3', '1/0', '.', 'inf', 'free', 'end', 'ENDATA', "'MARKER'", 'RHS', '\\', '*', 'st', 'bounds', 'UP', 'e5'), fc.integer({ min: 0, max: 3 }));
+  const damage = (text: string, [at, insert, remove]: [number, string, number]): string => {
+    const k = at % (text.length + 1);
+    return text.slice(0, k) + insert + text.slice(k + remove);
+  };
+
+  it('CPLEX LP: every damaged text is read or refused at a place inside it', () => {
+    const texts = [DIET_LP, SMALL_FREE_LP, SMALL_MILP_LP, writeCplexLp(mps(TRANSPORT_MPS)).text];
+    fc.assert(fc.property(fc.constantFrom(...texts), fc.array(edit, { minLength: 1, maxLength: 4 }), (text, edits) => readsOrFailsInside(parseCplexLp, edits.reduce(damage, text))), { numRuns: 2000 });
+  });
+
+  it('free MPS: every damaged text is read or refused at a place inside it', () => {
+    const texts = [DIET_MPS, TRANSPORT_MPS, writeFreeMps(lp(SMALL_FREE_LP)).text];
+    fc.assert(fc.property(fc.constantFrom(...texts), fc.array(edit, { minLength: 1, maxLength: 4 }), (text, edits) => readsOrFailsInside(parseFreeMps, edits.reduce(damage, text))), { numRuns: 2000 });
+  });
+});
+
 const found = (command: string): boolean => {
   try {
     execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'pipe' });
