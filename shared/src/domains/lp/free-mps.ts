@@ -36,6 +36,8 @@
  *   silent choice): an UP or UI bound below zero on a column whose lower bound is not given
  *   (CPLEX then sets the lower bound to −∞, GLPK keeps 0), and an integer column with no upper
  *   bound given (GLPK and CBC default it to 1, CPLEX documents +∞).
+ * - In COLUMNS, RHS and RANGES lines, a field after the first that starts with $ begins a comment
+ *   to the end of the line (GLPK writes "$ empty column"); so a row name cannot start with $.
  * - Numbers are exact: integers, decimals with an optional exponent and, as our extension,
  *   fractions p/q. 1e30 is a large number, not infinity.
  */
@@ -56,6 +58,12 @@ const BOUND_TYPES_WITH_VALUE = new Set(['UP', 'LO', 'FX', 'LI', 'UI']);
 const BOUND_TYPES_WITHOUT_VALUE = new Set(['FR', 'MI', 'PL', 'BV']);
 
 const RELATIONS = new Map<string, LpRelation>(Object.entries({ L: '<=', G: '>=', E: '=' } as const));
+
+/** COLUMNS, RHS and RANGES lines end at a field after the first that starts with $ (a comment, as GLPK writes "$ empty column"). */
+function withoutComment(fields: Field[]): Field[] {
+  const comment = fields.findIndex((field, k) => k > 0 && field.text.startsWith('$'));
+  return comment < 0 ? fields : fields.slice(0, comment);
+}
 
 class MpsReader {
   private readonly builder: ProblemBuilder;
@@ -166,11 +174,11 @@ class MpsReader {
         this.rowLine(fields);
         return;
       case 'COLUMNS':
-        this.columnLine(fields);
+        this.columnLine(withoutComment(fields));
         return;
       case 'RHS':
       case 'RANGES':
-        this.valueLine(fields, this.section);
+        this.valueLine(withoutComment(fields), this.section);
         return;
       case 'BOUNDS':
         this.boundLine(fields);
@@ -185,6 +193,7 @@ class MpsReader {
     if (type === undefined || name === undefined || fields.length !== 2) throw this.errors.at(fields[Math.min(fields.length, 2)] ?? (fields[0] as Field), LpTextRule.SYNTAX, 'a ROWS line is "type name", type N, L, G or E');
     const kind = type.text.toUpperCase();
     checkName(this.errors, name.text, name, 'row');
+    if (name.text.startsWith('$')) throw this.errors.at(name, LpRule.NAME_SYNTAX, `row name "${name.text.slice(0, 40)}" starts with $, which begins a comment where COLUMNS, RHS and RANGES name rows`);
     const earlier = this.rowAt.get(name.text);
     if (earlier !== undefined) throw this.errors.at(name, LpRule.DUPLICATE_NAME, `row "${name.text}" is already declared at line ${earlier.line}`);
     if (kind === 'N') {

@@ -554,6 +554,47 @@ describe.skipIf(!GLPSOL && !CBC)('GLPK and CBC read what the writers write (know
     }
   });
 
+  it.skipIf(!GLPSOL)('GLPK reads our free MPS of random problems and writes CPLEX LP and free MPS that our readers read back to the same problem', () => {
+    const decimal = fc.oneof(fc.integer({ min: -30, max: 30 }).map(String), fc.integer({ min: -4000, max: 4000 }).map((k) => String(k / 8)));
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/).filter(isCplexLpName);
+    const simpleArb = fc
+      .record({
+        sense: fc.constantFrom('minimize' as const, 'maximize' as const),
+        names: fc.uniqueArray(name, { minLength: 1, maxLength: 6 }),
+        // At least one row: GLPK 5.0 aborts writing a problem with none (assertion P->m > 0 in api/mps.c).
+        rows: fc.array(fc.tuple(fc.array(fc.tuple(fc.nat(), decimal), { maxLength: 4 }), fc.constantFrom('<=' as const, '=' as const, '>=' as const), decimal), { minLength: 1, maxLength: 5 }),
+        costs: fc.array(fc.tuple(fc.nat(), decimal), { maxLength: 6 }),
+        bounds: fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), decimal, fc.integer({ min: 0, max: 20 }), fc.boolean()), { minLength: 6, maxLength: 6 }),
+      })
+      .map(({ sense, names, rows, costs, bounds }): LpProblemInput => {
+        const form = (terms: [number, string][]): Record<string, string> => Object.fromEntries(terms.map(([j, v]) => [names[j % names.length] ?? '', v]));
+        const variables = names.map((n, j) => {
+          const [kind, low, width, integer] = bounds[j] ?? [0, '0', 0, false];
+          const upper = String(Number(low) + width);
+          const shape = [{}, { lower: null }, { upper: String(width) }, { lower: low, upper }, { lower: null, upper: null }, { lower: low }][kind] ?? {};
+          return { name: n, ...shape, ...(integer ? { integer: true } : {}) };
+        });
+        return { sense, variables, objective: form(costs), constraints: rows.map(([terms, relation, rhs], i) => ({ name: `c${i}`, coefficients: form(terms), relation, rhs })) };
+      })
+      .map((input) => canonicalLpProblem(input, []));
+    /** Variables in name order (GLPK's LP writer declares them in its own order), keys canonical. */
+    const normal = (problem: LpProblem, sense: LpProblem['sense'] = problem.sense): string => canonicalize({ ...problem, sense, variables: [...problem.variables].sort((a, b) => (a.name < b.name ? -1 : 1)) });
+    fc.assert(
+      fc.property(simpleArb, (problem) => {
+        const ours = file(writeFreeMps(problem, { objectiveSense: 'omit' }).text, 'mps');
+        const lpOut = join(dir, `g${files++}.lp`);
+        const mpsOut = join(dir, `g${files++}.mps`);
+        execFileSync('glpsol', ['--freemps', ours, ...(problem.sense === 'maximize' ? ['--max'] : []), '--check', '--wlp', lpOut, '--wfreemps', mpsOut], { stdio: 'pipe' });
+        const fromLp = lp(execFileSync('cat', [lpOut], { encoding: 'utf8' }));
+        expect(normal(fromLp)).toBe(normal(problem));
+        // GLPK's MPS has no OBJSENSE: it reads as a minimization of the same data.
+        const fromMps = mps(execFileSync('cat', [mpsOut], { encoding: 'utf8' }));
+        expect(normal(fromMps, problem.sense)).toBe(normal(problem));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it.skipIf(!GLPSOL)('glpsol reads the ranged transportation MPS itself and our rewrite of it to the same known optimum 153.675', () => {
     expect(glpsol(file(TRANSPORT_MPS, 'mps'), '--freemps', false)).toBeCloseTo(153.675, 6);
     expect(glpsol(file(writeFreeMps(mps(TRANSPORT_MPS)).text, 'mps'), '--freemps', false)).toBeCloseTo(153.675, 6);
