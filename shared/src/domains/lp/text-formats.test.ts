@@ -252,6 +252,8 @@ ENDATA
       ['ui', '0', '9', true],
     ]);
     expect(mps('NAME\nOBJSENSE MIN\nROWS\n N obj\nCOLUMNS\n x obj 1\nENDATA').sense).toBe('minimize');
+    // GLPK writes a column without coefficients as "w c 0 $ empty column".
+    expect(mps('NAME\nROWS\n N obj\n L c\nCOLUMNS\n x c 1\n w c 0 $ empty column\nRHS\n RHS1 c 2 $ comment\nENDATA').variables.map((v) => v.name)).toEqual(['x', 'w']);
   });
 
   const rejects: [string, string, number, number, string][] = [
@@ -282,6 +284,7 @@ ENDATA
     ['text after ENDATA', 'NAME\nROWS\n N obj\nCOLUMNS\n x obj 1\nENDATA\nROWS', 7, 1, 'syntax'],
     ['a character outside ASCII', 'NAME\nROWS\n N objé\nENDATA', 3, 7, 'character'],
     ['OBJSENSE with no sense', 'NAME\nOBJSENSE\nROWS\nENDATA', 3, 1, 'syntax'],
+    ['a row name starting with $ (a comment where rows are named)', 'NAME\nROWS\n N obj\n L $c\nENDATA', 4, 4, 'name-syntax'],
   ];
   it.each(rejects)('refuses %s at its line and column, naming the rule', (_what, text, line, column, rule) => {
     const error = failure(() => parseFreeMps(text, { path: ['payload', 'mps_text'] }));
