@@ -19,7 +19,7 @@
  *   A column exists by appearing here (an entry with value 0 declares a column with no coefficient).
  * - RHS and RANGES: `[set] row value [row value]`: with an odd number of fields the first is the
  *   set's name. Only one set is read: a second set name is an error. An RHS on the objective row
- *   is minus the objective constant (objective = c·x − RHS: the convention of CPLEX and CBC;
+ *   is minus the objective constant (objective = c·x − RHS: the usual convention, and CBC's, measured;
  *   GLPK 5.0 reads it as +constant, measured).
  * - RANGES, with R the range of a row with right-hand side b: an L row holds b − |R| ≤ a·x ≤ b,
  *   a G row b ≤ a·x ≤ b + |R|, an E row b ≤ a·x ≤ b + R when R > 0 and b + R ≤ a·x ≤ b when
@@ -29,13 +29,14 @@
  *   an error.
  * - BOUNDS: `type [set] column [value]`, types UP, LO, FX, LI, UI (with a value) and FR, MI, PL,
  *   BV (without); the set name is present when the field count says so. UP/LO/FX set the upper,
- *   lower or both bounds; FR both infinite; MI lower −∞ (the upper bound unchanged, as CPLEX);
+ *   lower or both bounds; FR both infinite; MI lower −∞ (the upper bound unchanged);
  *   PL upper +∞; BV integer in [0, 1]; LI/UI integer with that lower/upper bound. The same bound
- *   of a column set twice is an error (CPLEX keeps the last one).
+ *   of a column set twice is an error (readers that accept it keep the last one).
  * - Where the common readers disagree, the text must be explicit (an error says so, never a
  *   silent choice): an UP or UI bound below zero on a column whose lower bound is not given
- *   (CPLEX then sets the lower bound to −∞, GLPK keeps 0), and an integer column with no upper
- *   bound given (GLPK and CBC default it to 1, CPLEX documents +∞).
+ *   (CBC then sets the lower bound to −∞, as QSopt documents; GLPK 5.0 keeps 0: both measured),
+ *   and an integer column with no upper bound given (GLPK 5.0 and CBC default it to 1, measured;
+ *   other readers to +∞).
  * - In COLUMNS, RHS and RANGES lines, a field after the first that starts with $ begins a comment
  *   to the end of the line (GLPK writes "$ empty column"); so a row name cannot start with $.
  * - Numbers are exact: integers, decimals with an optional exponent and, as our extension,
@@ -394,12 +395,12 @@ class MpsReader {
     for (const { j, at } of this.negativeUpper) {
       const variable = this.builder.variables[j];
       if (variable !== undefined && variable.lowerAt === null) {
-        throw this.errors.at(at, LpTextRule.BOUND_AMBIGUOUS, `column "${variable.name}" has a negative upper bound and no lower bound; MPS readers disagree on what that means (CPLEX sets the lower bound to -infinity, GLPK keeps 0): give the lower bound too (LO or MI)`);
+        throw this.errors.at(at, LpTextRule.BOUND_AMBIGUOUS, `column "${variable.name}" has a negative upper bound and no lower bound; MPS readers disagree on what that means (CBC sets the lower bound to -infinity, GLPK 5.0 keeps 0): give the lower bound too (LO or MI)`);
       }
     }
     this.builder.variables.forEach((variable, j) => {
       if (variable.integer && variable.upperAt === null) {
-        throw this.errors.at(this.firstSeen.get(j) ?? { line: 1, column: 1 }, LpTextRule.BOUND_AMBIGUOUS, `integer column "${variable.name}" has no upper bound in BOUNDS; MPS readers disagree on its default (GLPK and CBC: 1, CPLEX: +infinity): give UP, PL or BV`);
+        throw this.errors.at(this.firstSeen.get(j) ?? { line: 1, column: 1 }, LpTextRule.BOUND_AMBIGUOUS, `integer column "${variable.name}" has no upper bound in BOUNDS; MPS readers disagree on its default (GLPK 5.0 and CBC: 1; others, like our JSON form: +infinity): give UP, PL or BV`);
       }
     });
   }
@@ -428,7 +429,7 @@ export function isFreeMpsName(name: string): boolean {
 /** Options of the MPS writer. */
 export interface MpsWriteOptions extends LpWriteOptions {
   /**
-   * 'write' (default): a maximization gets an OBJSENSE section (read by CPLEX, CBC's library and
+   * 'write' (default): a maximization gets an OBJSENSE section (CPLEX's extension, read by
    * our reader). 'omit': no OBJSENSE (GLPK's glpsol refuses the section, and the cbc program
    * ignores it: pass --max / -max to them); the text then reads as a minimization.
    */
