@@ -584,6 +584,7 @@ export {
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
   LP_PROBLEM_SEMANTICS_URI,
+  LP_RESERVED_NAME,
   LP_SOURCES,
   LpCertificateClaimInputSchema,
   LpCertificateClaimSchema,

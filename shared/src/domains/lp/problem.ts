@@ -41,7 +41,7 @@ export const LpRule = {
   ZERO_DENOMINATOR: 'zero-denominator',
   /** A numerator or denominator over LP_LIMITS.maxNumberBits bits, or an exponent over maxExponent. */
   NUMBER_SIZE: 'number-size',
-  /** A name that is empty, too long, or has characters other than printable ASCII without spaces. */
+  /** A name that is empty, too long, has characters other than printable ASCII without spaces, or is "__proto__". */
   NAME_SYNTAX: 'name-syntax',
   DUPLICATE_NAME: 'duplicate-name',
   /** A coefficient, value or multiplier of a variable or row the problem does not declare. */
@@ -125,11 +125,17 @@ export const formatLpNumber = (value: Rational): string => RATIONALS.format(valu
 export const parseCanonicalLpNumber = (text: string): Rational | null => RATIONALS.parseCanonical(text);
 
 const NAME = /^[!-~]+$/;
+/**
+ * Refused as a name: as a key of a coefficient record, zod's record parsing (of a request and of a
+ * stored problem) drops it without a word, and with it the coefficient.
+ */
+export const LP_RESERVED_NAME = '__proto__';
 export const LpNameSchema = z
   .string()
   .min(1)
   .max(LP_LIMITS.maxNameLength)
   .regex(NAME, 'printable ASCII without spaces')
+  .refine((name) => name !== LP_RESERVED_NAME, `"${LP_RESERVED_NAME}" is reserved`)
   .describe('a name: 1–255 printable ASCII characters without spaces');
 
 /** A sparse linear form: name → coefficient. */
@@ -201,7 +207,7 @@ export type LpProblem = z.infer<typeof LpProblemSchema>;
 function indexNames(names: readonly string[], path: (i: number) => JsonPath, what: string): Map<string, number> {
   const index = new Map<string, number>();
   names.forEach((name, i) => {
-    if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces`, path(i), LpRule.NAME_SYNTAX);
+    if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength || name === LP_RESERVED_NAME) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces, and not "${LP_RESERVED_NAME}"`, path(i), LpRule.NAME_SYNTAX);
     const earlier = index.get(name);
     if (earlier !== undefined) throw lpError(`${what} name "${name}" is used twice (positions ${earlier} and ${i})`, path(i), LpRule.DUPLICATE_NAME);
     index.set(name, i);

@@ -8,7 +8,7 @@ import { canonicalize } from '../../canonical-json.js';
 import { JacobianError } from '../../errors.js';
 import { isCplexLpName, parseCplexLp, writeCplexLp } from './cplex-lp.js';
 import { isFreeMpsName, parseFreeMps, writeFreeMps } from './free-mps.js';
-import { canonicalLpProblem, LP_LIMITS, parseLpNumber, type LpProblem, type LpProblemInput } from './problem.js';
+import { canonicalLpProblem, LP_LIMITS, LpProblemInputSchema, parseLpNumber, type LpProblem, type LpProblemInput } from './problem.js';
 import { DIET_LP, DIET_MPS, SMALL_FREE_LP, SMALL_MAX_LP, SMALL_MILP_LP, TRANSPORT_MPS } from './text-formats-fixtures.js';
 import { LP_TEXT_LIMITS, roundedDecimal, terminatingDecimal } from './text-support.js';
 
@@ -167,12 +167,19 @@ End
     ['two terms without a sign', 'min\n x y\nst\nend', 2, 4, 'syntax'],
     ['a name over 255 characters', `min\n ${'v'.repeat(256)}\nst\nend`, 2, 2, 'name-syntax'],
     ['two signs', 'min\n x + - y\nst\nend', 2, 6, 'syntax'],
+    ['the reserved name __proto__', 'min\n x + __proto__\nst\nend', 2, 6, 'name-syntax'],
   ];
   it.each(rejects)('refuses %s at its line and column, naming the rule', (_what, text, line, column, rule) => {
     const error = failure(() => parseCplexLp(text, { path: ['payload', 'lp_text'] }));
     expect(error).toMatchObject({ path: ['payload', 'lp_text'], rule, line, column });
     expect(error.message).toContain(`payload.lp_text (CPLEX LP) at line ${line}, column ${column}:`);
     expect(error.message).toContain(`(rule ${rule})`);
+  });
+
+  it('the contract refuses the name __proto__ (zod\'s record parsing would drop its coefficients silently)', () => {
+    const request = JSON.parse('{"sense":"minimize","variables":[{"name":"__proto__"}],"objective":{"__proto__":5},"constraints":[]}') as unknown;
+    expect(LpProblemInputSchema.safeParse(request).success).toBe(false);
+    expect(failure(() => canonicalLpProblem({ sense: 'minimize', variables: [{ name: '__proto__' }], objective: {}, constraints: [] }))).toMatchObject({ rule: 'name-syntax', path: ['problem', 'variables', 0, 'name'] });
   });
 
   it('refuses a text over the length bound before reading it, and more variables than LP_LIMITS allows where the first one too many appears', () => {

@@ -6,7 +6,7 @@
  */
 import { JacobianError, type JsonPath } from '../../errors.js';
 import { makeRational, RATIONALS, type Rational } from '../polynomial/field.js';
-import { formatLpNumber, LP_LIMITS, LpRule, parseLpNumber, type LpProblem, type LpProblemInput, type LpRelation } from './problem.js';
+import { formatLpNumber, LP_LIMITS, LP_RESERVED_NAME, LpRule, parseLpNumber, type LpProblem, type LpProblemInput, type LpRelation } from './problem.js';
 
 /** Bounds on a text, checked before it is read. */
 export const LP_TEXT_LIMITS = {
@@ -108,8 +108,8 @@ const NAME = /^[!-~]+$/;
 
 /** A name as the problem contract allows it (printable ASCII without spaces, 1–255 characters), or INVALID_REQUEST. */
 export function checkName(errors: TextErrors, name: string, position: TextPosition, what: string): string {
-  if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength) {
-    throw errors.at(position, LpRule.NAME_SYNTAX, `${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces`);
+  if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength || name === LP_RESERVED_NAME) {
+    throw errors.at(position, LpRule.NAME_SYNTAX, `${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces, and not "${LP_RESERVED_NAME}"`);
   }
   return name;
 }
