@@ -8,6 +8,7 @@
 #   singular                       the Groebner-basis provider, and the truth the TypeScript engine is compared with
 #   pari-gp                        PARI/GP (gp): the exact linear algebra provider, and the truth our matrix engine is compared with
 #   prometheus                     for promtool: the alert rules in infra/observability are checked and unit-tested
+#   glpk-utils coinor-cbc          glpsol and cbc: the LP text format tests check that they read our written CPLEX LP and MPS
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
 set -euo pipefail
 
@@ -21,6 +22,8 @@ command -v cadical >/dev/null 2>&1 || need+=(cadical)
 command -v Singular >/dev/null 2>&1 || need+=(singular)
 command -v gp >/dev/null 2>&1 || need+=(pari-gp)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
+command -v cbc >/dev/null 2>&1 || need+=(coinor-cbc)
 [ "${#need[@]}" -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then

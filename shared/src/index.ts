@@ -586,6 +586,7 @@ export {
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
   LP_PROBLEM_SEMANTICS_URI,
+  LP_RESERVED_NAME,
   LP_SOURCES,
   LpCertificateClaimInputSchema,
   LpCertificateClaimSchema,
@@ -607,3 +608,5 @@ export {
   resolveLpOperand,
 } from './domains/lp/index.js';
 export type { LpCertificateClaim, LpCertificateClaimInput, LpNumber, LpNumberLimits, LpOperand, LpOutcome, LpProblem, LpProblemInput, LpRelation, NumberProblem, ResolvedLp } from './domains/lp/index.js';
+export { isCplexLpName, isFreeMpsName, LP_TEXT_LIMITS, LP_TEXT_SOURCES, LpTextRule, parseCplexLp, parseFreeMps, writeCplexLp, writeFreeMps } from './domains/lp/index.js';
+export type { FractionStyle, LpWriteOptions, MpsWriteOptions, TextPosition, TextReadOptions, WrittenLp } from './domains/lp/index.js';

@@ -341,6 +341,10 @@ const EXPECTED: [string, string][] = [
   ['rational eigenvalues with algebraic and geometric multiplicity', 'matrix.eigenvalues.compute'],
   ['spectrum of an integer matrix', 'matrix.eigenvalues.compute'],
   ['characteristic roots of a matrix mod p', 'matrix.eigenvalues.compute'],
+  ['read an MPS file', 'lp.problem.construct'],
+  ['parse CPLEX LP format linear program', 'lp.problem.construct'],
+  ['store a linear program', 'lp.problem.construct'],
+  ['import a mixed integer program from free MPS text', 'lp.problem.construct'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -6,6 +6,8 @@ import {
   GRAPH_FORMATS_SOURCE,
   GRAPH_OPERAND_SOURCE,
   GRAPH_WITNESS_SOURCE,
+  LP_SOURCES,
+  LP_TEXT_SOURCES,
   JacobianError,
   createShardHandler,
   type ShardHandler,
@@ -42,6 +44,7 @@ import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES, PARI_MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
+import { constructLpProblem } from './lp/problem-construct.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
@@ -260,6 +263,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     // Exact linear algebra on our TypeScript engine; PARI/GP serves the ones it can where it is installed.
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
+    // Linear programs from JSON, CPLEX LP or free MPS text, read by our own parsers and stored canonically.
+    capabilityRegistration(typescriptProvider('jacobian-lp-problem-ts', ['./lp/problem-construct.ts'], ['lp-problem-construction', 'cplex-lp-format', 'free-mps-format'], [...LP_SOURCES, ...LP_TEXT_SOURCES]), () => constructLpProblem),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -13,6 +13,7 @@ export {
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
   LP_PROBLEM_SEMANTICS_URI,
+  LP_RESERVED_NAME,
   LpConstraintSchema,
   LpNameSchema,
   lpNumber,
@@ -48,3 +49,13 @@ export const LP_SOURCES: readonly string[] = [
   ...['./problem.ts', './certificate.ts', './operand.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
 ];
+
+// CPLEX LP and free MPS text: readers (strict, errors with line and column) and writers.
+export { isCplexLpName, parseCplexLp, writeCplexLp } from './cplex-lp.js';
+export { isFreeMpsName, parseFreeMps, writeFreeMps } from './free-mps.js';
+export type { MpsWriteOptions } from './free-mps.js';
+export { LP_TEXT_LIMITS, LpTextRule } from './text-support.js';
+export type { FractionStyle, LpWriteOptions, TextPosition, TextReadOptions, WrittenLp } from './text-support.js';
+
+/** The files of the text readers and writers, for the SOURCE_TREE digest of a provider built on them (with LP_SOURCES). */
+export const LP_TEXT_SOURCES: readonly string[] = ['./text-support.ts', './cplex-lp.ts', './free-mps.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)));

@@ -143,12 +143,17 @@ export const formatLpNumber = (value: Rational): string => RATIONALS.format(valu
 export const parseCanonicalLpNumber = (text: string): Rational | null => RATIONALS.parseCanonical(text);
 
 const NAME = /^[!-~]+$/;
-const RESERVED_NAME = '__proto__';
+/**
+ * Refused as a name: as a key of a coefficient record, zod's record parsing (of a request and of a
+ * stored problem) drops it without a word, and with it the coefficient.
+ */
+export const LP_RESERVED_NAME = '__proto__';
 export const LpNameSchema = z
   .string()
   .min(1)
   .max(LP_LIMITS.maxNameLength)
   .regex(NAME, 'printable ASCII without spaces')
+  .refine((name) => name !== LP_RESERVED_NAME, `"${LP_RESERVED_NAME}" is reserved`)
   .describe('a name: 1–255 printable ASCII characters without spaces');
 
 /** A sparse linear form: name → coefficient. */
@@ -220,10 +225,7 @@ export type LpProblem = z.infer<typeof LpProblemSchema>;
 function indexNames(names: readonly string[], path: (i: number) => JsonPath, what: string): Map<string, number> {
   const index = new Map<string, number>();
   names.forEach((name, i) => {
-    if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces`, path(i), LpRule.NAME_SYNTAX);
-    // Coefficients and certificates are JSON objects keyed by name, and zod's record drops the key
-    // "__proto__" without a word: its coefficients would vanish from the problem that is checked.
-    if (name === RESERVED_NAME) throw lpError(`${what} name "${RESERVED_NAME}" is reserved (objects keyed by it lose that key when parsed); rename it`, path(i), LpRule.NAME_SYNTAX);
+    if (!NAME.test(name) || name.length > LP_LIMITS.maxNameLength || name === LP_RESERVED_NAME) throw lpError(`${what} name "${name.slice(0, 40)}" must be 1–${LP_LIMITS.maxNameLength} printable ASCII characters without spaces, and not "${LP_RESERVED_NAME}"`, path(i), LpRule.NAME_SYNTAX);
     const earlier = index.get(name);
     if (earlier !== undefined) throw lpError(`${what} name "${name}" is used twice (positions ${earlier} and ${i})`, path(i), LpRule.DUPLICATE_NAME);
     index.set(name, i);
