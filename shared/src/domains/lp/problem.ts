@@ -152,8 +152,8 @@ export const LpNameSchema = z
   .string()
   .min(1)
   .max(LP_LIMITS.maxNameLength)
-  .regex(NAME, 'printable ASCII without spaces')
-  .refine((name) => name !== LP_RESERVED_NAME, `"${LP_RESERVED_NAME}" is reserved`)
+  .regex(NAME, `printable ASCII without spaces (rule ${LpRule.NAME_SYNTAX})`)
+  .refine((name) => name !== LP_RESERVED_NAME, `"${LP_RESERVED_NAME}" is reserved: objects keyed by it lose that key when parsed (rule ${LpRule.NAME_SYNTAX})`)
   .describe('a name: 1–255 printable ASCII characters without spaces');
 
 /** A sparse linear form: name → coefficient. */
