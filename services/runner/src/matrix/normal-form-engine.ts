@@ -12,7 +12,7 @@
  * polled once per row or column operation so that a run past its budget stops.
  */
 import { fractionFreeEliminate, type Checkpoint } from './engine.js';
-import { cyclicLattice, hermiteOfCongruence } from './normal-form-modular.js';
+import { squareLattice } from './normal-form-modular.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -183,9 +183,9 @@ function transformFromForm(A: readonly (readonly bigint[])[], H: readonly (reado
  * first `rank` rows non-zero, each pivot positive, every entry above a pivot in [0, pivot), rows
  * below the rank zero. Any shape, any rank. H is unique for A (it depends on A's row lattice only).
  *
- * A square A goes first to {@link cyclicLattice} (det A and a kernel vector from A modulo
- * word-size primes): when Z^n / L is cyclic (about 85% of random matrices) H is written down from
- * that congruence ({@link hermiteOfCongruence}), otherwise computed modulo d = |det A|. Other full
+ * A square A goes first to {@link squareLattice} (det A and solutions of A z = det·r from A modulo
+ * word-size primes): H is read off the congruences x·z ≡ 0 (mod d) when they cut out L (almost
+ * all random matrices), otherwise computed modulo d = |det A|. Other full
  * column rank inputs (m > n = rank) are computed modulo the determinant of n independent rows
  * (see {@link modularHermite}). U, when asked of a square non-singular A, is H A⁻¹. Everything
  * else goes by the extended-gcd row operations of {@link hermiteByRowOperations}.
@@ -197,10 +197,10 @@ export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { 
   const transforms = options.transforms === true;
   const pivots = Array.from({ length: n }, (_, c) => c);
   if (m === n && n > 0) {
-    // Square: det A and, for a cyclic Z^n / L, the congruence that defines L, from A modulo word-size primes.
-    const lattice = cyclicLattice(A, checkpoint);
+    // Square: det A and the congruences that cut out L, from A modulo word-size primes.
+    const lattice = squareLattice(A, checkpoint);
     if (lattice.kind !== 'singular-modulo-primes') {
-      const hnf = lattice.kind === 'cyclic' ? hermiteOfCongruence(lattice.z, lattice.d, checkpoint) : modularHermite(A, lattice.d, checkpoint);
+      const hnf = lattice.kind === 'hermite' ? lattice.hnf : modularHermite(A, lattice.d, checkpoint);
       return { hnf, rank: n, pivots, transform: transforms ? transformFromForm(A, hnf, checkpoint) : null };
     }
   }
@@ -283,8 +283,9 @@ export interface SmithForm {
  * Smith normal form over Z: U A V = D with U (m×m) and V (n×n) unimodular and D (m×n) diagonal,
  * its entries non-negative and each dividing the next. Any shape, any rank.
  *
- * Without transforms, a square non-singular A with cyclic Z^n / L (see {@link cyclicLattice}) has
- * the diagonal 1, …, 1, |det A| at once; otherwise, for full column rank (m ≥ n = rank), the
+ * Without transforms, a square non-singular A whose Hermite form came from congruences (see
+ * {@link squareLattice}) needs operations only on the block of the columns with pivots above 1;
+ * otherwise, for full column rank (m ≥ n = rank), the
  * operations start from the square Hermite form (computed modulo the lattice determinant), whose
  * entries are bounded by its pivots; with transforms, a square non-singular A goes through its Hermite form too (U₁ A = H,
  * then U₂ H V = D and U = U₂ U₁), which keeps U and V near the size of D; otherwise the operations
@@ -294,10 +295,15 @@ export function smithNormalForm(A: readonly (readonly bigint[])[], options: { tr
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const n = A[0]?.length ?? 0;
   if (options.transforms !== true && A.length === n && n > 0) {
-    const lattice = cyclicLattice(A, checkpoint);
-    // Z^n / L ≅ Z/d: the invariant factors are 1, …, 1, d.
-    if (lattice.kind === 'cyclic') return { diagonal: Array.from({ length: n }, (_, i) => (i < n - 1 ? 1n : lattice.d)), rank: n, left: null, right: null };
-    if (lattice.kind === 'not-cyclic') return { diagonal: smithByOperations(modularHermite(A, lattice.d, checkpoint), { checkpoint }).diagonal, rank: n, left: null, right: null };
+    const lattice = squareLattice(A, checkpoint);
+    if (lattice.kind === 'hermite') {
+      // Columns of H with pivot 1 are unit columns: column operations leave I ⊕ H[S, S], S the other columns.
+      const S = lattice.nontrivial;
+      const block = S.map((i) => S.map((j) => ((lattice.hnf[i] as bigint[])[j] as bigint)));
+      const diagonal = [...new Array<bigint>(n - S.length).fill(1n), ...smithByOperations(block, { checkpoint }).diagonal];
+      return { diagonal, rank: n, left: null, right: null };
+    }
+    if (lattice.kind === 'determinant') return { diagonal: smithByOperations(modularHermite(A, lattice.d, checkpoint).slice(0, n), { checkpoint }).diagonal, rank: n, left: null, right: null };
   }
   if (options.transforms !== true) {
     const lattice = latticeDeterminant(A, checkpoint);

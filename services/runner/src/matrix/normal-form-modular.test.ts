@@ -1,7 +1,7 @@
 /**
  * The square fast path of the normal forms (normal-form-modular.ts) against independent truth:
- * the Hermite form of a congruence lattice against the kernel of (z, d) computed by plain row
- * operations; det and the kernel vector against Bareiss and exact products; H and the Smith
+ * the Hermite form of a congruence lattice against the left kernel of [Zᵀ; d I] by plain row
+ * operations; det against Bareiss, H against plain row operations; H and the Smith
  * diagonal of whole matrices (cyclic, not cyclic, singular, unimodular, 1×1, zero, large entries)
  * against the extended-gcd operations of the existing engine and, when gp is installed, PARI/GP.
  */
@@ -12,18 +12,12 @@ import { probePari, type PariTools } from '../providers/pari.js';
 import { fractionFreeEliminate } from './engine.js';
 import { asText, generator, gpOptions, matrix, randomMatrix } from './matrix-test-support.js';
 import { hermiteByRowOperations, hermiteNormalForm, identity, smithByOperations, smithNormalForm } from './normal-form-engine.js';
-import { cyclicLattice, hermiteOfCongruence } from './normal-form-modular.js';
+import { hermiteOfCongruences, squareLattice } from './normal-form-modular.js';
 import { pariHermite, pariSmith } from './pari-backend.js';
 
 const GP = ['/usr/bin/gp', '/usr/local/bin/gp'].find((file) => existsSync(file));
 
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);
-const gcd = (a: bigint, b: bigint): bigint => {
-  let [x, y] = [abs(a), abs(b)];
-  while (y !== 0n) [x, y] = [y, x % y];
-  return x;
-};
-
 function multiply(A: readonly (readonly bigint[])[], B: readonly (readonly bigint[])[]): bigint[][] {
   return A.map((row) => (B[0] ?? []).map((_, j) => row.reduce((s, a, k) => s + a * ((B[k] as bigint[])[j] as bigint), 0n)));
 }
@@ -36,15 +30,17 @@ function absDet(A: readonly (readonly bigint[])[]): bigint {
 }
 
 /**
- * The Hermite form of {x ∈ Z^n : x·z ≡ 0 (mod d)} by plain row operations: the integer row vectors
- * orthogonal to the column (z; d) are the last n rows of U with U·(z; d) = (g, 0, …, 0)ᵀ, and L is
- * their projection on the first n coordinates.
+ * The Hermite form of {x ∈ Z^n : x·z_k ≡ 0 (mod d) for all k} by plain row operations: the integer
+ * row vectors y with y·[Zᵀ; d I] = 0 are the rows of U past the rank in U·[Zᵀ; d I] = H, and the
+ * lattice is their projection on the first n coordinates.
  */
-function congruenceByRowOperations(z: readonly bigint[], d: bigint): bigint[][] {
-  const column = [...z, d].map((x) => [x]);
-  const U = hermiteByRowOperations(column, { transforms: true }).transform as bigint[][];
-  const generators = U.slice(1).map((row) => row.slice(0, z.length));
-  return hermiteByRowOperations(generators).hnf;
+function congruencesByRowOperations(Z: readonly (readonly bigint[])[], d: bigint): bigint[][] {
+  const n = (Z[0] as readonly bigint[]).length;
+  const r = Z.length;
+  const stacked = [...Array.from({ length: n }, (_, i) => Z.map((z) => z[i] as bigint)), ...Array.from({ length: r }, (_, k) => Array.from({ length: r }, (_, j) => (j === k ? d : 0n)))];
+  const { rank, transform } = hermiteByRowOperations(stacked, { transforms: true });
+  const generators = (transform as bigint[][]).slice(rank).map((row) => row.slice(0, n));
+  return hermiteByRowOperations(generators).hnf.slice(0, n);
 }
 
 /** A random unimodular n×n matrix: a product of elementary row operations. */
@@ -67,67 +63,78 @@ function withSmithForm(random: (bound: bigint) => bigint, invariants: readonly b
   return multiply(multiply(unimodular(random, n, 4 * n), D), unimodular(random, n, 4 * n));
 }
 
-describe('the Hermite form of a congruence lattice {x : x·z ≡ 0 (mod d)}', () => {
-  it('agrees with the kernel of (z; d) by plain row operations', () => {
-    const instance = fc
-      .record({
-        z: fc.array(fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }), { minLength: 1, maxLength: 6 }),
-        // Products of small prime powers give several columns with pivots above 1.
-        d: fc.oneof(fc.bigInt({ min: 1n, max: 1n << 80n }), fc.array(fc.constantFrom(2n, 3n, 4n, 5n, 9n, 7n), { maxLength: 8 }).map((fs) => fs.reduce((p, f) => p * f, 1n))),
-      })
-      .filter(({ z, d }) => z.reduce((g, x) => gcd(g, x), d) === 1n);
+describe('the Hermite form of a congruence lattice {x : x·z_k ≡ 0 (mod d)}', () => {
+  it('agrees with the left kernel of [Zᵀ; d I] by plain row operations, or refused when its index is not d', () => {
+    const instance = fc.record({
+      n: fc.integer({ min: 1, max: 6 }),
+      r: fc.integer({ min: 1, max: 3 }),
+      // Products of small prime powers give several columns with pivots above 1.
+      d: fc.oneof(fc.bigInt({ min: 1n, max: 1n << 80n }), fc.array(fc.constantFrom(2n, 3n, 4n, 5n, 9n, 7n), { maxLength: 8 }).map((fs) => fs.reduce((p, f) => p * f, 1n))),
+      seed: fc.integer(),
+      small: fc.boolean(),
+    });
+    let accepted = 0;
     fc.assert(
-      fc.property(instance, ({ z, d }) => {
-        expect(hermiteOfCongruence(z, d)).toEqual(congruenceByRowOperations(z, d));
+      fc.property(instance, ({ n, r, d, seed, small }) => {
+        const random = generator(seed);
+        const Z = Array.from({ length: r }, () => Array.from({ length: n }, () => random(small ? 6n : 1n << 70n)));
+        const reference = congruencesByRowOperations(Z, d);
+        const index = reference.reduce((p, row, i) => p * (row[i] as bigint), 1n);
+        const form = hermiteOfCongruences(Z, d);
+        expect(form === null).toBe(index !== d);
+        if (form === null) return;
+        accepted++;
+        expect(form.hnf).toEqual(reference);
+        expect(form.nontrivial).toEqual(reference.flatMap((row, i) => ((row[i] as bigint) > 1n ? [i] : [])));
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
+    expect(accepted).toBeGreaterThan(100);
   });
 
   it('known forms', () => {
     // x₁ + 3x₂ ≡ 0 (mod 6): x₁ = 3 needs x₂ odd, so (3, 1); then (0, 2).
-    expect(hermiteOfCongruence([1n, 3n], 6n)).toEqual([[3n, 1n], [0n, 2n]]);
+    expect(hermiteOfCongruences([[1n, 3n]], 6n)?.hnf).toEqual([[3n, 1n], [0n, 2n]]);
     // 2x₁ + 3x₂ ≡ 0 (mod 6): x₁ ∈ 3Z and x₂ ∈ 2Z independently.
-    expect(hermiteOfCongruence([2n, 3n], 6n)).toEqual([[3n, 0n], [0n, 2n]]);
-    expect(hermiteOfCongruence([5n], 7n)).toEqual([[7n]]);
-    expect(hermiteOfCongruence([2n, 3n, 0n], 1n)).toEqual(identity(3));
+    expect(hermiteOfCongruences([[2n, 3n]], 6n)?.hnf).toEqual([[3n, 0n], [0n, 2n]]);
+    // x₁ ≡ x₂ ≡ 0 (mod 4) has index 16 ≠ d: refused; 2x₁ ≡ 2x₂ ≡ 0 (mod 4) has index 4.
+    expect(hermiteOfCongruences([[1n, 0n], [0n, 1n]], 4n)).toBeNull();
+    expect(hermiteOfCongruences([[2n, 0n], [0n, 2n]], 4n)?.hnf).toEqual([[2n, 0n], [0n, 2n]]);
+    expect(hermiteOfCongruences([[5n]], 7n)?.hnf).toEqual([[7n]]);
+    expect(hermiteOfCongruences([[2n, 3n, 0n]], 1n)?.hnf).toEqual(identity(3));
   });
 });
 
 describe('the square fast path', () => {
-  it('finds d = |det A| and a kernel vector z with A z ≡ 0 (mod d), gcd(z, d) = 1, exactly when the Smith form is 1, …, 1, d (seeded random matrices)', () => {
+  it('finds d = |det A| and the Hermite form of every non-singular matrix of a seeded set, cyclic or not', () => {
     const random = generator(20261207);
-    let cyclic = 0;
-    for (let k = 0; k < 60; k++) {
-      const n = 1 + (k % 9);
-      const A = randomMatrix(random, n, n, k % 2 === 0 ? 1000n : 1n << 64n);
-      const lattice = cyclicLattice(A);
+    const cases: bigint[][][] = [];
+    for (let k = 0; k < 40; k++) cases.push(randomMatrix(random, 1 + (k % 9), 1 + (k % 9), k % 2 === 0 ? 1000n : 1n << 64n));
+    for (const invariants of [[1n, 2n, 2n], [1n, 1n, 1n, 3n, 6n, 12n], [2n, 2n, 4n, 4n, 8n], [1n, 5n, 25n * 1000000007n]]) cases.push(withSmithForm(random, invariants));
+    let notCyclic = 0;
+    for (const A of cases) {
+      const lattice = squareLattice(A);
       const truth = smithByOperations(A).diagonal;
       if (truth.includes(0n)) {
         expect(lattice.kind).toBe('singular-modulo-primes');
         continue;
       }
-      expect(lattice.kind === 'singular-modulo-primes').toBe(false);
-      if (lattice.kind === 'singular-modulo-primes') continue;
+      if (!truth.slice(0, -1).every((x) => x === 1n)) notCyclic++;
+      expect(lattice.kind).toBe('hermite');
+      if (lattice.kind !== 'hermite') continue;
       expect(lattice.d).toBe(absDet(A));
-      const isCyclic = truth.slice(0, -1).every((x) => x === 1n);
-      expect(lattice.kind).toBe(isCyclic ? 'cyclic' : 'not-cyclic');
-      if (lattice.kind === 'cyclic') {
-        cyclic++;
-        for (const row of A) expect(row.reduce((s, a, j) => s + a * (lattice.z[j] as bigint), 0n) % lattice.d).toBe(0n);
-        expect(lattice.z.reduce((g, x) => gcd(g, x), lattice.d)).toBe(1n);
-      }
+      expect(lattice.hnf).toEqual(hermiteByRowOperations(A).hnf);
     }
-    expect(cyclic).toBeGreaterThan(30);
+    expect(notCyclic).toBeGreaterThan(4);
   });
 
   it('says singular for singular square matrices', () => {
     const random = generator(7);
     for (const n of [2, 5, 12]) {
-      expect(cyclicLattice(randomMatrix(random, n, n, 1n << 40n, n - 1)).kind).toBe('singular-modulo-primes');
-      expect(cyclicLattice(Array.from({ length: n }, () => new Array<bigint>(n).fill(0n))).kind).toBe('singular-modulo-primes');
+      expect(squareLattice(randomMatrix(random, n, n, 1n << 40n, n - 1)).kind).toBe('singular-modulo-primes');
+      expect(squareLattice(Array.from({ length: n }, () => new Array<bigint>(n).fill(0n))).kind).toBe('singular-modulo-primes');
     }
-    expect(cyclicLattice([[0n]]).kind).toBe('singular-modulo-primes');
+    expect(squareLattice([[0n]]).kind).toBe('singular-modulo-primes');
   });
 
   it('gives the H and the Smith diagonal of plain operations: random, not cyclic, unimodular, singular, 1×1, zero, large entries', () => {

@@ -1,20 +1,21 @@
 /**
- * The Hermite and Smith normal forms of a square non-singular integer matrix A whose row lattice L
- * has a cyclic quotient Z^n / L ≅ Z/d (d = |det A|; Smith form 1, …, 1, d: about 85% of random
- * integer matrices), from one integer vector z instead of an elimination on d-size numbers.
+ * The Hermite normal form of a square non-singular integer matrix A from congruences instead of an
+ * elimination on d-size numbers (d = |det A|).
  *
- * Why it works. If A z ≡ 0 (mod d) and gcd(z_1, …, z_n, d) = 1, the map φ(x) = x·z mod d from
- * Z^n onto Z/d vanishes on the rows of A, so L ⊆ ker φ; both have index d in Z^n (φ is onto), so
- * L = ker φ = {x : x·z ≡ 0 (mod d)}, a lattice given by one congruence, whose Hermite form is
- * written down with gcds (see {@link hermiteOfCongruence}); and Z^n / L ≅ Z/d is cyclic, so the
- * Smith form is 1, …, 1, d. The vector z = adj(A) r = d·A⁻¹ r for a few small r (any integer
- * combination of such vectors satisfies A z ≡ 0) and det A come from A modulo word-size primes
- * (Gaussian elimination on doubles, exact below 2^52) and the Chinese remainder theorem up to the
- * Hadamard bound, and are checked exactly (A z = det·r) before use.
+ * Why it works. L, the row lattice of A, has index d in Z^n and contains d Z^n. For any integer
+ * vectors z_1, …, z_r with A z_k ≡ 0 (mod d), every row of A satisfies x·z_k ≡ 0 (mod d), so L lies
+ * in L′ = {x : x·z_k ≡ 0 (mod d) for all k}; if [Z^n : L′] = d too, L = L′. The Hermite form of
+ * such a congruence lattice is read off with gcds over (Z/d)^r (see {@link hermiteOfCongruences}),
+ * and its non-unit pivots sit on a few columns, so the Smith form is that of a small block. The
+ * z_k = adj(A) r_k = det(A)·A⁻¹ r_k for small random r_k, and det A, come from A modulo word-size
+ * primes (Gaussian elimination on doubles, exact below 2^52) and the Chinese remainder theorem up
+ * to the Hadamard bound, and are checked exactly (A z_k = det·r_k) before use. When Z^n / L is
+ * cyclic (Smith form 1, …, 1, d: about 85% of random integer matrices) one z_k already cuts out L
+ * unless an unlucky r_k meets a small prime of d; the others need a few.
  *
  * This is in the spirit of Pernet and Stein's Hermite form of random integer matrices (determinant
- * and one linear solve, both multimodular, instead of an elimination), restricted to the cyclic
- * case; the other matrices keep the elimination modulo d (normal-form-engine.ts).
+ * and linear solves, both multimodular, instead of an elimination); whatever the congruences do
+ * not certify keeps the elimination modulo d (normal-form-engine.ts).
  */
 import { invModSmall } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
@@ -31,12 +32,6 @@ const floorDiv = (a: bigint, p: bigint): bigint => {
   const q = a / p;
   return a % p !== 0n && (a < 0n) !== (p < 0n) ? q - 1n : q;
 };
-
-function gcd(a: bigint, b: bigint): bigint {
-  let [x, y] = [abs(a), abs(b)];
-  while (y !== 0n) [x, y] = [y, x % y];
-  return x;
-}
 
 /** g = gcd(a, b) with s a + t b = g (a, b ≥ 0). */
 function bezout(a: bigint, b: bigint): { g: bigint; s: bigint; t: bigint } {
@@ -173,10 +168,10 @@ function hadamardBound(A: readonly (readonly bigint[])[]): bigint {
   return byRows < byColumns ? byRows : byColumns;
 }
 
-/** How the lattice of a square A turned out: cyclic (with its certificate z), not shown cyclic (with d), or apparently singular. */
-export type CyclicLattice =
-  | { kind: 'cyclic'; d: bigint; z: bigint[] }
-  | { kind: 'not-cyclic'; d: bigint }
+/** How the lattice of a square A turned out: its Hermite form (with the columns whose pivot exceeds 1), only d = |det A|, or apparently singular. */
+export type SquareLattice =
+  | { kind: 'hermite'; d: bigint; hnf: bigint[][]; nontrivial: number[] }
+  | { kind: 'determinant'; d: bigint }
   | { kind: 'singular-modulo-primes' };
 
 /** The right-hand sides r_k of one round: pseudo-random entries in [1, 2^10], fixed by the round so that every run is the same. */
@@ -189,7 +184,7 @@ function rightHandSides(n: number, count: number, round: number): bigint[][] {
   return Array.from({ length: count }, () => Array.from({ length: n }, next));
 }
 
-const RIGHT_HAND_SIDES = 3;
+const RIGHT_HAND_SIDES = 4;
 const ROUNDS = 3;
 const RHS_BOUND = 1024n;
 
@@ -232,162 +227,133 @@ function multimodularSolve(A: readonly (readonly bigint[])[], limbs: Limbs, boun
   return { det, Z };
 }
 
-/** The rank of A modulo a prime p < 2^26, by Gaussian elimination on doubles. */
-function rankModP(limbs: Limbs, n: number, p: number): number {
-  const inverse = 1 / p;
-  const M = Array.from({ length: n }, (_, i) => limbs.row(i, p, n));
-  let rank = 0;
-  for (let c = 0; c < n && rank < n; c++) {
-    let pivot = rank;
-    while (pivot < n && (M[pivot] as Float64Array)[c] === 0) pivot++;
-    if (pivot === n) continue;
-    [M[pivot], M[rank]] = [M[rank] as Float64Array, M[pivot] as Float64Array];
-    const top = M[rank] as Float64Array;
-    const aInverse = invModSmall(top[c] as number, p);
-    for (let i = rank + 1; i < n; i++) {
-      const row = M[i] as Float64Array;
-      const b = row[c] as number;
-      if (b === 0) continue;
-      const minusF = p - modP(b * aInverse, p, inverse);
-      for (let j = c + 1; j < n; j++) row[j] = modP((row[j] as number) + minusF * (top[j] as number), p, inverse);
-    }
-    rank++;
-  }
-  return rank;
-}
-
-/** Whether some prime q < 2^10 dividing g has rank(A mod q) ≤ n − 2: then q divides every (n−1)-minor, d_{n−1} ≠ 1 and Z^n / L is not cyclic. */
-function visiblyNotCyclic(limbs: Limbs, n: number, g: bigint): boolean {
-  for (let q = 2; q < 1024; q++) {
-    if (g % BigInt(q) !== 0n || !isSmallPrime(q)) continue;
-    if (rankModP(limbs, n, q) <= n - 2) return true;
-  }
-  return false;
-}
-
-function isSmallPrime(q: number): boolean {
-  for (let f = 2; f * f <= q; f++) if (q % f === 0) return false;
-  return q > 1;
-}
-
 /**
- * For a square A: d = |det A| and, when one is found, z with A z ≡ 0 (mod d) and
- * gcd(z, d) = 1 (so L = {x : x·z ≡ 0 mod d}, see the file comment). Every integer combination of
- * the z_k = adj(A) r_k satisfies A z ≡ 0; when Z^n / L is cyclic, adj(A) ≡ u vᵀ has rank 1
- * modulo each prime p | d and z_k ≢ 0 (mod p) unless v·r_k ≡ 0, so a combination with
- * gcd(z, d) = 1 turns up unless v·r_k ≡ 0 for every r_k tried (chance about 2^−9 for p = 2 after
- * {@link ROUNDS} rounds). Rounds stop early when a small prime shows Z^n / L not cyclic. Two
- * primes at which A is singular before any at which it is not make the answer
- * 'singular-modulo-primes' (A is then almost surely singular; the caller decides exactly).
+ * For a square A: d = |det A| and the Hermite form of its row lattice L from congruences
+ * x·z_k ≡ 0 (mod d), z_k = adj(A) r_k (A z_k = det·r_k ≡ 0, so L lies in their common solution
+ * set L′, and L = L′ exactly when [Z^n : L′] = d, which {@link hermiteOfCongruences} checks).
+ * Modulo each prime p | d, L′ = L needs the z_k to span the column space of adj(A) mod p (rank 1
+ * when Z^n / L is cyclic, as for about 85% of random matrices; a few more otherwise), which a few
+ * random r_k do with high probability; each further round adds {@link RIGHT_HAND_SIDES} more.
+ * After {@link ROUNDS} rounds only d is returned. Two primes at which A is singular before any at
+ * which it is not make the answer 'singular-modulo-primes' (A is then almost surely singular;
+ * the caller decides exactly by other means).
  */
-export function cyclicLattice(A: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): CyclicLattice {
+export function squareLattice(A: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): SquareLattice {
   const n = A.length;
   const limbs = new Limbs(A);
   const bound = hadamardBound(A);
+  const Z: bigint[][] = [];
   let d = 0n;
-  let z: bigint[] = [];
-  let g = 0n;
-  const contentWith = (v: readonly bigint[]): bigint => {
-    let h = d;
-    for (const x of v) {
-      if (h === 1n) break;
-      h = gcd(x % h, h);
-    }
-    return h;
-  };
   for (let round = 0; round < ROUNDS; round++) {
     const solved = multimodularSolve(A, limbs, bound, rightHandSides(n, RIGHT_HAND_SIDES, round), checkpoint);
     if (solved === null) return { kind: 'singular-modulo-primes' };
-    let others = solved.Z;
-    if (round === 0) {
-      d = abs(solved.det);
-      z = solved.Z[0] as bigint[];
-      g = contentWith(z);
-      others = solved.Z.slice(1);
-    }
-    for (const other of others) {
-      for (let t = 1n; t <= 16n && g !== 1n; t++) {
-        checkpoint();
-        const candidate = z.map((x, j) => x + t * (other[j] as bigint));
-        const h = contentWith(candidate);
-        if (h < g && g % h === 0n) [z, g] = [candidate, h];
-      }
-    }
-    if (g === 1n) return { kind: 'cyclic', d, z: z.map((x) => mod(x, d)) };
-    if (round === 0 && visiblyNotCyclic(limbs, n, g)) break;
+    d = abs(solved.det);
+    Z.push(...solved.Z);
+    const form = hermiteOfCongruences(Z, d, checkpoint);
+    if (form !== null) return { kind: 'hermite', d, ...form };
   }
-  return { kind: 'not-cyclic', d };
+  return { kind: 'determinant', d };
 }
 
 /**
- * The row-style Hermite normal form of L = {x ∈ Z^n : x·z ≡ 0 (mod d)} for d ≥ 1 and
- * gcd(z_1, …, z_n, d) = 1 (so [Z^n : L] = d).
+ * The row-style Hermite normal form of L′ = {x ∈ Z^n : x·z_k ≡ 0 (mod d) for every k} (d ≥ 1),
+ * with the columns whose pivot exceeds 1, when [Z^n : L′] = d; null when the index is smaller.
  *
- * With g_i = gcd(z_{i+1}, …, z_n, d) (g_n = d), the pivot of column i is p_i = g_i / gcd(z_i, g_i):
- * the least p > 0 for which p z_i lies in the subgroup of Z/d generated by the later z_j. Columns
- * with p_i = 1 are unit columns of H, so H lives on the few columns S with p_i > 1. A column j ∉ S
- * has g_j | z_j, so the subgroup for i is generated by the z_s, s ∈ S, s > i, and d alone; a Bézout
- * chain over S writes its generator g_i ≡ Σ c_s z_s, and row i is p_i e_i − (p_i z_i / g_i) Σ c_s e_s,
- * reduced by the rows of S below it into [0, p_s). Each row is checked to lie in L and the product
- * of the pivots to be d, which makes the rows a basis of L in Hermite form.
+ * Write v_i = (z_1[i], …, z_r[i]) ∈ (Z/d)^r and M_i = ⟨v_{i+1}, …, v_n⟩ + d Z^r. The pivot of
+ * column i is p_i = [M_{i−1} : M_i], the order of v_i modulo M_i (so Π p_i = [Z^n : L′]); the
+ * M_i are kept as triangular bases of r×r lattices, v_i entering by extended-gcd row operations.
+ * Columns with p_i = 1 are unit columns of H, and M only grows at the others (the set S), so H
+ * lives on S: each basis row of M carries its coefficients c with row ≡ Σ c_s v_s (mod d),
+ * s ∈ S, and reducing p_i v_i over the basis of M_i writes −p_i v_i ≡ Σ a_s v_s, giving
+ * row i = p_i e_i + Σ a_s e_s, then reduced by the rows of S below it into [0, p_s). Each row is
+ * checked to satisfy the congruences; rows in L′ with pivots multiplying to its index are a basis.
  */
-export function hermiteOfCongruence(zIn: readonly bigint[], d: bigint, checkpoint: Checkpoint = NO_CHECKPOINT): bigint[][] {
-  const n = zIn.length;
-  const z = zIn.map((x) => mod(x, d));
-  const g = new Array<bigint>(n);
-  g[n - 1] = d;
-  for (let i = n - 2; i >= 0; i--) {
-    const after = g[i + 1] as bigint;
-    g[i] = gcd((z[i + 1] as bigint) % after, after);
-  }
-  const pivots = z.map((x, i) => (g[i] as bigint) / gcd(x % (g[i] as bigint), g[i] as bigint));
-  const S = pivots.flatMap((p, i) => (p > 1n ? [i] : []));
-  const k = S.length;
-  // generator[l] = gcd(z_{S[l]}, …, z_{S[k−1]}, d) ≡ Σ_{m ≥ l} chain[l][m − l] z_{S[m]} (mod d); generator[k] = d ≡ 0.
-  const generator = new Array<bigint>(k + 1);
-  const chain: bigint[][] = new Array<bigint[]>(k + 1);
-  generator[k] = d;
-  chain[k] = [];
-  for (let l = k - 1; l >= 0; l--) {
-    checkpoint();
-    const { g: h, s, t } = bezout(z[S[l] as number] as bigint, generator[l + 1] as bigint);
-    generator[l] = h;
-    chain[l] = [mod(s, d), ...(chain[l + 1] as bigint[]).map((c) => mod(t * c, d))];
-  }
-  // rows[l]: the entries of the finished row of S[l] on the columns S[l], …, S[k−1].
-  const rows: bigint[][] = new Array<bigint[]>(k);
+export function hermiteOfCongruences(Z: readonly (readonly bigint[])[], d: bigint, checkpoint: Checkpoint = NO_CHECKPOINT): { hnf: bigint[][]; nontrivial: number[] } | null {
+  const r = Z.length;
+  const n = (Z[0] as readonly bigint[]).length;
+  const column = (i: number): bigint[] => Z.map((z) => mod(z[i] as bigint, d));
+  // The basis of M: row c has zeros before column c and the pivot basis[c][c], a divisor of d (d Z^r ⊆ M throughout, so entries are kept mod d).
+  let basis = Array.from({ length: r }, (_, c) => Array.from({ length: r }, (_, x) => (x === c ? d : 0n)));
+  // coefficients[c][t]: the coefficient of v_{S[t]} in basis row c (mod d); missing entries are 0.
+  let coefficients: bigint[][] = Array.from({ length: r }, () => []);
+  const S: number[] = []; // columns with pivot > 1, in decreasing order
+  const rowsOfS: bigint[][] = []; // rowsOfS[t][u]: the entry of the row of S[t] in column S[u], u ≤ t (u = t: the pivot)
   const H = Array.from({ length: n }, () => new Array<bigint>(n).fill(0n));
-  let next = k; // the first l with S[l] > i
-  let product = 1n;
+  let index = 1n;
+  const pivotProduct = (B: readonly (readonly bigint[])[]): bigint => B.reduce((p, row, c) => p * (row[c] as bigint), 1n);
   for (let i = n - 1; i >= 0; i--) {
     checkpoint();
-    const inS = next > 0 && S[next - 1] === i;
-    const first = next;
-    const p = pivots[i] as bigint;
-    const w = p * (z[i] as bigint);
-    const generatorAfter = generator[first] as bigint;
-    if (w % generatorAfter !== 0n) throw new Error('hermiteOfCongruence: the pivot does not reach the later subgroup');
-    const e = w / generatorAfter;
-    // Entries on the columns S[first], …, S[k − 1].
-    const a = (chain[first] as bigint[]).map((c) => mod(-e * c, d));
-    for (let m = first; m < k; m++) {
-      const q = floorDiv(a[m - first] as bigint, pivots[S[m] as number] as bigint);
-      if (q === 0n) continue;
-      const below = rows[m] as bigint[];
-      for (let x = m; x < k; x++) a[x - first] = (a[x - first] as bigint) - q * (below[x - m] as bigint);
+    const v = column(i);
+    // M_{i−1} = M_i + Z v_i: insert v_i (coefficient vector e_t, t = |S|) into a copy of the basis.
+    const t = S.length;
+    const grown = basis.map((row) => [...row]);
+    const grownCoefficients = coefficients.map((row) => [...row]);
+    let w = [...v];
+    let wc: bigint[] = [];
+    wc[t] = 1n;
+    for (let c = 0; c < r; c++) {
+      const b = w[c] as bigint;
+      if (b === 0n) continue;
+      const top = grown[c] as bigint[];
+      const a = top[c] as bigint;
+      const { g, s, t: tt } = bezout(a, b);
+      const [u, x] = [-b / g, a / g];
+      const newTop = top.map((y, j) => (j < c ? 0n : mod(s * y + tt * (w[j] as bigint), d)));
+      w = top.map((y, j) => (j <= c ? 0n : mod(u * y + x * (w[j] as bigint), d)));
+      newTop[c] = g;
+      grown[c] = newTop;
+      const topC = grownCoefficients[c] as bigint[];
+      const length = Math.max(topC.length, wc.length);
+      const newTopC: bigint[] = [];
+      const newWc: bigint[] = [];
+      for (let k = 0; k < length; k++) {
+        const y = topC[k] ?? 0n;
+        const z = wc[k] ?? 0n;
+        newTopC[k] = mod(s * y + tt * z, d);
+        newWc[k] = mod(u * y + x * z, d);
+      }
+      grownCoefficients[c] = newTopC;
+      wc = newWc;
     }
-    let check = w;
-    for (let m = first; m < k; m++) check += (a[m - first] as bigint) * (z[S[m] as number] as bigint);
-    if (check % d !== 0n) throw new Error('hermiteOfCongruence: a row left the lattice');
+    const p = pivotProduct(basis) / pivotProduct(grown);
+    // p v_i ∈ M_i: reduce it over the basis of M_i, q_c times row c; then −p v_i ≡ −Σ q_c (Σ_t coefficients[c][t] v_{S[t]}).
+    const a = new Array<bigint>(t).fill(0n);
+    let rest = v.map((y) => mod(p * y, d));
+    for (let c = 0; c < r; c++) {
+      const y = rest[c] as bigint;
+      if (y === 0n) continue;
+      const row = basis[c] as bigint[];
+      const pivot = row[c] as bigint;
+      if (y % pivot !== 0n) throw new Error('hermiteOfCongruences: p·v_i is not in M_i');
+      const q = y / pivot;
+      rest = rest.map((e, j) => (j < c ? e : mod(e - q * (row[j] as bigint), d)));
+      (coefficients[c] as bigint[]).forEach((k, s) => {
+        if (s < t) a[s] = (a[s] as bigint) - q * k;
+      });
+    }
+    for (let s = 0; s < t; s++) a[s] = mod(a[s] as bigint, d);
+    // Reduce into [0, p_s) by the rows of S, leftmost column (largest t) first.
+    for (let s = t - 1; s >= 0; s--) {
+      const below = rowsOfS[s] as bigint[];
+      const q = floorDiv(a[s] as bigint, below[s] as bigint);
+      if (q === 0n) continue;
+      for (let u = 0; u <= s; u++) a[u] = (a[u] as bigint) - q * (below[u] as bigint);
+    }
+    for (let k = 0; k < r; k++) {
+      let check = p * (v[k] as bigint);
+      for (let s = 0; s < t; s++) check += (a[s] as bigint) * ((Z[k] as readonly bigint[])[S[s] as number] as bigint);
+      if (check % d !== 0n) throw new Error('hermiteOfCongruences: a row left the lattice');
+    }
     const row = H[i] as bigint[];
     row[i] = p;
-    for (let m = first; m < k; m++) row[S[m] as number] = a[m - first] as bigint;
-    if (inS) {
-      rows[next - 1] = [p, ...a];
-      next--;
+    for (let s = 0; s < t; s++) row[S[s] as number] = a[s] as bigint;
+    if (p > 1n) {
+      S.push(i);
+      rowsOfS.push([...a, p]);
+      basis = grown;
+      coefficients = grownCoefficients;
     }
-    product *= p;
+    index *= p;
   }
-  if (product !== d) throw new Error('hermiteOfCongruence: the pivots do not multiply to d');
-  return H;
+  return index === d ? { hnf: H, nontrivial: [...S].reverse() } : null;
 }
