@@ -12,7 +12,7 @@
  * polled once per row or column operation so that a run past its budget stops.
  */
 import { fractionFreeEliminate, type Checkpoint } from './engine.js';
-import { squareLattice } from './normal-form-modular.js';
+import { integralLeftQuotient, squareLattice } from './normal-form-modular.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -161,9 +161,15 @@ function latticeDeterminant(A: readonly (readonly bigint[])[], checkpoint: Check
   return { D: abs(last), rows: pivots };
 }
 
-/** U = H A⁻¹ for a square non-singular A: A⁻¹ = M/δ from fraction-free Gauss–Jordan of [A | I]; the division is exact since U is integral. */
+/**
+ * U = H A⁻¹ for a square non-singular A: multimodular and checked (U A = H, see
+ * {@link integralLeftQuotient}); should that give up (A singular modulo the first primes tried), A⁻¹ = M/δ from
+ * fraction-free Gauss–Jordan of [A | I], the division exact since U is integral.
+ */
 function transformFromForm(A: readonly (readonly bigint[])[], H: readonly (readonly bigint[])[], checkpoint: Checkpoint): bigint[][] {
   const n = A.length;
+  const quotient = integralLeftQuotient(A, H, checkpoint);
+  if (quotient !== null) return quotient;
   const M = A.map((row, i) => [...row, ...Array.from({ length: n }, (_, j) => (i === j ? 1n : 0n))]);
   const { last } = fractionFreeEliminate(M, n, true, checkpoint);
   const scaledInverse = M.map((row) => row.slice(n));

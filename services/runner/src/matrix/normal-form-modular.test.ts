@@ -12,7 +12,7 @@ import { probePari, type PariTools } from '../providers/pari.js';
 import { fractionFreeEliminate } from './engine.js';
 import { asText, generator, gpOptions, matrix, randomMatrix } from './matrix-test-support.js';
 import { hermiteByRowOperations, hermiteNormalForm, identity, smithByOperations, smithNormalForm } from './normal-form-engine.js';
-import { hermiteOfCongruences, squareLattice } from './normal-form-modular.js';
+import { hermiteOfCongruences, integralLeftQuotient, squareLattice } from './normal-form-modular.js';
 import { pariHermite, pariSmith } from './pari-backend.js';
 
 const GP = ['/usr/bin/gp', '/usr/local/bin/gp'].find((file) => existsSync(file));
@@ -161,6 +161,24 @@ describe('the square fast path', () => {
       expect(withU.hnf).toEqual(fast.hnf);
       expect(multiply(withU.transform as bigint[][], A)).toEqual(fast.hnf);
     }
+  });
+});
+
+describe('U = H A⁻¹ modulo primes', () => {
+  it('is the unimodular transform of the Hermite form, exactly (U A = H), on large entries', () => {
+    const random = generator(99);
+    for (const A of [randomMatrix(random, 12, 12, 1n << 64n), withSmithForm(random, [1n, 1n, 2n, 6n, 6n, 36n]), [[-7n]]]) {
+      const { hnf } = hermiteNormalForm(A);
+      const U = integralLeftQuotient(A, hnf) as bigint[][];
+      expect(multiply(U, A)).toEqual(hnf);
+      expect(absDet(U)).toBe(1n);
+    }
+  });
+
+  it('refuses when H A⁻¹ is not integral', () => {
+    expect(integralLeftQuotient([[2n]], [[1n]])).toBeNull();
+    expect(integralLeftQuotient([[2n, 0n], [0n, 3n]], [[1n, 0n], [0n, 6n]])).toBeNull();
+    expect(integralLeftQuotient([[1n, 2n], [3n, 4n]], [[0n, 0n], [0n, 0n]])).toBeNull();
   });
 });
 

@@ -357,3 +357,65 @@ export function hermiteOfCongruences(Z: readonly (readonly bigint[])[], d: bigin
   }
   return index === d ? { hnf: H, nontrivial: [...S].reverse() } : null;
 }
+
+/**
+ * U = H A⁻¹ for a square non-singular A and an H with H A⁻¹ integral (as when H is the Hermite form
+ * of A, U then the unimodular transform with U A = H): row i of U solves Aᵀ u = h_i, modulo
+ * word-size primes (Aᵀ and the rows of H as right-hand sides, divided by det A mod p) and by the
+ * Chinese remainder theorem up to |u_ij| ≤ B·‖h_i‖₁ / |det A| (|(A⁻¹)_kj| ≤ B / |det A|, B the
+ * Hadamard bound; |det A| taken as |det H|), then checked exactly: U A = H. Null when that check fails (H A⁻¹ is not integral) or
+ * A looks singular modulo the first primes.
+ */
+export function integralLeftQuotient(A: readonly (readonly bigint[])[], H: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): bigint[][] | null {
+  const n = A.length;
+  const transposed = Array.from({ length: n }, (_, j) => A.map((row) => row[j] as bigint));
+  const limbs = new Limbs(transposed);
+  // H is mostly zeros (a Hermite form from congruences has few non-unit columns): reduce its non-zero entries only.
+  const nonZero = H.map((row) => row.flatMap((h, j) => (h === 0n ? [] : [[j, h] as const])));
+  let widest = 0n;
+  for (const row of H) {
+    const norm = row.reduce((s, h) => s + abs(h), 0n);
+    if (norm > widest) widest = norm;
+  }
+  // |det A| = |det H| when H is a Hermite form of A (if not, the final check fails).
+  const d = abs(H.reduce((p, row, i) => p * (row[i] as bigint), 1n));
+  if (d === 0n) return null;
+  const target = (2n * hadamardBound(A) * (widest === 0n ? 1n : widest)) / d + 2n;
+  const primes: number[] = [];
+  const residues: number[][] = [];
+  let singular = 0;
+  for (let product = 1n, i = 0; product <= target; i++) {
+    const p = wordPrime(i);
+    const P = BigInt(p);
+    const rhs = nonZero.map((entries) => {
+      const h = new Array<number>(n).fill(0);
+      for (const [j, x] of entries) h[j] = Number(mod(x, P));
+      return h;
+    });
+    const solved = solveModP(limbs, n, rhs, p, checkpoint);
+    if (solved === null) {
+      if (++singular === 2 && primes.length === 0) return null;
+      continue;
+    }
+    const inverse = 1 / p;
+    const detInverse = invModSmall(solved.det, p);
+    primes.push(p);
+    residues.push(solved.solutions.flatMap((u) => u.map((x) => modP(x * detInverse, p, inverse))));
+    product *= P;
+  }
+  const values = crtSymmetric(primes, residues, checkpoint);
+  const U = Array.from({ length: n }, (_, i) => values.slice(i * n, (i + 1) * n));
+  for (let i = 0; i < n; i++) {
+    checkpoint();
+    const u = U[i] as bigint[];
+    for (let j = 0; j < n; j++) {
+      let s = 0n;
+      for (let k = 0; k < n; k++) {
+        const x = u[k] as bigint;
+        if (x !== 0n) s += x * ((A[k] as readonly bigint[])[j] as bigint);
+      }
+      if (s !== (H[i] as readonly bigint[])[j]) return null;
+    }
+  }
+  return U;
+}
