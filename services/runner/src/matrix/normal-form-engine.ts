@@ -205,7 +205,7 @@ export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { 
   if (m === n && n > 0) {
     // Square: det A and the congruences that cut out L, from A modulo word-size primes.
     const lattice = squareLattice(A, checkpoint);
-    if (lattice.kind !== 'singular-modulo-primes') {
+    if (lattice.kind === 'hermite' || lattice.kind === 'determinant') {
       const hnf = lattice.kind === 'hermite' ? lattice.hnf : modularHermite(A, lattice.d, checkpoint);
       return { hnf, rank: n, pivots, transform: transforms ? transformFromForm(A, hnf, checkpoint) : null };
     }

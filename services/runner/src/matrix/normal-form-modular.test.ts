@@ -128,6 +128,20 @@ describe('the square fast path', () => {
     expect(notCyclic).toBeGreaterThan(4);
   });
 
+  it('gives only d when the Smith form has more non-unit factors than congruences tried (14 × 2: then H comes from the elimination modulo d)', () => {
+    const A = withSmithForm(generator(5), new Array<bigint>(14).fill(2n));
+    const lattice = squareLattice(A);
+    expect(lattice).toEqual({ kind: 'determinant', d: 1n << 14n });
+    expect(hermiteNormalForm(A)).toEqual(hermiteByRowOperations(A));
+    expect(smithNormalForm(A).diagonal).toEqual(new Array<bigint>(14).fill(2n));
+  });
+
+  it('declines before computing when the residues would not fit the memory bound (200×200, 4000-bit entries)', () => {
+    const A = Array.from({ length: 200 }, (_, i) => Array.from({ length: 200 }, (_, j) => (i === j ? (1n << 4000n) + 1n : BigInt(i * j))));
+    expect(squareLattice(A).kind).toBe('too-large');
+    expect(integralLeftQuotient(A, identity(200))).toBeNull();
+  });
+
   it('says singular for singular square matrices', () => {
     const random = generator(7);
     for (const n of [2, 5, 12]) {

@@ -172,7 +172,18 @@ function hadamardBound(A: readonly (readonly bigint[])[]): bigint {
 export type SquareLattice =
   | { kind: 'hermite'; d: bigint; hnf: bigint[][]; nontrivial: number[] }
   | { kind: 'determinant'; d: bigint }
-  | { kind: 'singular-modulo-primes' };
+  | { kind: 'singular-modulo-primes' }
+  | { kind: 'too-large' };
+
+/**
+ * The most residues (numbers) a multimodular computation here keeps at once, about 64 MiB: past
+ * it (orders near 200 with entries of thousands of bits) the callers keep their elimination,
+ * which the run's time budget stops, rather than risk the memory.
+ */
+const MAX_RESIDUES = 1 << 23;
+
+/** About how many primes below 2^26 a product above `target` takes (each is above 2^25). */
+const primesFor = (target: bigint): number => Math.ceil(target.toString(2).length / 25) + 1;
 
 /** The right-hand sides r_k of one round: pseudo-random entries in [1, 2^10], fixed by the round so that every run is the same. */
 function rightHandSides(n: number, count: number, round: number): bigint[][] {
@@ -236,12 +247,14 @@ function multimodularSolve(A: readonly (readonly bigint[])[], limbs: Limbs, boun
  * random r_k do with high probability; each further round adds {@link RIGHT_HAND_SIDES} more.
  * After {@link ROUNDS} rounds only d is returned. Two primes at which A is singular before any at
  * which it is not make the answer 'singular-modulo-primes' (A is then almost surely singular;
- * the caller decides exactly by other means).
+ * the caller decides exactly by other means); 'too-large' when the residues would pass
+ * {@link MAX_RESIDUES}.
  */
 export function squareLattice(A: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): SquareLattice {
   const n = A.length;
-  const limbs = new Limbs(A);
   const bound = hadamardBound(A);
+  if (primesFor(2n * bound * BigInt(n) * RHS_BOUND) * (1 + RIGHT_HAND_SIDES * n) > MAX_RESIDUES) return { kind: 'too-large' };
+  const limbs = new Limbs(A);
   const Z: bigint[][] = [];
   let d = 0n;
   for (let round = 0; round < ROUNDS; round++) {
@@ -363,8 +376,9 @@ export function hermiteOfCongruences(Z: readonly (readonly bigint[])[], d: bigin
  * of A, U then the unimodular transform with U A = H): row i of U solves Aᵀ u = h_i, modulo
  * word-size primes (Aᵀ and the rows of H as right-hand sides, divided by det A mod p) and by the
  * Chinese remainder theorem up to |u_ij| ≤ B·‖h_i‖₁ / |det A| (|(A⁻¹)_kj| ≤ B / |det A|, B the
- * Hadamard bound; |det A| taken as |det H|), then checked exactly: U A = H. Null when that check fails (H A⁻¹ is not integral) or
- * A looks singular modulo the first primes.
+ * Hadamard bound; |det A| taken as |det H|), then checked exactly: U A = H. Null when that check
+ * fails (H A⁻¹ is not integral), A looks singular modulo the first primes, or the residues would
+ * pass {@link MAX_RESIDUES}.
  */
 export function integralLeftQuotient(A: readonly (readonly bigint[])[], H: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): bigint[][] | null {
   const n = A.length;
@@ -381,6 +395,7 @@ export function integralLeftQuotient(A: readonly (readonly bigint[])[], H: reado
   const d = abs(H.reduce((p, row, i) => p * (row[i] as bigint), 1n));
   if (d === 0n) return null;
   const target = (2n * hadamardBound(A) * (widest === 0n ? 1n : widest)) / d + 2n;
+  if (primesFor(target) * n * n > MAX_RESIDUES) return null;
   const primes: number[] = [];
   const residues: number[][] = [];
   let singular = 0;
