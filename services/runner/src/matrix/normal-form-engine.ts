@@ -116,6 +116,19 @@ export function modularHermite(A: readonly (readonly bigint[])[], D: bigint, che
   for (let c = 0; c < n; c++) {
     const k = B[c] as bigint[];
     if (k[c] === 0n) k[c] = R;
+    const unit = extendedGcd(k[c] as bigint, R);
+    if (unit.g === 1n) {
+      // A unit pivot modulo R: scaling row c by its inverse keeps the lattice spanned with R Z^(n−c)
+      // (k = v·(u k) + (1 − u v) k, the last term in R Z^n), and then one subtraction per row clears column c.
+      for (let x = c; x < n; x++) k[x] = mod(unit.s * (k[x] as bigint), R);
+      for (let j = c + 1; j < m; j++) {
+        const row = B[j] as bigint[];
+        const b = row[c] as bigint;
+        if (b === 0n) continue;
+        checkpoint();
+        for (let x = c; x < n; x++) row[x] = mod((row[x] as bigint) - b * (k[x] as bigint), R);
+      }
+    }
     for (let j = c + 1; j < m; j++) {
       const row = B[j] as bigint[];
       const b = row[c] as bigint;

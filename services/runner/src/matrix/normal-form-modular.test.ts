@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { probePari, type PariTools } from '../providers/pari.js';
 import { fractionFreeEliminate } from './engine.js';
 import { asText, generator, gpOptions, matrix, randomMatrix } from './matrix-test-support.js';
-import { hermiteByRowOperations, hermiteNormalForm, identity, smithByOperations, smithNormalForm } from './normal-form-engine.js';
+import { hermiteByRowOperations, hermiteNormalForm, identity, modularHermite, smithByOperations, smithNormalForm } from './normal-form-engine.js';
 import { hermiteOfCongruences, integralLeftQuotient, squareLattice } from './normal-form-modular.js';
 import { pariHermite, pariSmith } from './pari-backend.js';
 
@@ -170,6 +170,9 @@ describe('the square fast path', () => {
     for (const A of cases) {
       const fast = hermiteNormalForm(A);
       expect(fast).toEqual(hermiteByRowOperations(A));
+      // The elimination modulo d that backs the fast path up, on the same inputs.
+      const d = absDet(A);
+      if (d !== 0n) expect(modularHermite(A, d)).toEqual(fast.hnf);
       expect(smithNormalForm(A).diagonal).toEqual(smithByOperations(A).diagonal);
       const withU = hermiteNormalForm(A, { transforms: true });
       expect(withU.hnf).toEqual(fast.hnf);
