@@ -12,7 +12,7 @@
  * polled once per row or column operation so that a run past its budget stops.
  */
 import { fractionFreeEliminate, type Checkpoint } from './engine.js';
-import { integralLeftQuotient, squareLattice } from './normal-form-modular.js';
+import { integralLeftQuotient, squareLattice, tallHermite } from './normal-form-modular.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -204,10 +204,11 @@ function transformFromForm(A: readonly (readonly bigint[])[], H: readonly (reado
  *
  * A square A goes first to {@link squareLattice} (det A and solutions of A z = det·r from A modulo
  * word-size primes): H is read off the congruences x·z ≡ 0 (mod d) when they cut out L (almost
- * all random matrices), otherwise computed modulo d = |det A|. Other full
- * column rank inputs (m > n = rank) are computed modulo the determinant of n independent rows
- * (see {@link modularHermite}). U, when asked of a square non-singular A, is H A⁻¹. Everything
- * else goes by the extended-gcd row operations of {@link hermiteByRowOperations}.
+ * all random matrices), otherwise computed modulo d = |det A|. A tall A of full column rank
+ * folds its other rows into the Hermite form of n independent rows ({@link tallHermite}), or else
+ * is computed modulo the determinant of n independent rows (see {@link modularHermite}). U, when
+ * asked of a square non-singular A, is H A⁻¹ ({@link integralLeftQuotient}). Everything else goes
+ * by the extended-gcd row operations of {@link hermiteByRowOperations}.
  */
 export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): HermiteForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
@@ -222,6 +223,10 @@ export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { 
       const hnf = lattice.kind === 'hermite' ? lattice.hnf : modularHermite(A, lattice.d, checkpoint);
       return { hnf, rank: n, pivots, transform: transforms ? transformFromForm(A, hnf, checkpoint) : null };
     }
+  }
+  if (!transforms && m > n && n > 0) {
+    const tall = tallHermite(A, checkpoint);
+    if (tall !== null) return { hnf: [...tall.hnf, ...Array.from({ length: m - n }, () => new Array<bigint>(n).fill(0n))], rank: n, pivots, transform: null };
   }
   if (!transforms) {
     const lattice = latticeDeterminant(A, checkpoint);
@@ -302,27 +307,25 @@ export interface SmithForm {
  * Smith normal form over Z: U A V = D with U (m×m) and V (n×n) unimodular and D (m×n) diagonal,
  * its entries non-negative and each dividing the next. Any shape, any rank.
  *
- * Without transforms, a square non-singular A whose Hermite form came from congruences (see
- * {@link squareLattice}) needs operations only on the block of the columns with pivots above 1;
- * otherwise, for full column rank (m ≥ n = rank), the
- * operations start from the square Hermite form (computed modulo the lattice determinant), whose
- * entries are bounded by its pivots; with transforms, a square non-singular A goes through its Hermite form too (U₁ A = H,
- * then U₂ H V = D and U = U₂ U₁), which keeps U and V near the size of D; otherwise the operations
- * work on A itself and track U and V.
+ * Without transforms and for full column rank (m ≥ n = rank): when the Hermite form comes from
+ * congruences ({@link squareLattice}, {@link tallHermite}) the operations run only on the block of
+ * its columns with pivots above 1; otherwise they start from the square Hermite form computed
+ * modulo the lattice determinant, whose entries are bounded by its pivots. With transforms, a
+ * square non-singular A goes through its Hermite form too (U₁ A = H, then U₂ H V = D and
+ * U = U₂ U₁), which keeps U and V near the size of D; otherwise the operations work on A itself
+ * and track U and V.
  */
 export function smithNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): SmithForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const n = A[0]?.length ?? 0;
   if (options.transforms !== true && A.length === n && n > 0) {
     const lattice = squareLattice(A, checkpoint);
-    if (lattice.kind === 'hermite') {
-      // Columns of H with pivot 1 are unit columns: column operations leave I ⊕ H[S, S], S the other columns.
-      const S = lattice.nontrivial;
-      const block = S.map((i) => S.map((j) => ((lattice.hnf[i] as bigint[])[j] as bigint)));
-      const diagonal = [...new Array<bigint>(n - S.length).fill(1n), ...smithByOperations(block, { checkpoint }).diagonal];
-      return { diagonal, rank: n, left: null, right: null };
-    }
+    if (lattice.kind === 'hermite') return { diagonal: smithOfSparseHermite(lattice, n, checkpoint), rank: n, left: null, right: null };
     if (lattice.kind === 'determinant') return { diagonal: smithByOperations(modularHermite(A, lattice.d, checkpoint).slice(0, n), { checkpoint }).diagonal, rank: n, left: null, right: null };
+  }
+  if (options.transforms !== true && A.length > n && n > 0) {
+    const tall = tallHermite(A, checkpoint);
+    if (tall !== null) return { diagonal: smithOfSparseHermite(tall, n, checkpoint), rank: n, left: null, right: null };
   }
   if (options.transforms !== true) {
     const lattice = latticeDeterminant(A, checkpoint);
@@ -346,6 +349,13 @@ export function smithNormalForm(A: readonly (readonly bigint[])[], options: { tr
     }
   }
   return smithByOperations(A, options);
+}
+
+/** The Smith diagonal of a square Hermite form H whose columns outside `nontrivial` have pivot 1: those are unit columns, so column operations leave I ⊕ H[S, S]. */
+function smithOfSparseHermite(form: { hnf: bigint[][]; nontrivial: number[] }, n: number, checkpoint: Checkpoint): bigint[] {
+  const S = form.nontrivial;
+  const block = S.map((i) => S.map((j) => (form.hnf[i] as bigint[])[j] as bigint));
+  return [...new Array<bigint>(n - S.length).fill(1n), ...smithByOperations(block, { checkpoint }).diagonal];
 }
 
 /** {@link smithNormalForm} by extended-gcd row and column operations, any shape and rank, with U and V when asked. */

@@ -12,7 +12,7 @@ import { probePari, type PariTools } from '../providers/pari.js';
 import { fractionFreeEliminate } from './engine.js';
 import { asText, generator, gpOptions, matrix, randomMatrix } from './matrix-test-support.js';
 import { hermiteByRowOperations, hermiteNormalForm, identity, modularHermite, smithByOperations, smithNormalForm } from './normal-form-engine.js';
-import { hermiteOfCongruences, integralLeftQuotient, squareLattice } from './normal-form-modular.js';
+import { hermiteOfCongruences, integralLeftQuotient, squareLattice, tallHermite } from './normal-form-modular.js';
 import { pariHermite, pariSmith } from './pari-backend.js';
 
 const GP = ['/usr/bin/gp', '/usr/local/bin/gp'].find((file) => existsSync(file));
@@ -181,6 +181,37 @@ describe('the square fast path', () => {
   });
 });
 
+describe('tall matrices of full column rank', () => {
+  it('fold their extra rows into the Hermite form of n independent ones: the H and Smith diagonal of plain operations', () => {
+    const random = generator(2718);
+    let used = 0;
+    for (let k = 0; k < 24; k++) {
+      const n = 1 + (k % 8);
+      const extra = 1 + (k % 5);
+      // Square parts with several non-unit pivots, extra rows small or large, sometimes multiples of the others.
+      const base = k % 3 === 0 ? withSmithForm(random, Array.from({ length: n }, (_, i) => (i < n - 2 ? 1n : 6n * BigInt(i + 1)))) : randomMatrix(random, n, n, k % 2 === 0 ? 1n << 64n : 20n);
+      const rows = Array.from({ length: extra }, (_, e) => (e % 2 === 0 ? randomMatrix(random, 1, n, 30n)[0] as bigint[] : (base[e % n] as bigint[]).map((x) => 3n * x)));
+      const A = k % 4 === 1 ? [...rows, ...base] : [...base, ...rows];
+      const plain = hermiteByRowOperations(A);
+      if (plain.rank < n) continue;
+      const tall = tallHermite(A);
+      if (tall !== null) {
+        used++;
+        expect(tall.hnf).toEqual(plain.hnf.slice(0, n));
+      }
+      expect(hermiteNormalForm(A)).toEqual(plain);
+      expect(smithNormalForm(A).diagonal).toEqual(smithByOperations(A).diagonal);
+    }
+    expect(used).toBeGreaterThan(15);
+  });
+
+  it('leave rank-deficient ones to the elimination', () => {
+    const A = randomMatrix(generator(3), 7, 4, 50n, 3);
+    expect(tallHermite(A)).toBeNull();
+    expect(hermiteNormalForm(A)).toEqual(hermiteByRowOperations(A));
+  });
+});
+
 describe('U = H A⁻¹ modulo primes', () => {
   it('is the unimodular transform of the Hermite form, exactly (U A = H), on large entries', () => {
     const random = generator(99);
@@ -210,6 +241,8 @@ describe.skipIf(GP === undefined)('the square fast path agrees with PARI/GP (mat
     { name: '30×30, entries ±2^64', A: randomMatrix(random, 30, 30, 1n << 64n) },
     { name: '40×40, entries ±2^10', A: randomMatrix(random, 40, 40, 1n << 10n) },
     { name: '12×12 with Smith form 1, …, 1, 2, 4, 36 (not cyclic)', A: withSmithForm(random, [...new Array<bigint>(9).fill(1n), 2n, 4n, 36n]) },
+    { name: '35×25 (tall), entries ±2^64', A: randomMatrix(random, 35, 25, 1n << 64n) },
+    { name: '16×12 (tall): a Smith form 1, …, 1, 4, 12, 72 with four rows 2·(row i)', A: ((B: bigint[][]) => [...B, ...B.slice(0, 4).map((row) => row.map((x) => 2n * x))])(withSmithForm(random, [...new Array<bigint>(9).fill(1n), 4n, 12n, 72n])) },
   ];
   for (const { name, A } of cases) {
     it(name, async () => {

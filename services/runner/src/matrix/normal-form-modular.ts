@@ -434,3 +434,100 @@ export function integralLeftQuotient(A: readonly (readonly bigint[])[], H: reado
   }
   return U;
 }
+
+/** Indices of n rows of A (m×n) independent modulo p, in order, by greedy Gaussian elimination on doubles; fewer when A mod p has rank < n. */
+function independentRowsModP(limbs: Limbs, m: number, n: number, p: number, checkpoint: Checkpoint): number[] {
+  const inverse = 1 / p;
+  const echelon: Float64Array[] = []; // rows with their leading column, each scaled to lead with 1
+  const leads: number[] = [];
+  const chosen: number[] = [];
+  for (let i = 0; i < m && chosen.length < n; i++) {
+    checkpoint();
+    const row = limbs.row(i, p, n);
+    for (const [e, lead] of leads.entries()) {
+      const b = row[lead] as number;
+      if (b === 0) continue;
+      const basis = echelon[e] as Float64Array;
+      const minusB = p - b;
+      for (let j = lead; j < n; j++) row[j] = modP((row[j] as number) + minusB * (basis[j] as number), p, inverse);
+    }
+    const lead = row.findIndex((x) => x !== 0);
+    if (lead < 0) continue;
+    const scale = invModSmall(row[lead] as number, p);
+    for (let j = lead; j < n; j++) row[j] = modP((row[j] as number) * scale, p, inverse);
+    // Keep the echelon rows sorted by leading column so that one pass reduces a new row.
+    let at = leads.findIndex((l) => l > lead);
+    if (at < 0) at = leads.length;
+    leads.splice(at, 0, lead);
+    echelon.splice(at, 0, row);
+    chosen.push(i);
+  }
+  return chosen;
+}
+
+/**
+ * The Hermite form (n rows) of a tall A (m > n) of full column rank n, with its columns whose pivot
+ * exceeds 1: n rows independent modulo a prime give a square A₀ whose Hermite form H₀ comes from
+ * congruences ({@link squareLattice}); D = |det A₀| and D Z^n ⊆ L(A₀) ⊆ L(A). Each other row
+ * enters modulo D: reduced by the unit-pivot rows of H (each row e_c plus entries on the few
+ * non-unit columns S), it lives on S, where extended-gcd row operations fold it into the rows of S
+ * (pivots only shrink, so S never grows); at the end the entries above each pivot of S are reduced
+ * into [0, pivot). Null (the caller keeps its elimination) when the rows are not found independent
+ * modulo two primes or A₀ is not settled by congruences.
+ */
+export function tallHermite(A: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): { hnf: bigint[][]; nontrivial: number[] } | null {
+  const m = A.length;
+  const n = (A[0] as readonly bigint[]).length;
+  const limbs = new Limbs(A);
+  let rows = independentRowsModP(limbs, m, n, wordPrime(0), checkpoint);
+  if (rows.length < n) rows = independentRowsModP(limbs, m, n, wordPrime(1), checkpoint);
+  if (rows.length < n) return null;
+  const square = squareLattice(rows.map((i) => A[i] as readonly bigint[]), checkpoint);
+  if (square.kind !== 'hermite') return null;
+  const D = square.d;
+  const H = square.hnf.map((row) => [...row]);
+  const S = square.nontrivial; // increasing
+  const inS = new Set(S);
+  const chosen = new Set(rows);
+  for (let r = 0; r < m; r++) {
+    if (chosen.has(r)) continue;
+    checkpoint();
+    const a = (A[r] as readonly bigint[]).map((x) => mod(x, D));
+    // Clear the unit columns (increasing), which only moves weight onto later columns of S.
+    for (let c = 0; c < n; c++) {
+      const b = a[c] as bigint;
+      if (b === 0n || inS.has(c)) continue;
+      const unitRow = H[c] as bigint[];
+      a[c] = 0n;
+      for (const s of S) if (s > c && unitRow[s] !== 0n) a[s] = mod((a[s] as bigint) - b * (unitRow[s] as bigint), D);
+    }
+    // Fold the rest into the rows of S: (top, a) ← (σ top + τ a, (−a_s/g) top + (top_s/g) a) column by column.
+    for (const s of S) {
+      const b = a[s] as bigint;
+      if (b === 0n) continue;
+      const top = H[s] as bigint[];
+      const { g, s: sigma, t: tau } = bezout(top[s] as bigint, b);
+      const [u, v] = [-b / g, (top[s] as bigint) / g];
+      for (const x of S) {
+        if (x < s) continue;
+        const y = top[x] as bigint;
+        const z = a[x] as bigint;
+        top[x] = x === s ? g : mod(sigma * y + tau * z, D);
+        a[x] = x === s ? 0n : mod(u * y + v * z, D);
+      }
+    }
+  }
+  // Entries above each pivot of S into [0, pivot); a row of S has entries on S only.
+  for (const s of S) {
+    checkpoint();
+    const pivotRow = H[s] as bigint[];
+    const pivot = pivotRow[s] as bigint;
+    for (let i = 0; i < s; i++) {
+      const row = H[i] as bigint[];
+      const q = floorDiv(row[s] as bigint, pivot);
+      if (q === 0n) continue;
+      for (const x of S) if (x >= s) row[x] = (row[x] as bigint) - q * (pivotRow[x] as bigint);
+    }
+  }
+  return { hnf: H, nontrivial: S.filter((s) => (H[s] as bigint[])[s] !== 1n) };
+}
