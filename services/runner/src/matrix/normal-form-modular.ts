@@ -242,9 +242,10 @@ function multimodularSolve(A: readonly (readonly bigint[])[], limbs: Limbs, boun
  * For a square A: d = |det A| and the Hermite form of its row lattice L from congruences
  * x·z_k ≡ 0 (mod d), z_k = adj(A) r_k (A z_k = det·r_k ≡ 0, so L lies in their common solution
  * set L′, and L = L′ exactly when [Z^n : L′] = d, which {@link hermiteOfCongruences} checks).
- * Modulo each prime p | d, L′ = L needs the z_k to span the column space of adj(A) mod p (rank 1
- * when Z^n / L is cyclic, as for about 85% of random matrices; a few more otherwise), which a few
- * random r_k do with high probability; each further round adds {@link RIGHT_HAND_SIDES} more.
+ * Roughly, at each prime p | d the z_k must reach as far as adj(A) does (modulo p, its column
+ * space has dimension 1 when Z^n / L is cyclic, as for about 85% of random matrices, and a few
+ * more otherwise), which a few random r_k do with high probability; each further round adds
+ * {@link RIGHT_HAND_SIDES} more. Whatever happens, only a certified form is returned.
  * After {@link ROUNDS} rounds only d is returned. Two primes at which A is singular before any at
  * which it is not make the answer 'singular-modulo-primes' (A is then almost surely singular;
  * the caller decides exactly by other means); 'too-large' when the residues would pass
