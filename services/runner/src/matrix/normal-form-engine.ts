@@ -12,6 +12,7 @@
  * polled once per row or column operation so that a run past its budget stops.
  */
 import { fractionFreeEliminate, type Checkpoint } from './engine.js';
+import { integralLeftQuotient, squareLattice, tallHermite } from './normal-form-modular.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -115,6 +116,19 @@ export function modularHermite(A: readonly (readonly bigint[])[], D: bigint, che
   for (let c = 0; c < n; c++) {
     const k = B[c] as bigint[];
     if (k[c] === 0n) k[c] = R;
+    const unit = extendedGcd(k[c] as bigint, R);
+    if (unit.g === 1n) {
+      // A unit pivot modulo R: scaling row c by its inverse keeps the lattice spanned with R Z^(n−c)
+      // (k = v·(u k) + (1 − u v) k, the last term in R Z^n), and then one subtraction per row clears column c.
+      for (let x = c; x < n; x++) k[x] = mod(unit.s * (k[x] as bigint), R);
+      for (let j = c + 1; j < m; j++) {
+        const row = B[j] as bigint[];
+        const b = row[c] as bigint;
+        if (b === 0n) continue;
+        checkpoint();
+        for (let x = c; x < n; x++) row[x] = mod((row[x] as bigint) - b * (k[x] as bigint), R);
+      }
+    }
     for (let j = c + 1; j < m; j++) {
       const row = B[j] as bigint[];
       const b = row[c] as bigint;
@@ -160,9 +174,15 @@ function latticeDeterminant(A: readonly (readonly bigint[])[], checkpoint: Check
   return { D: abs(last), rows: pivots };
 }
 
-/** U = H A⁻¹ for a square non-singular A: A⁻¹ = M/δ from fraction-free Gauss–Jordan of [A | I]; the division is exact since U is integral. */
+/**
+ * U = H A⁻¹ for a square non-singular A: multimodular and checked (U A = H, see
+ * {@link integralLeftQuotient}); should that give up (A singular modulo the first primes tried), A⁻¹ = M/δ from
+ * fraction-free Gauss–Jordan of [A | I], the division exact since U is integral.
+ */
 function transformFromForm(A: readonly (readonly bigint[])[], H: readonly (readonly bigint[])[], checkpoint: Checkpoint): bigint[][] {
   const n = A.length;
+  const quotient = integralLeftQuotient(A, H, checkpoint);
+  if (quotient !== null) return quotient;
   const M = A.map((row, i) => [...row, ...Array.from({ length: n }, (_, j) => (i === j ? 1n : 0n))]);
   const { last } = fractionFreeEliminate(M, n, true, checkpoint);
   const scaledInverse = M.map((row) => row.slice(n));
@@ -182,21 +202,36 @@ function transformFromForm(A: readonly (readonly bigint[])[], H: readonly (reado
  * first `rank` rows non-zero, each pivot positive, every entry above a pivot in [0, pivot), rows
  * below the rank zero. Any shape, any rank. H is unique for A (it depends on A's row lattice only).
  *
- * For full column rank (m ≥ n = rank), H is computed modulo the lattice determinant (see
- * {@link modularHermite}), and U, when asked of a square A, as H A⁻¹; otherwise by the
- * extended-gcd row operations of {@link hermiteByRowOperations}.
+ * A square A goes first to {@link squareLattice} (det A and solutions of A z = det·r from A modulo
+ * word-size primes): H is read off the congruences x·z ≡ 0 (mod d) when they cut out L (almost
+ * all random matrices), otherwise computed modulo d = |det A|. A tall A of full column rank
+ * folds its other rows into the Hermite form of n independent rows ({@link tallHermite}), or else
+ * is computed modulo the determinant of n independent rows (see {@link modularHermite}). U, when
+ * asked of a square non-singular A, is H A⁻¹ ({@link integralLeftQuotient}). Everything else goes
+ * by the extended-gcd row operations of {@link hermiteByRowOperations}.
  */
 export function hermiteNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): HermiteForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const m = A.length;
   const n = A[0]?.length ?? 0;
   const transforms = options.transforms === true;
-  if (!transforms || m === n) {
+  const pivots = Array.from({ length: n }, (_, c) => c);
+  if (m === n && n > 0) {
+    // Square: det A and the congruences that cut out L, from A modulo word-size primes.
+    const lattice = squareLattice(A, checkpoint);
+    if (lattice.kind === 'hermite' || lattice.kind === 'determinant') {
+      const hnf = lattice.kind === 'hermite' ? lattice.hnf : modularHermite(A, lattice.d, checkpoint);
+      return { hnf, rank: n, pivots, transform: transforms ? transformFromForm(A, hnf, checkpoint) : null };
+    }
+  }
+  if (!transforms && m > n && n > 0) {
+    const tall = tallHermite(A, checkpoint);
+    if (tall !== null) return { hnf: [...tall.hnf, ...Array.from({ length: m - n }, () => new Array<bigint>(n).fill(0n))], rank: n, pivots, transform: null };
+  }
+  if (!transforms) {
     const lattice = latticeDeterminant(A, checkpoint);
     if (lattice !== null) {
-      const hnf = modularHermite(A, lattice.D, checkpoint);
-      const pivots = Array.from({ length: n }, (_, c) => c);
-      return { hnf, rank: n, pivots, transform: transforms ? transformFromForm(A, hnf, checkpoint) : null };
+      return { hnf: modularHermite(A, lattice.D, checkpoint), rank: n, pivots, transform: null };
     }
   }
   return hermiteByRowOperations(A, options);
@@ -272,15 +307,26 @@ export interface SmithForm {
  * Smith normal form over Z: U A V = D with U (m×m) and V (n×n) unimodular and D (m×n) diagonal,
  * its entries non-negative and each dividing the next. Any shape, any rank.
  *
- * Without transforms and for full column rank (m ≥ n = rank), the operations start from the
- * square Hermite form (computed modulo the lattice determinant), whose entries are bounded by its
- * pivots; with transforms, a square non-singular A goes through its Hermite form too (U₁ A = H,
- * then U₂ H V = D and U = U₂ U₁), which keeps U and V near the size of D; otherwise the operations
- * work on A itself and track U and V.
+ * Without transforms and for full column rank (m ≥ n = rank): when the Hermite form comes from
+ * congruences ({@link squareLattice}, {@link tallHermite}) the operations run only on the block of
+ * its columns with pivots above 1; otherwise they start from the square Hermite form computed
+ * modulo the lattice determinant, whose entries are bounded by its pivots. With transforms, a
+ * square non-singular A goes through its Hermite form too (U₁ A = H, then U₂ H V = D and
+ * U = U₂ U₁), which keeps U and V near the size of D; otherwise the operations work on A itself
+ * and track U and V.
  */
 export function smithNormalForm(A: readonly (readonly bigint[])[], options: { transforms?: boolean; checkpoint?: Checkpoint } = {}): SmithForm {
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const n = A[0]?.length ?? 0;
+  if (options.transforms !== true && A.length === n && n > 0) {
+    const lattice = squareLattice(A, checkpoint);
+    if (lattice.kind === 'hermite') return { diagonal: smithOfSparseHermite(lattice, n, checkpoint), rank: n, left: null, right: null };
+    if (lattice.kind === 'determinant') return { diagonal: smithByOperations(modularHermite(A, lattice.d, checkpoint).slice(0, n), { checkpoint }).diagonal, rank: n, left: null, right: null };
+  }
+  if (options.transforms !== true && A.length > n && n > 0) {
+    const tall = tallHermite(A, checkpoint);
+    if (tall !== null) return { diagonal: smithOfSparseHermite(tall, n, checkpoint), rank: n, left: null, right: null };
+  }
   if (options.transforms !== true) {
     const lattice = latticeDeterminant(A, checkpoint);
     if (lattice !== null) {
@@ -303,6 +349,13 @@ export function smithNormalForm(A: readonly (readonly bigint[])[], options: { tr
     }
   }
   return smithByOperations(A, options);
+}
+
+/** The Smith diagonal of a square Hermite form H whose columns outside `nontrivial` have pivot 1: those are unit columns, so column operations leave I ⊕ H[S, S]. */
+function smithOfSparseHermite(form: { hnf: bigint[][]; nontrivial: number[] }, n: number, checkpoint: Checkpoint): bigint[] {
+  const S = form.nontrivial;
+  const block = S.map((i) => S.map((j) => (form.hnf[i] as bigint[])[j] as bigint));
+  return [...new Array<bigint>(n - S.length).fill(1n), ...smithByOperations(block, { checkpoint }).diagonal];
 }
 
 /** {@link smithNormalForm} by extended-gcd row and column operations, any shape and rank, with U and V when asked. */
