@@ -19,7 +19,7 @@
  */
 import { invModSmall } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
-import { ceilSqrt, crtSymmetric, wordPrime } from './modular-characteristic.js';
+import { crtSymmetric, LimbMatrix, minorBounds, modP, wordPrime } from './modular.js';
 
 const NO_CHECKPOINT: Checkpoint = () => undefined;
 
@@ -43,70 +43,18 @@ function bezout(a: bigint, b: bigint): { g: bigint; s: bigint; t: bigint } {
   return { g: r0, s: s0, t: t0 };
 }
 
-/** x mod p for an integer 0 ≤ x < 2^52, p < 2^26 and inverse = 1/p (as in modular-characteristic.ts). */
-function modP(x: number, p: number, inverse: number): number {
-  const r = x - Math.floor(x * inverse) * p;
-  return r < 0 ? r + p : r >= p ? r - p : r;
-}
-
-const LIMB_BITS = 26n;
-const LIMB = 2 ** 26;
-
-/** The entries of a matrix as base-2^26 digits (most significant first) and signs, reduced modulo each prime by Horner on numbers. */
-class Limbs {
-  private readonly width: number;
-  private readonly digits: Float64Array;
-  private readonly negative: Uint8Array;
-
-  constructor(private readonly A: readonly (readonly bigint[])[]) {
-    let widest = 0n;
-    for (const row of A) for (const a of row) if (abs(a) > widest) widest = abs(a);
-    let width = 1;
-    while (widest >> (LIMB_BITS * BigInt(width)) > 0n) width++;
-    this.width = width;
-    const count = A.length * (A[0]?.length ?? 0);
-    this.digits = new Float64Array(count * width);
-    this.negative = new Uint8Array(count);
-    let at = 0;
-    for (const row of A) {
-      for (const a of row) {
-        this.negative[at] = a < 0n ? 1 : 0;
-        let magnitude = abs(a);
-        for (let l = width - 1; l >= 0; l--) {
-          this.digits[at * width + l] = Number(magnitude & ((1n << LIMB_BITS) - 1n));
-          magnitude >>= LIMB_BITS;
-        }
-        at++;
-      }
-    }
-  }
-
-  /** Row i of A modulo p in the first n places of a row of length `length`. */
-  row(i: number, p: number, length: number): Float64Array {
-    const { width, digits, negative } = this;
-    const n = (this.A[i] as readonly bigint[]).length;
-    const inverse = 1 / p;
-    const out = new Float64Array(length);
-    for (let j = 0; j < n; j++) {
-      const at = i * n + j;
-      let r = 0;
-      for (let l = 0; l < width; l++) r = modP(r * LIMB + (digits[at * width + l] as number), p, inverse);
-      out[j] = negative[at] === 1 && r !== 0 ? p - r : r;
-    }
-    return out;
-  }
-}
-
 /**
  * det A mod p and z_k = det(A)·A⁻¹ r_k mod p for each right-hand side r_k (given mod p), by
  * Gaussian elimination of [A | r_1 … r_k] on doubles; null when A is singular modulo p.
  */
-function solveModP(limbs: Limbs, n: number, rhs: readonly (readonly number[])[], p: number, checkpoint: Checkpoint): { det: number; solutions: number[][] } | null {
+function solveModP(limbs: LimbMatrix, n: number, rhs: readonly (readonly number[])[], p: number, checkpoint: Checkpoint): { det: number; solutions: number[][] } | null {
   const k = rhs.length;
   const width = n + k;
   const inverse = 1 / p;
-  const M = Array.from({ length: n }, (_, i) => {
-    const row = limbs.row(i, p, width);
+  const reduced = limbs.reduce(p);
+  const M: Float64Array[] = Array.from({ length: n }, (_, i) => {
+    const row = new Float64Array(width);
+    row.set(reduced[i] as Float64Array);
     for (let c = 0; c < k; c++) row[n + c] = (rhs[c] as readonly number[])[i] as number;
     return row;
   });
@@ -148,24 +96,10 @@ function solveModP(limbs: Limbs, n: number, rhs: readonly (readonly number[])[],
   return { det, solutions };
 }
 
-/** Π_i max(1, ⌈‖row_i‖⌉), and the same by columns, the smaller: it bounds |det A| and every (n−1)-minor (Hadamard). */
+/** A positive bound on |det A| and on every (n−1)-minor of a square A (Hadamard, {@link minorBounds}). */
 function hadamardBound(A: readonly (readonly bigint[])[]): bigint {
-  const n = A.length;
-  let byRows = 1n;
-  let byColumns = 1n;
-  for (let i = 0; i < n; i++) {
-    let row = 0n;
-    let column = 0n;
-    for (let j = 0; j < n; j++) {
-      const a = (A[i] as bigint[])[j] as bigint;
-      const b = (A[j] as bigint[])[i] as bigint;
-      row += a * a;
-      column += b * b;
-    }
-    byRows *= row === 0n ? 1n : ceilSqrt(row);
-    byColumns *= column === 0n ? 1n : ceilSqrt(column);
-  }
-  return byRows < byColumns ? byRows : byColumns;
+  const bounds = minorBounds(A);
+  return [bounds(A.length), bounds(A.length - 1), 1n].reduce((a, b) => (a > b ? a : b));
 }
 
 /** How the lattice of a square A turned out: its Hermite form (with the columns whose pivot exceeds 1), only d = |det A|, or apparently singular. */
@@ -204,7 +138,7 @@ const RHS_BOUND = 1024n;
  * twice the bound (|det| ≤ B and |z_i| ≤ B·‖r_k‖₁, each cofactor being an (n−1)-minor ≤ B);
  * primes at which A is singular are skipped. Null when the first two primes both see A singular.
  */
-function multimodularSolve(A: readonly (readonly bigint[])[], limbs: Limbs, bound: bigint, R: readonly (readonly bigint[])[], checkpoint: Checkpoint): { det: bigint; Z: bigint[][] } | null {
+function multimodularSolve(A: readonly (readonly bigint[])[], limbs: LimbMatrix, bound: bigint, R: readonly (readonly bigint[])[], checkpoint: Checkpoint): { det: bigint; Z: bigint[][] } | null {
   const n = A.length;
   const target = 2n * bound * BigInt(n) * RHS_BOUND;
   const primes: number[] = [];
@@ -255,7 +189,7 @@ export function squareLattice(A: readonly (readonly bigint[])[], checkpoint: Che
   const n = A.length;
   const bound = hadamardBound(A);
   if (primesFor(2n * bound * BigInt(n) * RHS_BOUND) * (1 + RIGHT_HAND_SIDES * n) > MAX_RESIDUES) return { kind: 'too-large' };
-  const limbs = new Limbs(A);
+  const limbs = new LimbMatrix(A);
   const Z: bigint[][] = [];
   let d = 0n;
   for (let round = 0; round < ROUNDS; round++) {
@@ -384,7 +318,7 @@ export function hermiteOfCongruences(Z: readonly (readonly bigint[])[], d: bigin
 export function integralLeftQuotient(A: readonly (readonly bigint[])[], H: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): bigint[][] | null {
   const n = A.length;
   const transposed = Array.from({ length: n }, (_, j) => A.map((row) => row[j] as bigint));
-  const limbs = new Limbs(transposed);
+  const limbs = new LimbMatrix(transposed);
   // H is mostly zeros (a Hermite form from congruences has few non-unit columns): reduce its non-zero entries only.
   const nonZero = H.map((row) => row.flatMap((h, j) => (h === 0n ? [] : [[j, h] as const])));
   let widest = 0n;
@@ -437,14 +371,15 @@ export function integralLeftQuotient(A: readonly (readonly bigint[])[], H: reado
 }
 
 /** Indices of n rows of A (m×n) independent modulo p, in order, by greedy Gaussian elimination on doubles; fewer when A mod p has rank < n. */
-function independentRowsModP(limbs: Limbs, m: number, n: number, p: number, checkpoint: Checkpoint): number[] {
+function independentRowsModP(limbs: LimbMatrix, m: number, n: number, p: number, checkpoint: Checkpoint): number[] {
   const inverse = 1 / p;
   const echelon: Float64Array[] = []; // rows with their leading column, each scaled to lead with 1
   const leads: number[] = [];
   const chosen: number[] = [];
+  const reduced = limbs.reduce(p);
   for (let i = 0; i < m && chosen.length < n; i++) {
     checkpoint();
-    const row = limbs.row(i, p, n);
+    const row = reduced[i] as Float64Array;
     for (const [e, lead] of leads.entries()) {
       const b = row[lead] as number;
       if (b === 0) continue;
@@ -479,7 +414,7 @@ function independentRowsModP(limbs: Limbs, m: number, n: number, p: number, chec
 export function tallHermite(A: readonly (readonly bigint[])[], checkpoint: Checkpoint = NO_CHECKPOINT): { hnf: bigint[][]; nontrivial: number[] } | null {
   const m = A.length;
   const n = (A[0] as readonly bigint[]).length;
-  const limbs = new Limbs(A);
+  const limbs = new LimbMatrix(A);
   let rows = independentRowsModP(limbs, m, n, wordPrime(0), checkpoint);
   if (rows.length < n) rows = independentRowsModP(limbs, m, n, wordPrime(1), checkpoint);
   if (rows.length < n) return null;
