@@ -26,6 +26,9 @@ const KERNEL = { module: fileURLToPath(new URL('./linear-algebra.kernel.ts', imp
 
 export const MATRIX_VERSION = '1.0.0';
 
+/** The provider name of our TypeScript linear algebra engine (provider.ts registers it). */
+export const LINEAR_ALGEBRA_TS_PROVIDER = 'jacobian-linear-algebra-ts';
+
 /** The limits every matrix capability states. */
 export const MATRIX_DESCRIPTOR_LIMITS = { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits } as const;
 
@@ -84,6 +87,11 @@ export async function runLinearAlgebra<K extends LinearAlgebraOperation>(
   return { output: output as Extract<LinearAlgebraKernelOutput, { operation: K }>, ms: Date.now() - started };
 }
 
+/** The engine record of the provider `runtime` describes, computing by `method`. */
+export function providerEngine(runtime: ProviderRuntime, method: string, ms: number): EngineRecord {
+  return { provider: runtime.provider, version: runtime.version, method, compute_ms: ms };
+}
+
 export function engineRecord(runtime: ProviderRuntime, resolved: ResolvedMatrix, ms: number): EngineRecord {
   return { provider: runtime.provider, version: runtime.version, method: resolved.matrix.ring.kind === 'GF' ? GF_METHOD : FRACTION_FREE_METHOD, compute_ms: ms };
 }
@@ -133,6 +141,26 @@ export function servedBy(tools: PariTools | null, description: string, tags: rea
 
 export const TS_ASSURANCE = 'computed exactly by our TypeScript linear algebra engine; not independently checked';
 export const PARI_ASSURANCE = 'computed exactly by PARI/GP and rechecked by us as the engine method states; not independently verified';
+
+/** The completeness basis of an answer PARI/GP served. */
+export const PARI_RECHECKED_BASIS = 'PARI/GP ran to the end and its answer passed our recheck';
+
+/**
+ * The outcome of an exact computation by the provider that served it: with `pari` null (our
+ * engine), `oursBasis` and our assurance; with PARI/GP's tools, that its answer passed our recheck
+ * (`options.pariBasis`, by default {@link PARI_RECHECKED_BASIS}) and PARI's assurance.
+ */
+export function servedOutcome<O>(
+  pari: PariTools | null,
+  output: O,
+  resolved: ResolvedMatrix,
+  what: string,
+  oursBasis: string,
+  options: { subject?: string; evidence?: { artifact_uris: string[]; diagnostics: Diagnostic[] }; pariBasis?: string } = {},
+): CapabilityOutcome<O> {
+  const { subject = resolved.description, evidence, pariBasis = PARI_RECHECKED_BASIS } = options;
+  return pari === null ? exactOutcome(output, resolved, what, oursBasis, subject, evidence, TS_ASSURANCE) : exactOutcome(output, resolved, what, pariBasis, subject, evidence, PARI_ASSURANCE);
+}
 
 /** The outcome of an exact computation by our engine: `what` of `subject` (by default the matrix as resolved). */
 export function exactOutcome<O>(

@@ -231,7 +231,7 @@ export async function probePari(options: PariLocation & { signal?: AbortSignal; 
       install_tier: 'T1',
       license_id: 'GPL-2.0-or-later',
       license_files: licenseFiles,
-      features: ['matdet', 'matrank', 'matker', 'mathnf', 'matsnf', 'charpoly', 'minpoly', 'fields-Q-GF(p)', ...(libraries.length > 0 ? ['libpari-digested'] : [])],
+      features: ['matdet', 'matrank', 'matker', 'mathnf', 'matsnf', 'charpoly', 'minpoly', 'qflll', 'fields-Q-GF(p)', ...(libraries.length > 0 ? ['libpari-digested'] : [])],
     });
     // The files as digested: checkPariIdentity need not digest them again until they change.
     rememberVerifiedStamp(digest, stamp);
