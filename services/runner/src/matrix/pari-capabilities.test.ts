@@ -37,8 +37,8 @@ describe.skipIf(GP === undefined)('matrix capabilities on PARI/GP and on our eng
 
   it('each example: the same output on both but for the engine; the outcome names who served', async () => {
     for (const create of PARI_MATRIX_CAPABILITY_FACTORIES) {
-      const onPari = h.install(create(PARI, { pari: { tools } }) as CapabilityDefinition<never, unknown>, PARI);
-      const onOurs = h.install(create(TS, {}) as CapabilityDefinition<never, unknown>, TS);
+      const onPari = h.install(create(PARI, { pari: { tools } }), PARI);
+      const onOurs = h.install(create(TS, {}), TS);
       const id = onPari.descriptor.id;
       for (const example of onPari.descriptor.examples) {
         const pari = await h.run(onPari, { capability_id: id, payload: example.payload });
