@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CapabilityDefinition, type CapabilityResult, type ProviderRuntime } from '@jacobian/shared';
+import type { CapabilityResult, ProviderRuntime } from '@jacobian/shared';
 import { PARI_PROVIDER, probePari, type PariTools } from '../providers/pari.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { LINEAR_ALGEBRA_TS_PROVIDER, PARI_ASSURANCE, PARI_RECHECKED_BASIS, TS_ASSURANCE } from './capability-support.js';
