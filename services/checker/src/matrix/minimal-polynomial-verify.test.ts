@@ -10,12 +10,15 @@ import {
   checkerIdentity,
   createLocalFolderArtifactStore,
   createProcessPool,
+  coefficientSizeLimits,
   executeCapability,
   installCapability,
   loadOrCreateSigningKey,
   makeRational,
+  MATRIX_LIMITS,
   MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI,
   MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI,
+  MinimalPolynomialClaimSchema,
   RATIONALS,
   type ArtifactStore,
   type CapabilityResult,
@@ -24,6 +27,7 @@ import {
   type InstalledCapability,
   type IsolatedExecutor,
   type ProviderRuntime,
+  type Rational,
   type SigningKey,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
@@ -221,6 +225,29 @@ describe('matrix.minimal_polynomial.verify as a capability', () => {
     expect(out(await run({ result_uri: good }))).toMatchObject({ verdict: 'ACCEPTED', claim_uri: good, claim_kind: 'MATRIX_MINIMAL_POLYNOMIAL' });
     const bad = await put(['4', '-4', '1']);
     expect(out(await run({ result_uri: bad }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_MINIMAL', verification_record_uri: null });
+  });
+
+  it('a 20×20 Q matrix of 200-digit entries whose minimal polynomial has coefficients beyond the entry text limit: verified stored and inline; a coefficient beyond the matrix\'s own bound is refused, one within it but wrong rejected', async () => {
+    // As matrix.minimal_polynomial.compute's test: upper triangular, distinct λ_i = (10^200 + 3i + 1)/(i + 2), m = Π (x − λ_i).
+    const n = 20;
+    const lambda = Array.from({ length: n }, (_, i) => makeRational(10n ** 200n + BigInt(3 * i + 1), BigInt(i + 2)));
+    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? RATIONALS.format(lambda[i] as Rational) : j > i ? String(((i + 2 * j) % 7) - 3) : '0')));
+    let m = [RATIONALS.one];
+    for (const l of lambda) m = [...m.map((c) => RATIONALS.neg(RATIONALS.mul(c, l))), RATIONALS.zero].map((c, k) => (k === 0 ? c : RATIONALS.add(c, m[k - 1] ?? RATIONALS.zero)));
+    const coefficients = m.map((c) => RATIONALS.format(c));
+    expect((coefficients[0] as string).length).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
+    const stored = MinimalPolynomialClaimSchema.parse({ matrix: matrix(rows), coefficients });
+    const uri = (await artifacts.put({ schema_uri: MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, semantics_uri: MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI, payload: stored, parents: [], summary: {} })).uri;
+    expect(out(await run({ result_uri: uri }))).toMatchObject({ verdict: 'ACCEPTED' });
+    expect(out(await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients } }))).toMatchObject({ verdict: 'ACCEPTED' });
+    // c_0 with one more digit than the bound allows: refused before any arithmetic, naming the rule; within the bound but off: rejected.
+    const bound = coefficientSizeLimits(stored.matrix, n)[0] as { maxTextLength: number };
+    const tooLong = await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients: ['1'.repeat(bound.maxTextLength + 1), ...coefficients.slice(1)] } });
+    expect(tooLong.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'coefficients', 0] });
+    expect(tooLong.diagnostics[0]?.message).toMatch(/rule coefficient-size/);
+    expect(MinimalPolynomialClaimSchema.safeParse({ matrix: matrix(rows), coefficients: ['1'.repeat(bound.maxTextLength + 1), ...coefficients.slice(1)] }).success).toBe(false);
+    const off = [RATIONALS.format(RATIONALS.add(m[0] as Rational, RATIONALS.one)), ...coefficients.slice(1)];
+    expect(out(await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients: off } }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'DOES_NOT_ANNIHILATE' });
   });
 
   it('answers a bad coefficient with an error at its place, not a verdict', async () => {
