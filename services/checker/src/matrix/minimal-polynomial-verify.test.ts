@@ -12,6 +12,7 @@ import {
   type InstalledCapability,
   type Rational,
 } from '@jacobian/shared';
+import { triangularWithKnownMinimalPolynomial } from '@jacobian/shared/testing';
 import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
 import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { MatrixRejectionReason } from './linear-algebra-verify.js';
@@ -173,13 +174,8 @@ describe('matrix.minimal_polynomial.verify as a capability', () => {
   });
 
   it('a 20×20 Q matrix of 200-digit entries whose minimal polynomial has coefficients beyond the entry text limit: verified stored and inline; a coefficient beyond the matrix\'s own bound is refused, one within it but wrong rejected', async () => {
-    // As matrix.minimal_polynomial.compute's test: upper triangular, distinct λ_i = (10^200 + 3i + 1)/(i + 2), m = Π (x − λ_i).
     const n = 20;
-    const lambda = Array.from({ length: n }, (_, i) => makeRational(10n ** 200n + BigInt(3 * i + 1), BigInt(i + 2)));
-    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? RATIONALS.format(lambda[i] as Rational) : j > i ? String(((i + 2 * j) % 7) - 3) : '0')));
-    let m = [RATIONALS.one];
-    for (const l of lambda) m = [...m.map((c) => RATIONALS.neg(RATIONALS.mul(c, l))), RATIONALS.zero].map((c, k) => (k === 0 ? c : RATIONALS.add(c, m[k - 1] ?? RATIONALS.zero)));
-    const coefficients = m.map((c) => RATIONALS.format(c));
+    const { rows, minimal: coefficients } = triangularWithKnownMinimalPolynomial(n, 200);
     expect((coefficients[0] as string).length).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
     const stored = MinimalPolynomialClaimSchema.parse({ matrix: matrix(rows), coefficients });
     const uri = (await h.artifacts.put({ schema_uri: MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, semantics_uri: MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI, payload: stored, parents: [], summary: {} })).uri;
@@ -191,7 +187,7 @@ describe('matrix.minimal_polynomial.verify as a capability', () => {
     expect(tooLong.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'coefficients', 0] });
     expect(tooLong.diagnostics[0]?.message).toMatch(/rule coefficient-size/);
     expect(MinimalPolynomialClaimSchema.safeParse({ matrix: matrix(rows), coefficients: ['1'.repeat(bound.maxTextLength + 1), ...coefficients.slice(1)] }).success).toBe(false);
-    const off = [RATIONALS.format(RATIONALS.add(m[0] as Rational, RATIONALS.one)), ...coefficients.slice(1)];
+    const off = [RATIONALS.format(RATIONALS.add(RATIONALS.parseCanonical(coefficients[0] as string) as Rational, RATIONALS.one)), ...coefficients.slice(1)];
     expect(out(await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients: off } }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'DOES_NOT_ANNIHILATE' });
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityResultSchema, makeRational, MATRIX_LIMITS, MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, MinimalPolynomialClaimSchema, RATIONALS, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime, type Rational } from '@jacobian/shared';
+import { CapabilityResultSchema, MATRIX_LIMITS, MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, MinimalPolynomialClaimSchema, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { triangularWithKnownMinimalPolynomial } from '@jacobian/shared/testing';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { characteristicPolynomialCompute, minimalPolynomialCompute, type CharacteristicPolynomialOutput, type MinimalPolynomialOutput } from './characteristic-polynomial.js';
 import { constructMatrix, type ConstructMatrixOutput } from './construct-explicit.js';
@@ -68,18 +69,14 @@ describe('characteristic and minimal polynomial capabilities', () => {
     expect(jordan).toMatchObject({ polynomial: 'x^2 + 5*x + 1', diagonalizable: false, degree: 2 });
   });
 
-  it('a 20×20 Q matrix of 200-digit entries: minimal polynomial coefficients far beyond the entry text limit are stored in the claim, and equal the test\'s own Π (x − λ_i)', async () => {
-    // Upper triangular with distinct diagonal λ_i = (10^200 + 3i + 1)/(i + 2): diagonalizable, m = Π (x − λ_i).
-    // (Large denominators work too, but our rational minimal polynomial takes ~30 s for 70-digit ones.)
+  it('a 20×20 Q matrix of 200-digit entries: minimal polynomial coefficients far beyond the entry text limit are stored in the claim, and equal the known Π (x − λ_i)', async () => {
+    // Large denominators work too, but our rational minimal polynomial takes ~30 s for 70-digit ones.
     const n = 20;
-    const lambda = Array.from({ length: n }, (_, i) => makeRational(10n ** 200n + BigInt(3 * i + 1), BigInt(i + 2)));
-    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? RATIONALS.format(lambda[i] as Rational) : j > i ? String(((i + 2 * j) % 7) - 3) : '0')));
-    let expected = [RATIONALS.one];
-    for (const l of lambda) expected = [...expected.map((c) => RATIONALS.neg(RATIONALS.mul(c, l))), RATIONALS.zero].map((c, k) => (k === 0 ? c : RATIONALS.add(c, expected[k - 1] ?? RATIONALS.zero)));
+    const { rows, minimal } = triangularWithKnownMinimalPolynomial(n, 200);
     const result = await run(MINPOLY, { matrix: { ring: Q, rows } });
     const out = ok<MinimalPolynomialOutput>(result);
     expect(out.degree).toBe(n);
-    expect(out.coefficients).toEqual(expected.map((c) => RATIONALS.format(c)));
+    expect(out.coefficients).toEqual(minimal);
     expect(Math.max(...out.coefficients.map((c) => c.length))).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
     expect(out.result_uri).not.toBeNull();
     const stored = MinimalPolynomialClaimSchema.parse((await h.artifacts.get(out.result_uri ?? '')).payload);

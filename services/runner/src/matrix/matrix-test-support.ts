@@ -44,6 +44,11 @@ export function randomMatrix(random: (bound: bigint) => bigint, m: number, n: nu
 
 export const asText = (M: bigint[][]): string[][] => M.map((row) => row.map((x) => x.toString()));
 
+/** One random integer matrix per [m, n, bound, rank], in turn from `random`, named by its shape, rank and entry bound. */
+export function randomIntegerCases(random: (bound: bigint) => bigint, specs: readonly (readonly [number, number, bigint, number])[]): { name: string; matrix: MatrixPayload }[] {
+  return specs.map(([m, n, bound, rank]) => ({ name: `Z ${m}×${n} rank ≤ ${rank}, entries ±${bound > 1n << 20n ? `2^${bound.toString(2).length - 1}` : bound}`, matrix: matrix({ kind: 'Z' }, asText(randomMatrix(random, m, n, bound, rank))) }));
+}
+
 /** Rational Gram–Schmidt of independent rows: B_i = |b_i*|² and μ_{i,j} (the textbook definition, not the integral recursion). */
 function gramSchmidt(rows: readonly (readonly bigint[])[]): { B: Rational[]; mu: Rational[][] } {
   const star: Rational[][] = [];

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { polynomialFromRoots } from '../../testing/matrix-fixtures.js';
 import { makeRational, RATIONALS, type Rational } from '../polynomial/field.js';
 import { eigenpolynomialCoefficientBounds, MAX_EIGENPOLYNOMIAL_COEFFICIENT_TEXT_LENGTH } from './coefficient-bounds.js';
 import { MATRIX_LIMITS } from './limits.js';
@@ -7,13 +8,6 @@ import { parseExplicitMatrix } from './matrix.js';
 
 const Q = RATIONALS;
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);
-
-/** Π (x − λ_i), lowest degree first: the test's own expansion. */
-function fromRoots(roots: readonly Rational[]): Rational[] {
-  let p = [Q.one];
-  for (const r of roots) p = [...p.map((c) => Q.neg(Q.mul(c, r))), Q.zero].map((c, k) => (k === 0 ? c : Q.add(c, p[k - 1] ?? Q.zero)));
-  return p;
-}
 
 /** Every coefficient within its bound: numerator and denominator bits, and text length. */
 function within(rows: string[][], ring: { kind: 'Z' } | { kind: 'Q' }, p: readonly Rational[]): boolean {
@@ -32,8 +26,8 @@ describe('eigenpolynomialCoefficientBounds', () => {
         const n = diagonal.length;
         const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => Q.format(i === j ? (diagonal[i] as Rational) : j > i ? (above[i * n + j] as Rational) : Q.zero)));
         // The characteristic polynomial and a factor of it (a sub-multiset of the eigenvalues, as a minimal polynomial or an invariant factor is).
-        expect(within(rows, { kind: 'Q' }, fromRoots(diagonal))).toBe(true);
-        expect(within(rows, { kind: 'Q' }, fromRoots(subset.map((i) => diagonal[i] as Rational)))).toBe(true);
+        expect(within(rows, { kind: 'Q' }, polynomialFromRoots(diagonal))).toBe(true);
+        expect(within(rows, { kind: 'Q' }, polynomialFromRoots(subset.map((i) => diagonal[i] as Rational)))).toBe(true);
       }),
       { numRuns: 60 },
     );
@@ -44,7 +38,7 @@ describe('eigenpolynomialCoefficientBounds', () => {
       const B = (1n << 4095n) - 1n;
       const rows = Array.from({ length: n }, () => Array.from({ length: n }, () => B.toString()));
       // det(x I − B·J) = x^(n−1) (x − n B).
-      expect(within(rows, { kind: 'Z' }, fromRoots([...Array.from({ length: n - 1 }, () => Q.zero), makeRational(BigInt(n) * B, 1n)]))).toBe(true);
+      expect(within(rows, { kind: 'Z' }, polynomialFromRoots([...Array.from({ length: n - 1 }, () => Q.zero), makeRational(BigInt(n) * B, 1n)]))).toBe(true);
     }
   });
 
