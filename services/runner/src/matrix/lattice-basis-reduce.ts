@@ -100,7 +100,10 @@ async function reduceOn(pari: PariTools | null, runtime: ProviderRuntime, contex
     if (withinPari(delta)) {
       const answer = await pariLll(pari, resolved.matrix, pariRunOptions(context));
       const { output, ms } = await runLattice(context, { operation: 'adopt', matrix: resolved.matrix, delta: delta.text, transform: answer.transform, reduced: answer.reduced });
-      if (output.accepted) return { ...output, swaps: null, engine: providerEngine(runtime, PARI_LLL_METHOD, answer.ms + ms), served: pari };
+      if (output.accepted) {
+        const { reduced, transform, rank, gram, dependent } = output;
+        return { reduced, transform, rank, gram, dependent, swaps: null, engine: providerEngine(runtime, PARI_LLL_METHOD, answer.ms + ms), served: pari };
+      }
       diagnostics.push({ severity: 'INFO', code: 'PROVIDER_FALLBACK', stage: 'EXECUTION', message: `PARI/GP's qflll basis (its δ is 0.99, its size bound 0.51), size-reduced exactly, fails the Lovász condition with δ = ${delta.text} at row ${output.row}; our engine computed the answer`, path: null, hint: null });
     } else {
       diagnostics.push({ severity: 'INFO', code: 'PROVIDER_FALLBACK', stage: 'EXECUTION', message: `δ = ${delta.text} is above 99/100, the Lovász constant of PARI/GP's qflll; our engine computed the answer`, path: ['payload', 'delta'], hint: null });
@@ -109,7 +112,8 @@ async function reduceOn(pari: PariTools | null, runtime: ProviderRuntime, contex
   const { output, ms } = await runLattice(context, { operation: 'reduce', matrix: resolved.matrix, delta: delta.text });
   // Within a PARI/GP registration our engine is still the one that computed: its record says so.
   const engine = pari === null ? providerEngine(runtime, LLL_METHOD, ms) : { provider: LINEAR_ALGEBRA_TS_PROVIDER, version: RUNNER_VERSION, method: LLL_METHOD, compute_ms: ms };
-  return { ...output, engine, served: null };
+  const { reduced, transform, rank, gram, dependent, swaps } = output;
+  return { reduced, transform, rank, gram, dependent, swaps, engine, served: null };
 }
 
 const DESCRIPTION = `Lenstra–Lenstra–Lovász (LLL) reduction of the lattice spanned by the rows of an integer matrix, exactly on big integers with a rational δ (${DELTA_RANGE}, default ${DEFAULT_DELTA}; δ = 1 has no polynomial bound, the budget stops it): ${LLL_CONVENTION}. Gives a short vector, Gram–Schmidt norms and the unimodular transform, and stores the claim for lattice.basis.verify. Linearly dependent generators are accepted (MLLL-style). Uses: integer relations, knapsack, approximate shortest vector (SVP).`;
