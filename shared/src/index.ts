@@ -467,6 +467,9 @@ export {
   canonicalMatrixInTurn,
   canonicalVector,
   checkEntry,
+  coefficientSizeLimits,
+  EigenpolynomialCoefficientSchema,
+  eigenpolynomialCoefficientBounds,
   ExplicitMatrixSchema,
   MATRIX_LIMITS,
   MATRIX_SCHEMA_URI,
@@ -478,6 +481,8 @@ export {
   MatrixRule,
   matrixOperandShape,
   matrixShape,
+  MAX_EIGENPOLYNOMIAL_COEFFICIENT_TEXT_LENGTH,
+  MAX_EIGENPOLYNOMIAL_COEFFICIENTS,
   MAX_ENTRY_DIGITS,
   parseExplicitMatrix,
   parseStoredMatrix,
@@ -528,7 +533,7 @@ export {
   RationalCanonicalFormClaimSchema,
 } from './domains/matrix/index.js';
 export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from './domains/matrix/index.js';
-export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
+export type { CoefficientBound, EntryProblem, EntrySizeLimit, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';
 export {
   canonicalNormalFormClaim,
   INTEGER_MATRIX_RULE,

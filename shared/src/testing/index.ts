@@ -12,6 +12,7 @@ export type { ProcStat } from './processes.js';
 export { findSingular, singularReducedBases } from '../domains/polynomial/singular.testing.js';
 export type { SingularJob } from '../domains/polynomial/singular.testing.js';
 export { mulberry32 } from './seeded.js';
+export { polynomialFromRoots, triangularWithKnownMinimalPolynomial } from './matrix-fixtures.js';
 export { memoryTracing } from './memory-tracing.js';
 export type { MemoryTracing } from './memory-tracing.js';
 export { journalRecords } from './journal-records.js';

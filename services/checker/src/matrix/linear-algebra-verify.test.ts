@@ -1,51 +1,18 @@
-import type { KeyObject } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admitRequest,
-  CapabilityRequestSchema,
-  CapabilityResultSchema,
-  checkerIdentity,
-  createLocalFolderArtifactStore,
-  createProcessPool,
-  executeCapability,
-  installCapability,
   LINEAR_SYSTEM_CLAIM_SCHEMA_URI,
   LINEAR_SYSTEM_CLAIM_SEMANTICS_URI,
-  loadOrCreateSigningKey,
   makeRational,
   RATIONALS,
   verifyRecordSignature,
-  type ArtifactStore,
-  type CapabilityDefinition,
   type CapabilityResult,
-  type CheckerAuthorization,
-  type CheckerIdentity,
   type InstalledCapability,
-  type IsolatedExecutor,
-  type ProviderRuntime,
   type Rational,
-  type SigningKey,
 } from '@jacobian/shared';
-import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
 import { verifyInverse, verifyLinearSystem, type MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { checkInverseClaim, checkLinearSystemClaim, MatrixRejectionReason } from './linear-algebra-verify.js';
-
-const RUNTIME: ProviderRuntime = {
-  provider: 'jacobian-checker-ts',
-  availability: 'AVAILABLE',
-  version: '0.0.0',
-  digest_kind: 'SOURCE_TREE',
-  digest: 'c'.repeat(64),
-  platform: 'test',
-  install_tier: 'T0',
-  license_id: 'MIT',
-  license_files: [],
-  features: [],
-};
 
 const Q = RATIONALS;
 const fmt = (a: Rational): string => Q.format(a);
@@ -152,49 +119,21 @@ describe('inverse claims (pure checks)', () => {
 });
 
 describe('matrix.linear_system.verify and matrix.inverse.verify as capabilities', () => {
-  let root: string;
-  let artifacts: ArtifactStore;
-  let executor: IsolatedExecutor;
-  let key: SigningKey;
-  let trusted: Map<string, KeyObject>;
+  let h: CheckerHarness;
   let system: InstalledCapability;
   let inverse: InstalledCapability;
   let unauthorized: InstalledCapability;
-
-  async function install(make: (a: CheckerAuthority) => CapabilityDefinition<unknown, unknown>, authorize: boolean): Promise<InstalledCapability> {
-    let identity: CheckerIdentity | null = null;
-    const authority: CheckerAuthority = {
-      authorization: (): CheckerAuthorization => ({ authorized: authorize && identity !== null ? [{ checker_id: identity.checker_id, checker_digest: identity.checker_digest }] : [] }),
-      signingKey: key,
-      identity: () => identity as CheckerIdentity,
-    };
-    const definition = make(authority);
-    if (definition.checker === undefined) throw new Error('no checker declaration');
-    identity = await checkerIdentity(definition.checker);
-    return installCapability(definition, RUNTIME, identity);
-  }
-  const run = (which: InstalledCapability, payload: Record<string, unknown>): Promise<CapabilityResult> =>
-    executeCapability(which, admitRequest(CapabilityRequestSchema.parse({ capability_id: which.descriptor.id, mode: 'VERIFY', payload })), { artifacts, executor }, new AbortController().signal);
-  const out = (result: CapabilityResult): MatrixVerifyOutput => {
-    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
-    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
-    return result.output as MatrixVerifyOutput;
-  };
+  const run = (which: InstalledCapability, payload: Record<string, unknown>): Promise<CapabilityResult> => h.run(which, payload);
+  const out = (result: CapabilityResult): MatrixVerifyOutput => completedOutput<MatrixVerifyOutput>(result);
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'jacobian-matrix-checker-'));
-    artifacts = createLocalFolderArtifactStore({ root: join(root, 'artifacts') });
-    executor = createProcessPool({ size: 1 });
-    key = await loadOrCreateSigningKey(join(root, 'key.pem'));
-    trusted = new Map([[key.keyId, key.publicKey]]);
-    system = await install(verifyLinearSystem, true);
-    inverse = await install(verifyInverse, true);
-    unauthorized = await install(verifyInverse, false);
+    h = await createCheckerHarness('jacobian-matrix-checker-');
+    system = await h.install(verifyLinearSystem);
+    inverse = await h.install(verifyInverse);
+    unauthorized = await h.install(verifyInverse, false);
   });
   afterAll(async () => {
-    await executor?.close();
-    await artifacts?.close();
-    if (root !== undefined) await rm(root, { recursive: true, force: true });
+    await h?.[Symbol.asyncDispose]();
   });
 
   it('verifies every advertised example, with a signed record bound to the stored claim', async () => {
@@ -204,8 +143,8 @@ describe('matrix.linear_system.verify and matrix.inverse.verify as capabilities'
         const output = out(result);
         expect(output.verdict, example.title).toBe('ACCEPTED');
         expect(result.assurance.level).toBe('VERIFIED');
-        const record = await artifacts.get(output.verification_record_uri as string);
-        expect(verifyRecordSignature(record.payload, trusted)).toMatchObject({ body: { candidate_uri: output.claim_uri } });
+        const record = await h.artifacts.get(output.verification_record_uri as string);
+        expect(verifyRecordSignature(record.payload, h.trusted)).toMatchObject({ body: { candidate_uri: output.claim_uri } });
       }
     }
   });
@@ -219,16 +158,16 @@ describe('matrix.linear_system.verify and matrix.inverse.verify as capabilities'
 
   it('verifies a stored claim by result_uri without storing it again, and rejects a stored false one naming result_uri', async () => {
     const claim = { matrix: { ring: { kind: 'Z' }, nrows: 2, ncols: 2, rows: [['1', '1'], ['2', '2']] }, rhs: ['1', '3'], outcome: 'INCONSISTENT', solution: null, kernel: null, certificate: ['-2', '1'] };
-    const stored = await artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: claim, parents: [], summary: {} });
+    const stored = await h.artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: claim, parents: [], summary: {} });
     const result = await run(system, { result_uri: stored.uri });
     expect(out(result)).toMatchObject({ verdict: 'ACCEPTED', claim_uri: stored.uri });
     expect(result.scope?.input_uris).toEqual([stored.uri]);
-    const wrong = await artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: { ...claim, certificate: ['-1', '1'] }, parents: [], summary: {} });
+    const wrong = await h.artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: { ...claim, certificate: ['-1', '1'] }, parents: [], summary: {} });
     const rejected = await run(system, { result_uri: wrong.uri });
     expect(out(rejected)).toMatchObject({ verdict: 'REJECTED', reason_code: 'CERTIFICATE_NOT_IN_LEFT_KERNEL' });
     expect(rejected.diagnostics[0]?.path).toEqual(['payload', 'result_uri']);
     // A stored claim with a non-canonical entry is not a claim of this schema.
-    const odd = await artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: { ...claim, certificate: ['-4/2', '1'] }, parents: [], summary: {} });
+    const odd = await h.artifacts.put({ schema_uri: LINEAR_SYSTEM_CLAIM_SCHEMA_URI, semantics_uri: LINEAR_SYSTEM_CLAIM_SEMANTICS_URI, payload: { ...claim, certificate: ['-4/2', '1'] }, parents: [], summary: {} });
     expect((await run(system, { result_uri: odd.uri })).diagnostics[0]).toMatchObject({ code: 'ARTIFACT_TYPE_MISMATCH', path: ['payload', 'result_uri'] });
     expect((await run(inverse, { result_uri: stored.uri })).diagnostics[0]).toMatchObject({ code: 'ARTIFACT_TYPE_MISMATCH', path: ['payload', 'result_uri'] });
     expect((await run(inverse, {})).diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload'] });

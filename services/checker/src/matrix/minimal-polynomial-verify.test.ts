@@ -1,49 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admitRequest,
-  CapabilityRequestSchema,
-  CapabilityResultSchema,
-  checkerIdentity,
-  createLocalFolderArtifactStore,
-  createProcessPool,
-  executeCapability,
-  installCapability,
-  loadOrCreateSigningKey,
+  coefficientSizeLimits,
   makeRational,
+  MATRIX_LIMITS,
   MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI,
   MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI,
+  MinimalPolynomialClaimSchema,
   RATIONALS,
-  type ArtifactStore,
   type CapabilityResult,
-  type CheckerAuthorization,
-  type CheckerIdentity,
   type InstalledCapability,
-  type IsolatedExecutor,
-  type ProviderRuntime,
-  type SigningKey,
+  type Rational,
 } from '@jacobian/shared';
-import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import { triangularWithKnownMinimalPolynomial } from '@jacobian/shared/testing';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
 import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { MatrixRejectionReason } from './linear-algebra-verify.js';
 import { verifyMinimalPolynomial } from './minimal-polynomial-verify-capability.js';
 import { checkMinimalPolynomialClaim } from './minimal-polynomial-verify.js';
-
-const RUNTIME: ProviderRuntime = {
-  provider: 'jacobian-checker-ts',
-  availability: 'AVAILABLE',
-  version: '0.0.0',
-  digest_kind: 'SOURCE_TREE',
-  digest: 'c'.repeat(64),
-  platform: 'test',
-  install_tier: 'T0',
-  license_id: 'MIT',
-  license_files: [],
-  features: [],
-};
 
 const matrix = (rows: (string | number)[][], ring: Record<string, string> = { kind: 'Q' }) => ({ ring, nrows: rows.length, ncols: rows[0]?.length ?? 0, rows: rows.map((row) => row.map(String)) });
 
@@ -167,41 +141,17 @@ describe('minimal polynomial claims (pure checks)', () => {
 });
 
 describe('matrix.minimal_polynomial.verify as a capability', () => {
-  let root: string;
-  let artifacts: ArtifactStore;
-  let executor: IsolatedExecutor;
-  let key: SigningKey;
+  let h: CheckerHarness;
   let checker: InstalledCapability;
-
-  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> =>
-    executeCapability(checker, admitRequest(CapabilityRequestSchema.parse({ capability_id: checker.descriptor.id, mode: 'VERIFY', payload })), { artifacts, executor }, new AbortController().signal);
-  const out = (result: CapabilityResult): MatrixVerifyOutput => {
-    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
-    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
-    return result.output as MatrixVerifyOutput;
-  };
-
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'jacobian-minpoly-checker-'));
-    artifacts = createLocalFolderArtifactStore({ root: join(root, 'artifacts') });
-    executor = createProcessPool({ size: 1 });
-    key = await loadOrCreateSigningKey(join(root, 'key.pem'));
-    let identity: CheckerIdentity | null = null;
-    const authority: CheckerAuthority = {
-      authorization: (): CheckerAuthorization => ({ authorized: identity === null ? [] : [{ checker_id: identity.checker_id, checker_digest: identity.checker_digest }] }),
-      signingKey: key,
-      identity: () => identity as CheckerIdentity,
-    };
-    const definition = verifyMinimalPolynomial(authority);
-    if (definition.checker === undefined) throw new Error('no checker declaration');
-    identity = await checkerIdentity(definition.checker);
-    checker = installCapability(definition as never, RUNTIME, identity);
+    h = await createCheckerHarness('jacobian-minpoly-checker-');
+    checker = await h.install(verifyMinimalPolynomial);
   });
   afterAll(async () => {
-    await executor?.close();
-    await artifacts?.close();
-    if (root !== undefined) await rm(root, { recursive: true, force: true });
+    await h?.[Symbol.asyncDispose]();
   });
+  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> => h.run(checker, payload);
+  const out = (result: CapabilityResult): MatrixVerifyOutput => completedOutput<MatrixVerifyOutput>(result);
 
   it('verifies every advertised example with a signed record, stating the minimality method', async () => {
     for (const example of checker.descriptor.examples) {
@@ -216,11 +166,29 @@ describe('matrix.minimal_polynomial.verify as a capability', () => {
 
   it('verifies a stored claim by result_uri and rejects a stored non-minimal one, with no record', async () => {
     const put = async (coefficients: string[]): Promise<string> =>
-      (await artifacts.put({ schema_uri: MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, semantics_uri: MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI, payload: { matrix: matrix([[2, 0], [0, 2]], { kind: 'Z' }), coefficients }, parents: [], summary: {} })).uri;
+      (await h.artifacts.put({ schema_uri: MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, semantics_uri: MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI, payload: { matrix: matrix([[2, 0], [0, 2]], { kind: 'Z' }), coefficients }, parents: [], summary: {} })).uri;
     const good = await put(['-2', '1']);
     expect(out(await run({ result_uri: good }))).toMatchObject({ verdict: 'ACCEPTED', claim_uri: good, claim_kind: 'MATRIX_MINIMAL_POLYNOMIAL' });
     const bad = await put(['4', '-4', '1']);
     expect(out(await run({ result_uri: bad }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_MINIMAL', verification_record_uri: null });
+  });
+
+  it('a 20×20 Q matrix of 200-digit entries whose minimal polynomial has coefficients beyond the entry text limit: verified stored and inline; a coefficient beyond the matrix\'s own bound is refused, one within it but wrong rejected', async () => {
+    const n = 20;
+    const { rows, minimal: coefficients } = triangularWithKnownMinimalPolynomial(n, 200);
+    expect((coefficients[0] as string).length).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
+    const stored = MinimalPolynomialClaimSchema.parse({ matrix: matrix(rows), coefficients });
+    const uri = (await h.artifacts.put({ schema_uri: MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, semantics_uri: MINIMAL_POLYNOMIAL_CLAIM_SEMANTICS_URI, payload: stored, parents: [], summary: {} })).uri;
+    expect(out(await run({ result_uri: uri }))).toMatchObject({ verdict: 'ACCEPTED' });
+    expect(out(await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients } }))).toMatchObject({ verdict: 'ACCEPTED' });
+    // c_0 with one more digit than the bound allows: refused before any arithmetic, naming the rule; within the bound but off: rejected.
+    const bound = coefficientSizeLimits(stored.matrix, n)[0] as { maxTextLength: number };
+    const tooLong = await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients: ['1'.repeat(bound.maxTextLength + 1), ...coefficients.slice(1)] } });
+    expect(tooLong.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'coefficients', 0] });
+    expect(tooLong.diagnostics[0]?.message).toMatch(/rule coefficient-size/);
+    expect(MinimalPolynomialClaimSchema.safeParse({ matrix: matrix(rows), coefficients: ['1'.repeat(bound.maxTextLength + 1), ...coefficients.slice(1)] }).success).toBe(false);
+    const off = [RATIONALS.format(RATIONALS.add(RATIONALS.parseCanonical(coefficients[0] as string) as Rational, RATIONALS.one)), ...coefficients.slice(1)];
+    expect(out(await run({ claim: { matrix: { ring: { kind: 'Q' }, rows }, coefficients: off } }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'DOES_NOT_ANNIHILATE' });
   });
 
   it('answers a bad coefficient with an error at its place, not a verdict', async () => {

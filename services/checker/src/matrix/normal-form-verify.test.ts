@@ -1,47 +1,15 @@
-import type { KeyObject } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admitRequest,
-  CapabilityRequestSchema,
-  CapabilityResultSchema,
-  checkerIdentity,
-  createLocalFolderArtifactStore,
-  createProcessPool,
-  executeCapability,
-  installCapability,
-  loadOrCreateSigningKey,
   NORMAL_FORM_CLAIM_SCHEMA_URI,
   NORMAL_FORM_CLAIM_SEMANTICS_URI,
   verifyRecordSignature,
-  type ArtifactStore,
   type CapabilityResult,
-  type CheckerAuthorization,
-  type CheckerIdentity,
   type InstalledCapability,
-  type IsolatedExecutor,
-  type ProviderRuntime,
-  type SigningKey,
 } from '@jacobian/shared';
-import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
 import { verifyNormalForm, type NormalFormVerifyOutput } from './normal-form-verify-capability.js';
 import { checkNormalFormClaim, integerDeterminant, NormalFormRejectionReason } from './normal-form-verify.js';
-
-const RUNTIME: ProviderRuntime = {
-  provider: 'jacobian-checker-ts',
-  availability: 'AVAILABLE',
-  version: '0.0.0',
-  digest_kind: 'SOURCE_TREE',
-  digest: 'c'.repeat(64),
-  platform: 'test',
-  install_tier: 'T0',
-  license_id: 'MIT',
-  license_files: [],
-  features: [],
-};
 
 function multiply(A: readonly (readonly bigint[])[], B: readonly (readonly bigint[])[]): bigint[][] {
   return A.map((row) => (B[0] ?? []).map((_, j) => row.reduce((s, a, k) => s + a * ((B[k] as bigint[])[j] as bigint), 0n)));
@@ -176,42 +144,17 @@ describe('normal form claims (pure checks)', () => {
 });
 
 describe('matrix.normal_form.verify as a capability', () => {
-  let root: string;
-  let artifacts: ArtifactStore;
-  let executor: IsolatedExecutor;
-  let key: SigningKey;
-  let trusted: Map<string, KeyObject>;
+  let h: CheckerHarness;
   let checker: InstalledCapability;
-
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'jacobian-normal-form-checker-'));
-    artifacts = createLocalFolderArtifactStore({ root: join(root, 'artifacts') });
-    executor = createProcessPool({ size: 1 });
-    key = await loadOrCreateSigningKey(join(root, 'key.pem'));
-    trusted = new Map([[key.keyId, key.publicKey]]);
-    let identity: CheckerIdentity | null = null;
-    const authority: CheckerAuthority = {
-      authorization: (): CheckerAuthorization => ({ authorized: identity === null ? [] : [{ checker_id: identity.checker_id, checker_digest: identity.checker_digest }] }),
-      signingKey: key,
-      identity: () => identity as CheckerIdentity,
-    };
-    const definition = verifyNormalForm(authority);
-    if (definition.checker === undefined) throw new Error('no checker declaration');
-    identity = await checkerIdentity(definition.checker);
-    checker = installCapability(definition, RUNTIME, identity);
+    h = await createCheckerHarness('jacobian-normal-form-checker-');
+    checker = await h.install(verifyNormalForm);
   });
   afterAll(async () => {
-    await executor?.close();
-    await artifacts?.close();
-    if (root !== undefined) await rm(root, { recursive: true, force: true });
+    await h?.[Symbol.asyncDispose]();
   });
-  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> =>
-    executeCapability(checker, admitRequest(CapabilityRequestSchema.parse({ capability_id: checker.descriptor.id, mode: 'VERIFY', payload })), { artifacts, executor }, new AbortController().signal);
-  const out = (result: CapabilityResult): NormalFormVerifyOutput => {
-    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
-    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
-    return result.output as NormalFormVerifyOutput;
-  };
+  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> => h.run(checker, payload);
+  const out = (result: CapabilityResult): NormalFormVerifyOutput => completedOutput<NormalFormVerifyOutput>(result);
 
   it('verifies every advertised example, with a signed record bound to the stored claim', async () => {
     for (const example of checker.descriptor.examples) {
@@ -219,15 +162,15 @@ describe('matrix.normal_form.verify as a capability', () => {
       const output = out(result);
       expect(output.verdict, example.title).toBe('ACCEPTED');
       expect(result.assurance.level).toBe('VERIFIED');
-      const record = await artifacts.get(output.verification_record_uri as string);
-      expect(verifyRecordSignature(record.payload, trusted)).toMatchObject({ body: { candidate_uri: output.claim_uri } });
+      const record = await h.artifacts.get(output.verification_record_uri as string);
+      expect(verifyRecordSignature(record.payload, h.trusted)).toMatchObject({ body: { candidate_uri: output.claim_uri } });
     }
   });
 
   it('verifies a stored claim by result_uri and rejects a stored false one, naming result_uri', async () => {
     const A = [[2n, 4n], [6n, 8n]];
     const claim = hermite(A, [[2n, 0n], [0n, 4n]], [[-2n, 1n], [3n, -1n]]);
-    const put = (payload: ReturnType<typeof hermite>) => artifacts.put({ schema_uri: NORMAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: NORMAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} });
+    const put = (payload: ReturnType<typeof hermite>) => h.artifacts.put({ schema_uri: NORMAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: NORMAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} });
     const good = await put(claim);
     expect(out(await run({ result_uri: good.uri }))).toMatchObject({ verdict: 'ACCEPTED', claim_kind: 'HERMITE_NORMAL_FORM', claim_uri: good.uri });
     const bad = await put({ ...claim, left_transform: [['-2', '1'], ['6', '-2']] });

@@ -1,45 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admitRequest,
-  CapabilityRequestSchema,
-  CapabilityResultSchema,
-  checkerIdentity,
-  createLocalFolderArtifactStore,
-  createProcessPool,
-  executeCapability,
-  installCapability,
-  loadOrCreateSigningKey,
   RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
   RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
-  type ArtifactStore,
   type CapabilityResult,
-  type CheckerAuthorization,
-  type CheckerIdentity,
   type InstalledCapability,
-  type IsolatedExecutor,
-  type ProviderRuntime,
-  type SigningKey,
 } from '@jacobian/shared';
-import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
 import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { verifyRationalCanonicalForm } from './rational-canonical-form-verify-capability.js';
 import { checkRationalCanonicalFormClaim } from './rational-canonical-form-verify.js';
-
-const RUNTIME: ProviderRuntime = {
-  provider: 'jacobian-checker-ts',
-  availability: 'AVAILABLE',
-  version: '0.0.0',
-  digest_kind: 'SOURCE_TREE',
-  digest: 'c'.repeat(64),
-  platform: 'test',
-  install_tier: 'T0',
-  license_id: 'MIT',
-  license_files: [],
-  features: [],
-};
 
 const matrix = (rows: (string | number)[][], ring: Record<string, string> = { kind: 'Q' }) => ({ ring, nrows: rows.length, ncols: rows[0]?.length ?? 0, rows: rows.map((row) => row.map(String)) });
 const strings = (rows: (string | number)[][]): string[][] => rows.map((row) => row.map(String));
@@ -82,41 +51,17 @@ describe('checkRationalCanonicalFormClaim', () => {
 });
 
 describe('matrix.rational_canonical_form.verify as a capability', () => {
-  let root: string;
-  let artifacts: ArtifactStore;
-  let executor: IsolatedExecutor;
-  let key: SigningKey;
+  let h: CheckerHarness;
   let checker: InstalledCapability;
-
-  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> =>
-    executeCapability(checker, admitRequest(CapabilityRequestSchema.parse({ capability_id: checker.descriptor.id, mode: 'VERIFY', payload })), { artifacts, executor }, new AbortController().signal);
-  const out = (result: CapabilityResult): MatrixVerifyOutput => {
-    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
-    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
-    return result.output as MatrixVerifyOutput;
-  };
-
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'jacobian-rcf-checker-'));
-    artifacts = createLocalFolderArtifactStore({ root: join(root, 'artifacts') });
-    executor = createProcessPool({ size: 1 });
-    key = await loadOrCreateSigningKey(join(root, 'key.pem'));
-    let identity: CheckerIdentity | null = null;
-    const authority: CheckerAuthority = {
-      authorization: (): CheckerAuthorization => ({ authorized: identity === null ? [] : [{ checker_id: identity.checker_id, checker_digest: identity.checker_digest }] }),
-      signingKey: key,
-      identity: () => identity as CheckerIdentity,
-    };
-    const definition = verifyRationalCanonicalForm(authority);
-    if (definition.checker === undefined) throw new Error('no checker declaration');
-    identity = await checkerIdentity(definition.checker);
-    checker = installCapability(definition as never, RUNTIME, identity);
+    h = await createCheckerHarness('jacobian-rcf-checker-');
+    checker = await h.install(verifyRationalCanonicalForm);
   });
   afterAll(async () => {
-    await executor?.close();
-    await artifacts?.close();
-    if (root !== undefined) await rm(root, { recursive: true, force: true });
+    await h?.[Symbol.asyncDispose]();
   });
+  const run = (payload: Record<string, unknown>): Promise<CapabilityResult> => h.run(checker, payload);
+  const out = (result: CapabilityResult): MatrixVerifyOutput => completedOutput<MatrixVerifyOutput>(result);
 
   it('verifies every advertised example with a signed record', async () => {
     for (const example of checker.descriptor.examples) {
@@ -128,7 +73,7 @@ describe('matrix.rational_canonical_form.verify as a capability', () => {
   });
 
   it('verifies a stored claim by result_uri and rejects a stored wrong one, with no record', async () => {
-    const put = async (payload: typeof GOOD): Promise<string> => (await artifacts.put({ schema_uri: RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} })).uri;
+    const put = async (payload: typeof GOOD): Promise<string> => (await h.artifacts.put({ schema_uri: RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI, payload, parents: [], summary: {} })).uri;
     const good = await put(GOOD);
     expect(out(await run({ result_uri: good }))).toMatchObject({ verdict: 'ACCEPTED', claim_uri: good, claim_kind: 'MATRIX_RATIONAL_CANONICAL_FORM' });
     const bad = await put({ ...GOOD, transform: strings([[0, 1, 2], [1, 0, 0], [0, 1, 4]]) });

@@ -26,6 +26,9 @@ const KERNEL = { module: fileURLToPath(new URL('./linear-algebra.kernel.ts', imp
 
 export const MATRIX_VERSION = '1.0.0';
 
+/** The provider name of our TypeScript linear algebra engine (provider.ts registers it). */
+export const LINEAR_ALGEBRA_TS_PROVIDER = 'jacobian-linear-algebra-ts';
+
 /** The limits every matrix capability states. */
 export const MATRIX_DESCRIPTOR_LIMITS = { max_rows: MATRIX_LIMITS.maxRows, max_columns: MATRIX_LIMITS.maxColumns, max_entry_bits: MATRIX_LIMITS.maxEntryBits } as const;
 
@@ -85,9 +88,14 @@ export async function runLinearAlgebra<K extends LinearAlgebraOperation>(
   return { output: output as Extract<LinearAlgebraKernelOutput, { operation: K }>, ms: Date.now() - started };
 }
 
+/** The engine record of the provider `runtime` describes, computing by `method`. */
+export function providerEngine(runtime: ProviderRuntime, method: string, ms: number): EngineRecord {
+  return { provider: runtime.provider, version: runtime.version, method, compute_ms: ms };
+}
+
 /** Our engine's record: elimination modulo p over GF(p), `method` over Z and Q. */
 export function engineRecord(runtime: ProviderRuntime, resolved: ResolvedMatrix, ms: number, method: string = FRACTION_FREE_METHOD): EngineRecord {
-  return { provider: runtime.provider, version: runtime.version, method: resolved.matrix.ring.kind === 'GF' ? GF_METHOD : method, compute_ms: ms };
+  return providerEngine(runtime, resolved.matrix.ring.kind === 'GF' ? GF_METHOD : method, ms);
 }
 
 /**
@@ -136,6 +144,26 @@ export function servedBy(tools: PariTools | null, description: string, tags: rea
 export const TS_ASSURANCE = 'computed exactly by our TypeScript linear algebra engine; not independently checked';
 export const PARI_ASSURANCE = 'computed exactly by PARI/GP and rechecked by us as the engine method states; not independently verified';
 
+/** The completeness basis of an answer PARI/GP served. */
+export const PARI_RECHECKED_BASIS = 'PARI/GP ran to the end and its answer passed our recheck';
+
+/**
+ * The outcome of an exact computation by the provider that served it: with `pari` null (our
+ * engine), `oursBasis` and our assurance; with PARI/GP's tools, that its answer passed our recheck
+ * (`options.pariBasis`, by default {@link PARI_RECHECKED_BASIS}) and PARI's assurance.
+ */
+export function servedOutcome<O>(
+  pari: PariTools | null,
+  output: O,
+  resolved: ResolvedMatrix,
+  what: string,
+  oursBasis: string,
+  options: { subject?: string; evidence?: { artifact_uris: string[]; diagnostics: Diagnostic[] }; pariBasis?: string } = {},
+): CapabilityOutcome<O> {
+  const { subject = resolved.description, evidence, pariBasis = PARI_RECHECKED_BASIS } = options;
+  return pari === null ? exactOutcome(output, resolved, what, oursBasis, subject, evidence, TS_ASSURANCE) : exactOutcome(output, resolved, what, pariBasis, subject, evidence, PARI_ASSURANCE);
+}
+
 /** How a producer whose answer is one stored claim (determinant, rank) gets that answer. */
 export interface ClaimProducer<A, O> {
   /** PARI/GP's answer, rechecked, when the runtime is PARI's; `pariMethod` names it in the engine record. */
@@ -157,19 +185,13 @@ export interface ClaimProducer<A, O> {
 export async function produceClaim<A, O>(context: CapabilityContext, runtime: ProviderRuntime, tools: PariTools | null, resolved: ResolvedMatrix, what: string, producer: ClaimProducer<A, O>): Promise<CapabilityOutcome<O>> {
   const { answer, engine } =
     tools !== null
-      ? await producer.pari(tools, pariRunOptions(context)).then(({ answer, ms }) => ({ answer, engine: { provider: runtime.provider, version: runtime.version, method: producer.pariMethod, compute_ms: ms } }))
+      ? await producer.pari(tools, pariRunOptions(context)).then(({ answer, ms }) => ({ answer, engine: providerEngine(runtime, producer.pariMethod, ms) }))
       : await producer.ours().then(({ answer, ms }) => ({ answer, engine: engineRecord(runtime, resolved, ms, producer.method) }));
   const diagnostics: Diagnostic[] = [];
   const resultUri = await storeClaim({ ...producer.claim(answer), parents: resolved.input_uris }, context, diagnostics);
-  return exactOutcome(
-    producer.output(answer, resultUri, engine),
-    resolved,
-    what,
-    tools !== null ? 'PARI/GP ran to the end and its answer passed our recheck' : 'elimination ran to the end exactly',
-    resolved.description,
-    { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
-    tools !== null ? PARI_ASSURANCE : TS_ASSURANCE,
-  );
+  return servedOutcome(tools, producer.output(answer, resultUri, engine), resolved, what, 'elimination ran to the end exactly', {
+    evidence: { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+  });
 }
 
 /** The outcome of an exact computation by our engine: `what` of `subject` (by default the matrix as resolved). */

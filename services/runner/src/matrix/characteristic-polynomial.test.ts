@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityResultSchema, MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, MinimalPolynomialClaimSchema, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { CapabilityResultSchema, MATRIX_LIMITS, MINIMAL_POLYNOMIAL_CLAIM_SCHEMA_URI, MinimalPolynomialClaimSchema, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { triangularWithKnownMinimalPolynomial } from '@jacobian/shared/testing';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { characteristicPolynomialCompute, minimalPolynomialCompute, type CharacteristicPolynomialOutput, type MinimalPolynomialOutput } from './characteristic-polynomial.js';
 import { constructMatrix, type ConstructMatrixOutput } from './construct-explicit.js';
@@ -66,6 +67,20 @@ describe('characteristic and minimal polynomial capabilities', () => {
     expect(MinimalPolynomialClaimSchema.parse(payload)).toMatchObject({ coefficients: ['6', '-5', '1'], matrix: { nrows: 3 } });
     const jordan = ok<MinimalPolynomialOutput>(await run(MINPOLY, { matrix: { ring: { kind: 'GF', characteristic: '7' }, rows: [[1, 1], [0, 1]] } }));
     expect(jordan).toMatchObject({ polynomial: 'x^2 + 5*x + 1', diagonalizable: false, degree: 2 });
+  });
+
+  it('a 20×20 Q matrix of 200-digit entries: minimal polynomial coefficients far beyond the entry text limit are stored in the claim, and equal the known Π (x − λ_i)', async () => {
+    // Large denominators work too, but our rational minimal polynomial takes ~30 s for 70-digit ones.
+    const n = 20;
+    const { rows, minimal } = triangularWithKnownMinimalPolynomial(n, 200);
+    const result = await run(MINPOLY, { matrix: { ring: Q, rows } });
+    const out = ok<MinimalPolynomialOutput>(result);
+    expect(out.degree).toBe(n);
+    expect(out.coefficients).toEqual(minimal);
+    expect(Math.max(...out.coefficients.map((c) => c.length))).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
+    expect(out.result_uri).not.toBeNull();
+    const stored = MinimalPolynomialClaimSchema.parse((await h.artifacts.get(out.result_uri ?? '')).payload);
+    expect(stored.coefficients).toEqual(out.coefficients);
   });
 
   it('refuses a non-square matrix and a bad variable name before any work, naming the place and the rule', async () => {

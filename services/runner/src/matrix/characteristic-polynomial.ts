@@ -30,20 +30,20 @@ import {
 } from '@jacobian/shared';
 import {
   answerField,
+  type EngineRecord,
   EngineSchema,
-  exactOutcome,
   MATRIX_DESCRIPTOR_LIMITS,
   MATRIX_VERSION,
+  type MatrixBackendOptions,
   matrixInput,
-  PARI_ASSURANCE,
   pariRunOptions,
   pariToolsOf,
+  providerEngine,
   requireSquare,
   resolveMatrix,
   servedBy,
+  servedOutcome,
   storeClaim,
-  type EngineRecord,
-  type MatrixBackendOptions,
 } from './capability-support.js';
 import type { PariTools } from '../providers/pari.js';
 import { PARI_CHARACTERISTIC_METHOD, PARI_MINIMAL_METHOD, pariCharacteristic, pariMinimal } from './pari-backend.js';
@@ -131,10 +131,10 @@ async function characteristicOn(
 ): Promise<{ coefficients: string[]; square_free: boolean; engine: EngineRecord }> {
   if (pari === null) {
     const { output, ms } = await runCharacteristic(context, operation, resolved);
-    return { ...output, engine: { provider: runtime.provider, version: runtime.version, method: operation === 'characteristic' ? CHARACTERISTIC_METHOD : MINIMAL_METHOD, compute_ms: ms } };
+    return { ...output, engine: providerEngine(runtime, operation === 'characteristic' ? CHARACTERISTIC_METHOD : MINIMAL_METHOD, ms) };
   }
   const answer = operation === 'characteristic' ? await pariCharacteristic(pari, resolved.matrix, pariRunOptions(context)) : await pariMinimal(pari, resolved.matrix, pariRunOptions(context));
-  return { coefficients: answer.coefficients, square_free: answer.squareFree, engine: { provider: runtime.provider, version: runtime.version, method: operation === 'characteristic' ? PARI_CHARACTERISTIC_METHOD : PARI_MINIMAL_METHOD, compute_ms: answer.ms } };
+  return { coefficients: answer.coefficients, square_free: answer.squareFree, engine: providerEngine(runtime, operation === 'characteristic' ? PARI_CHARACTERISTIC_METHOD : PARI_MINIMAL_METHOD, answer.ms) };
 }
 
 const COMMON = {
@@ -196,7 +196,8 @@ export function characteristicPolynomialCompute(runtime: ProviderRuntime, option
       const F = (resolveMatrixRing(resolved.matrix.ring).field ?? RATIONALS) as Field<unknown>;
       const c = (k: number): unknown => F.parseCanonical(output.coefficients[k] as string);
       const constant = c(0);
-      return exactOutcome<CharacteristicPolynomialOutput>(
+      return servedOutcome<CharacteristicPolynomialOutput>(
+        pari,
         {
           polynomial: polynomialText(resolved.matrix, output.coefficients, variable),
           coefficients: output.coefficients,
@@ -210,10 +211,7 @@ export function characteristicPolynomialCompute(runtime: ProviderRuntime, option
         },
         resolved,
         'the characteristic polynomial det(x I − A)',
-        pari === null ? 'Hessenberg reduction and the recurrence ran to the end exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
-        resolved.description,
-        undefined,
-        pari === null ? undefined : PARI_ASSURANCE,
+        'Hessenberg reduction and the recurrence ran to the end exactly',
       );
     },
   };
@@ -270,7 +268,8 @@ export function minimalPolynomialCompute(runtime: ProviderRuntime, options: Matr
         context,
         diagnostics,
       );
-      return exactOutcome<MinimalPolynomialOutput>(
+      return servedOutcome<MinimalPolynomialOutput>(
+        pari,
         {
           polynomial: polynomialText(resolved.matrix, output.coefficients, variable),
           coefficients: output.coefficients,
@@ -284,10 +283,8 @@ export function minimalPolynomialCompute(runtime: ProviderRuntime, options: Matr
         },
         resolved,
         'the minimal polynomial',
-        pari === null ? 'the Krylov sequences of all standard basis vectors were reduced to their first dependences exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
-        resolved.description,
-        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
-        pari === null ? undefined : PARI_ASSURANCE,
+        'the Krylov sequences of all standard basis vectors were reduced to their first dependences exactly',
+        { evidence: { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics } },
       );
     },
   };

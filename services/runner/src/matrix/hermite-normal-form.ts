@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, NORMAL_FORM_CLAIM_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, PARI_ASSURANCE, pariRunOptions, pariToolsOf, resolveMatrix, servedBy, type MatrixBackendOptions } from './capability-support.js';
+import { EngineSchema, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, type MatrixBackendOptions, pariRunOptions, pariToolsOf, providerEngine, resolveMatrix, servedBy, servedOutcome } from './capability-support.js';
 import { PARI_HERMITE_METHOD, pariHermite } from './pari-backend.js';
 import { NormalFormInput, normalFormEngine, requireInteger, runNormalForm, storeNormalFormClaim } from './normal-form-support.js';
 
@@ -72,20 +72,19 @@ export function hermiteNormalFormCompute(runtime: ProviderRuntime, options: Matr
       const output =
         pari === null
           ? await runNormalForm(context, { operation: 'hermite', matrix: resolved.matrix, transforms: input.transforms }).then(({ output: o, ms }) => ({ ...o, engine: normalFormEngine(runtime, ms) }))
-          : await pariHermite(pari, resolved.matrix, input.transforms, pariRunOptions(context)).then((o) => ({ ...o, engine: { provider: runtime.provider, version: runtime.version, method: PARI_HERMITE_METHOD, compute_ms: o.ms } }));
+          : await pariHermite(pari, resolved.matrix, input.transforms, pariRunOptions(context)).then((o) => ({ ...o, engine: providerEngine(runtime, PARI_HERMITE_METHOD, o.ms) }));
       const diagnostics: Diagnostic[] = [];
       const resultUri =
         output.transform === null
           ? null
           : await storeNormalFormClaim({ matrix: resolved.matrix, form: 'HERMITE', hnf: output.hnf, diagonal: null, left_transform: output.transform, right_transform: null }, resolved, context, diagnostics);
-      return exactOutcome<HermiteOutput>(
+      return servedOutcome<HermiteOutput>(
+        pari,
         { hnf: output.hnf, rank: output.rank, pivot_columns: output.pivots, left_transform: output.transform, convention: HERMITE_CONVENTION, result_uri: resultUri, engine: output.engine },
         resolved,
         `the Hermite normal form${output.transform === null ? '' : ' with its unimodular transform'}`,
-        pari === null ? 'the reduction ran to the end exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
-        resolved.description,
-        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
-        pari === null ? undefined : PARI_ASSURANCE,
+        'the reduction ran to the end exactly',
+        { evidence: { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics } },
       );
     },
   };

@@ -8,13 +8,33 @@ import {
   LatticeBasisClaimSchema,
   MATRIX_SCHEMA_URI,
   parseDelta,
+  type CapabilityContext,
   type CapabilityDefinition,
   type Diagnostic,
   type ProviderRuntime,
+  type ResolvedMatrix,
 } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, matrixInput, resolveMatrix, storeClaim } from './capability-support.js';
-import { latticeEngine, LLL_METHOD, runLattice } from './lattice-support.js';
+import type { PariTools } from '../providers/pari.js';
+import { RUNNER_VERSION } from '../version.js';
+import {
+  EngineSchema,
+  LINEAR_ALGEBRA_TS_PROVIDER,
+  MATRIX_DESCRIPTOR_LIMITS,
+  MATRIX_VERSION,
+  matrixInput,
+  pariRunOptions,
+  pariToolsOf,
+  providerEngine,
+  resolveMatrix,
+  servedBy,
+  servedOutcome,
+  storeClaim,
+  type EngineRecord,
+  type MatrixBackendOptions,
+} from './capability-support.js';
+import { LLL_METHOD, runLattice } from './lattice-support.js';
 import { requireInteger } from './normal-form-support.js';
+import { PARI_LLL_DELTA, PARI_LLL_METHOD, pariLll } from './pari-backend.js';
 
 export const LATTICE_BASIS_REDUCE_ID = 'lattice.basis.reduce';
 
@@ -39,7 +59,7 @@ export const LatticeReduceOutput = z
     delta: z.string().describe('δ used, in lowest terms'),
     alpha: z.string().describe('1/(δ − 1/4), the approximation base of the guarantee'),
     dependent_generators: z.boolean().describe('true when the generators were linearly dependent (rank < m)'),
-    swaps: z.number().int(),
+    swaps: z.number().int().nullable().describe('the swaps our engine made; null when PARI/GP served (qflll does not report them)'),
     convention: z.string(),
     result_uri: z.string().nullable().describe('the claim (B, δ, B′, U) stored for lattice.basis.verify'),
     engine: EngineSchema,
@@ -56,14 +76,58 @@ function fraction(num: bigint, den: bigint): string {
   return den / g === 1n ? (num / g).toString() : `${num / g}/${den / g}`;
 }
 
-/** lattice.basis.reduce on our TypeScript engine. */
-export function latticeBasisReduce(runtime: ProviderRuntime): CapabilityDefinition<LatticeReduceInput, LatticeReduceOutput> {
+/** What one reduction gave, whoever computed it: the kernel's fields, the engine record, and whether PARI/GP served it. */
+interface Reduction {
+  reduced: string[][];
+  transform: string[][];
+  rank: number;
+  gram: string[];
+  dependent: boolean;
+  swaps: number | null;
+  engine: EngineRecord;
+  served: PariTools | null;
+}
+
+/** δ ≤ 99/100, the Lovász constant PARI's qflll reaches. */
+const withinPari = (delta: { num: bigint; den: bigint }): boolean => delta.num * PARI_LLL_DELTA.den <= PARI_LLL_DELTA.num * delta.den;
+
+/**
+ * The reduction on PARI/GP when it serves and δ allows (its answer rechecked and size-reduced
+ * exactly in the lattice kernel), else on our engine; why PARI/GP did not serve goes to `diagnostics`.
+ */
+async function reduceOn(pari: PariTools | null, runtime: ProviderRuntime, context: CapabilityContext, resolved: ResolvedMatrix, delta: { num: bigint; den: bigint; text: string }, diagnostics: Diagnostic[]): Promise<Reduction> {
+  if (pari !== null) {
+    if (withinPari(delta)) {
+      const answer = await pariLll(pari, resolved.matrix, pariRunOptions(context));
+      const { output, ms } = await runLattice(context, { operation: 'adopt', matrix: resolved.matrix, delta: delta.text, transform: answer.transform, reduced: answer.reduced });
+      if (output.accepted) {
+        const { reduced, transform, rank, gram, dependent } = output;
+        return { reduced, transform, rank, gram, dependent, swaps: null, engine: providerEngine(runtime, PARI_LLL_METHOD, answer.ms + ms), served: pari };
+      }
+      diagnostics.push({ severity: 'INFO', code: 'PROVIDER_FALLBACK', stage: 'EXECUTION', message: `PARI/GP's qflll basis (its δ is 0.99, its size bound 0.51), size-reduced exactly, fails the Lovász condition with δ = ${delta.text} at row ${output.row}; our engine computed the answer`, path: null, hint: null });
+    } else {
+      diagnostics.push({ severity: 'INFO', code: 'PROVIDER_FALLBACK', stage: 'EXECUTION', message: `δ = ${delta.text} is above 99/100, the Lovász constant of PARI/GP's qflll; our engine computed the answer`, path: ['payload', 'delta'], hint: null });
+    }
+  }
+  const { output, ms } = await runLattice(context, { operation: 'reduce', matrix: resolved.matrix, delta: delta.text });
+  // Within a PARI/GP registration our engine is still the one that computed: its record says so.
+  const engine = pari === null ? providerEngine(runtime, LLL_METHOD, ms) : { provider: LINEAR_ALGEBRA_TS_PROVIDER, version: RUNNER_VERSION, method: LLL_METHOD, compute_ms: ms };
+  const { reduced, transform, rank, gram, dependent, swaps } = output;
+  return { reduced, transform, rank, gram, dependent, swaps, engine, served: null };
+}
+
+const DESCRIPTION = `Lenstra–Lenstra–Lovász (LLL) reduction of the lattice spanned by the rows of an integer matrix, exactly on big integers with a rational δ (${DELTA_RANGE}, default ${DEFAULT_DELTA}; δ = 1 has no polynomial bound, the budget stops it): ${LLL_CONVENTION}. Gives a short vector, Gram–Schmidt norms and the unimodular transform, and stores the claim for lattice.basis.verify. Linearly dependent generators are accepted (MLLL-style). Uses: integer relations, knapsack, approximate shortest vector (SVP).`;
+
+/** lattice.basis.reduce on PARI/GP (when `runtime` is its; for δ ≤ 99/100) or our TypeScript engine. */
+export function latticeBasisReduce(runtime: ProviderRuntime, options: MatrixBackendOptions = {}): CapabilityDefinition<LatticeReduceInput, LatticeReduceOutput> {
+  const pari = pariToolsOf(LATTICE_BASIS_REDUCE_ID, runtime, options);
+  const served = servedBy(pari, DESCRIPTION, ['lattice', 'integer', 'lll', 'basis-reduction', 'exact', 'typescript'], 'qflll');
   return {
     id: LATTICE_BASIS_REDUCE_ID,
     version: MATRIX_VERSION,
     title: 'LLL lattice basis reduction (exact)',
-    description: `Lenstra–Lenstra–Lovász (LLL) reduction of the lattice spanned by the rows of an integer matrix, exactly on big integers with a rational δ (${DELTA_RANGE}, default ${DEFAULT_DELTA}; δ = 1 has no polynomial bound, the budget stops it): ${LLL_CONVENTION}. Gives a short vector, Gram–Schmidt norms and the unimodular transform, and stores the claim for lattice.basis.verify. Linearly dependent generators are accepted (MLLL-style). Uses: integer relations, knapsack, approximate shortest vector (SVP).`,
-    tags: ['lattice', 'integer', 'lll', 'basis-reduction', 'exact', 'typescript'],
+    description: pari === null ? served.description : `${served.description} PARI/GP serves δ ≤ 99/100 (its qflll's δ is 0.99; its basis is size-reduced and tested with your δ exactly, else ours answers), our engine δ above; LLL bases are not unique, so PARI's may differ from ours (same lattice, both reduced).`,
+    tags: served.tags,
     keywords: [
       'LLL',
       'lattice reduction',
@@ -102,10 +166,10 @@ export function latticeBasisReduce(runtime: ProviderRuntime): CapabilityDefiniti
       const delta = parseDelta(input.delta, ['payload', 'delta']);
       const resolved = await resolveMatrix(input, context);
       requireInteger(resolved, input, 'LLL reduction');
-      const { output, ms } = await runLattice(context, { operation: 'reduce', matrix: resolved.matrix, delta: delta.text });
+      const diagnostics: Diagnostic[] = [];
+      const output = await reduceOn(pari, runtime, context, resolved, delta, diagnostics);
       const gram = output.gram.map((x) => BigInt(x));
       const norms = gram.map((d, i) => fraction(d, i === 0 ? 1n : (gram[i - 1] as bigint)));
-      const diagnostics: Diagnostic[] = [];
       const claim = LatticeBasisClaimSchema.safeParse({ matrix: resolved.matrix, delta: delta.text, reduced: output.reduced, transform: output.transform });
       if (!claim.success) {
         diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the claim was not stored: ${claim.error.issues[0]?.message ?? 'not a claim'}`.slice(0, 2000), path: null, hint: 'the answer in the output stands' });
@@ -117,7 +181,8 @@ export function latticeBasisReduce(runtime: ProviderRuntime): CapabilityDefiniti
             context,
             diagnostics,
           );
-      return exactOutcome<LatticeReduceOutput>(
+      return servedOutcome<LatticeReduceOutput>(
+        output.served,
         {
           reduced: output.reduced,
           rank: output.rank,
@@ -131,13 +196,16 @@ export function latticeBasisReduce(runtime: ProviderRuntime): CapabilityDefiniti
           swaps: output.swaps,
           convention: LLL_CONVENTION,
           result_uri: resultUri,
-          engine: latticeEngine(runtime, LLL_METHOD, ms),
+          engine: output.engine,
         },
         resolved,
         `an LLL-reduced basis (δ = ${delta.text}) with its unimodular transform`,
         'the reduction ran to the end exactly; every LLL condition holds',
-        `the lattice spanned by the rows of ${resolved.description}`,
-        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+        {
+          subject: `the lattice spanned by the rows of ${resolved.description}`,
+          evidence: { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
+          pariBasis: 'PARI/GP ran to the end; its basis passed our exact recheck (U unimodular, U B = the basis, size-reduced exactly, every LLL condition holds with δ)',
+        },
       );
     },
   };

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RATIONALS, type Rational } from '@jacobian/shared';
-import { hermiteCoordinates, lllReduce, sublatticeIndex, type Delta } from './lattice-engine.js';
+import { adoptLllAnswer, hermiteCoordinates, lllReduce, sublatticeIndex, type Delta } from './lattice-engine.js';
+import { isLllReduced, sameLattice } from './matrix-test-support.js';
 import { hermiteNormalForm } from './normal-form-engine.js';
 
-const Q = RATIONALS;
 const THREE_QUARTERS: Delta = { num: 3n, den: 4n };
 
 function multiply(A: readonly (readonly bigint[])[], B: readonly (readonly bigint[])[], width = B[0]?.length ?? 0): bigint[][] {
@@ -25,54 +24,6 @@ function laplace(M: readonly (readonly bigint[])[]): bigint {
   }
   return det;
 }
-
-/** Rational Gram–Schmidt of independent rows: B_i = |b_i*|² and μ_{i,j} (the textbook definition, not the integral recursion). */
-function gramSchmidt(rows: readonly (readonly bigint[])[]): { B: Rational[]; mu: Rational[][] } {
-  const star: Rational[][] = [];
-  const B: Rational[] = [];
-  const mu: Rational[][] = [];
-  const dotQ = (u: readonly Rational[], v: readonly Rational[]): Rational => u.reduce((s, x, i) => Q.add(s, Q.mul(x, v[i] as Rational)), Q.zero);
-  for (const [i, row] of rows.entries()) {
-    const b = row.map((x) => Q.fromBigInt(x));
-    let v = [...b];
-    mu[i] = [];
-    for (let j = 0; j < i; j++) {
-      const m = Q.div(dotQ(b, star[j] as Rational[]), B[j] as Rational);
-      (mu[i])[j] = m;
-      v = v.map((x, c) => Q.sub(x, Q.mul(m, ((star[j] as Rational[])[c] as Rational))));
-    }
-    star.push(v);
-    B.push(dotQ(v, v));
-  }
-  return { B, mu };
-}
-
-const cmp = (a: Rational, b: Rational): number => {
-  const d = Q.sub(a, b);
-  return d.num < 0n ? -1 : d.num > 0n ? 1 : 0;
-};
-const HALF = Q.fromFraction(1n, 2n);
-const absQ = (x: Rational): Rational => (x.num < 0n ? Q.neg(x) : x);
-
-/** The LLL conditions, checked the textbook way. */
-function isLllReduced(rows: readonly (readonly bigint[])[], delta: Delta): boolean {
-  const { B, mu } = gramSchmidt(rows);
-  const d = Q.fromFraction(delta.num, delta.den);
-  for (let i = 0; i < rows.length; i++) {
-    if ((B[i] as Rational).num === 0n) return false;
-    for (let j = 0; j < i; j++) if (cmp(absQ((mu[i] as Rational[])[j] as Rational), HALF) > 0) return false;
-    if (i > 0) {
-      const m = (mu[i] as Rational[])[i - 1] as Rational;
-      if (cmp(B[i] as Rational, Q.mul(Q.sub(d, Q.mul(m, m)), B[i - 1] as Rational)) < 0) return false;
-    }
-  }
-  return true;
-}
-
-const sameLattice = (A: readonly (readonly bigint[])[], B: readonly (readonly bigint[])[]): boolean => {
-  const h = (M: readonly (readonly bigint[])[]): string => JSON.stringify(hermiteNormalForm(M).hnf.filter((row) => row.some((x) => x !== 0n)).map((row) => row.map(String)));
-  return h(A) === h(B);
-};
 
 const entry = fc.bigInt({ min: -40n, max: 40n });
 const matrix = (rows: number, cols: number) => fc.array(fc.array(entry, { minLength: cols, maxLength: cols }), { minLength: rows, maxLength: rows });
@@ -209,5 +160,47 @@ describe('sublattice index', () => {
     expect(lower).toMatchObject({ contained: true, rank: 2, sublatticeRank: 1, index: null, torsion: [] });
     const z6 = sublatticeIndex([[1n, 0n], [0n, 1n]], [[2n, 0n], [0n, 3n]]);
     expect(z6).toMatchObject({ index: 6n, torsion: [6n] });
+  });
+});
+
+describe('adoptLllAnswer (another engine\'s LLL answer, rechecked and size-reduced exactly)', () => {
+  const I2 = [[1n, 0n], [0n, 1n]];
+
+  it('accepts a reduced basis with its transform, size-reducing a μ beyond 1/2 (as fplll\'s η = 0.51 allows) and keeping U B = B′', () => {
+    // b_2 = (1, 1) against b_1 = (1, 0): μ = 1, reduced to (0, 1).
+    const B = [[1n, 0n], [1n, 1n]];
+    const out = adoptLllAnswer(B, I2, B, THREE_QUARTERS);
+    if (!out.accepted) throw new Error('not accepted');
+    expect(out).toMatchObject({ rank: 2, sizeReductions: 1, dependent: false, gram: [1n, 1n] });
+    expect(out.reduced).toEqual([[1n, 0n], [0n, 1n]]);
+    expect(multiply(out.transform, B)).toEqual(out.reduced);
+    expect(isLllReduced(out.reduced, THREE_QUARTERS)).toBe(true);
+  });
+
+  it('accepts dependent generators: the kernel rows give zero and come last', () => {
+    const B = [[1n, 2n], [2n, 4n], [0n, 1n]];
+    const U = [[0n, 0n, 1n], [1n, 0n, -2n], [-2n, 1n, 0n]];
+    const out = adoptLllAnswer(B, U, [[0n, 1n], [1n, 0n]], THREE_QUARTERS);
+    if (!out.accepted) throw new Error('not accepted');
+    expect(out).toMatchObject({ rank: 2, dependent: true });
+    expect(multiply(out.transform, B)).toEqual([...out.reduced.slice(0, 2), [0n, 0n]]);
+    expect(isLllReduced(out.reduced.slice(0, 2), THREE_QUARTERS)).toBe(true);
+  });
+
+  it('answers the row where the Lovász condition fails for δ, and accepts the same basis for a smaller δ', () => {
+    // Orthogonal rows: μ = 0, so Lovász is |b_2|² ≥ δ|b_1|²: 4 ≥ δ·9 holds for δ = 26/100, not for 3/4.
+    const C = [[3n, 0n], [0n, 2n]];
+    expect(adoptLllAnswer(C, I2, C, { num: 26n, den: 100n })).toMatchObject({ accepted: true });
+    expect(adoptLllAnswer(C, I2, C, THREE_QUARTERS)).toEqual({ accepted: false, row: 1 });
+  });
+
+  it('refuses a wrong answer: U B ≠ B′, a transform that is not unimodular, dependent basis rows, a non-zero relation row, wrong shapes', () => {
+    const B = [[1n, 0n], [0n, 1n]];
+    expect(() => adoptLllAnswer(B, I2, [[1n, 0n], [0n, 2n]], THREE_QUARTERS)).toThrow(/row 1 of U B/);
+    expect(() => adoptLllAnswer([[2n, 0n], [0n, 1n]].map((r) => r.map((x) => x)), [[1n, 0n], [0n, 2n]], [[2n, 0n], [0n, 2n]], { num: 26n, den: 100n })).toThrow(/not unimodular/);
+    expect(() => adoptLllAnswer([[1n, 1n], [2n, 2n]], [[1n, 0n], [0n, 1n]], [[1n, 1n], [2n, 2n]], THREE_QUARTERS)).toThrow(/depends/);
+    expect(() => adoptLllAnswer([[1n, 1n], [2n, 2n]], [[1n, 0n], [0n, 1n]], [[1n, 1n]], THREE_QUARTERS)).toThrow(/row 1 of U B is not zero/);
+    expect(() => adoptLllAnswer(B, [[1n, 0n]], B, THREE_QUARTERS)).toThrow(/not 2×2/);
+    expect(() => adoptLllAnswer(B, I2, [[1n, 0n, 0n]], THREE_QUARTERS)).toThrow(/wrong length/);
   });
 });

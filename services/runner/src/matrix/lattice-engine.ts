@@ -84,6 +84,46 @@ export interface LllBasis {
   swaps: number;
 }
 
+/**
+ * The integral Gram–Schmidt step for row k (Cohen 2.6.7, step 2): λ_{k,j} = d_{j+1} μ_{k,j} for
+ * j < k and d_{k+1}, from the rows before it, whose λ and d are known. The divisions are exact.
+ */
+function gramSchmidtRow(b: readonly (readonly bigint[])[], d: bigint[], lambda: bigint[][], k: number): void {
+  const lk = lambda[k] as bigint[];
+  for (let j = 0; j <= k; j++) {
+    const lj = lambda[j] as bigint[];
+    let u = dot(b[k] as bigint[], b[j] as bigint[]);
+    for (let i = 0; i < j; i++) u = ((d[i + 1] as bigint) * u - (lk[i] as bigint) * (lj[i] as bigint)) / (d[i] as bigint);
+    if (j < k) lk[j] = u;
+    else d[k + 1] = u;
+  }
+}
+
+/**
+ * Size-reduce row k against row l < k when |μ_{k,l}| > 1/2: b_k ← b_k − q b_l with q the nearest
+ * integer to μ_{k,l}, the same on the transform rows H, and λ updated (the d_i do not change).
+ * Whether anything changed.
+ */
+function sizeReduce(b: bigint[][], H: bigint[][], d: readonly bigint[], lambda: bigint[][], k: number, l: number): boolean {
+  const dl = d[l + 1] as bigint;
+  const row = lambda[k] as bigint[];
+  const lkl = row[l] as bigint;
+  if (2n * abs(lkl) <= dl) return false;
+  const q = roundDiv(lkl, dl);
+  subtractMultiple(b[k] as bigint[], b[l] as bigint[], q);
+  subtractMultiple(H[k] as bigint[], H[l] as bigint[], q);
+  row[l] = lkl - q * dl;
+  const other = lambda[l] as bigint[];
+  for (let i = 0; i < l; i++) row[i] = (row[i] as bigint) - q * (other[i] as bigint);
+  return true;
+}
+
+/** The Lovász condition at k ≥ 1 in integers: q·d_{k+1} d_{k−1} ≥ p·d_k² − q·λ_{k,k−1}², i.e. B_k ≥ (δ − μ²_{k,k−1}) B_{k−1}. */
+function lovasz(d: readonly bigint[], lam: bigint, k: number, delta: Delta): boolean {
+  const dk = d[k] as bigint;
+  return delta.den * (d[k + 1] as bigint) * (d[k - 1] as bigint) >= delta.num * dk * dk - delta.den * lam * lam;
+}
+
 /** Thrown inside {@link lllIndependent} when the vectors turn out to be linearly dependent. */
 class DependentVectors extends Error {
   constructor(readonly index: number) {
@@ -113,16 +153,7 @@ function lllIndependent(input: readonly (readonly bigint[])[], delta: Delta, che
   const D = (i: number): bigint => d[i] as bigint;
 
   const reduce = (k: number, l: number): void => {
-    const dl = D(l + 1);
-    const lkl = L(k)[l] as bigint;
-    if (2n * abs(lkl) <= dl) return;
-    const q = roundDiv(lkl, dl);
-    subtractMultiple(b[k] as bigint[], b[l] as bigint[], q);
-    subtractMultiple(H[k] as bigint[], H[l] as bigint[], q);
-    const row = L(k);
-    row[l] = lkl - q * dl;
-    const other = L(l);
-    for (let i = 0; i < l; i++) row[i] = (row[i] as bigint) - q * (other[i] as bigint);
+    sizeReduce(b, H, d, lambda, k, l);
   };
 
   const swap = (k: number, kmax: number): void => {
@@ -149,17 +180,12 @@ function lllIndependent(input: readonly (readonly bigint[])[], delta: Delta, che
     checkpoint();
     if (k > kmax) {
       kmax = k;
-      for (let j = 0; j <= k; j++) {
-        let u = dot(b[k] as bigint[], b[j] as bigint[]);
-        for (let i = 0; i < j; i++) u = (D(i + 1) * u - (L(k)[i] as bigint) * (L(j)[i] as bigint)) / D(i);
-        if (j < k) L(k)[j] = u;
-        else d[k + 1] = u;
-      }
+      gramSchmidtRow(b, d, lambda, k);
       if (D(k + 1) === 0n) throw new DependentVectors(k);
     }
     reduce(k, k - 1);
     const lam = L(k)[k - 1] as bigint;
-    if (delta.den * D(k + 1) * D(k - 1) < delta.num * D(k) * D(k) - delta.den * lam * lam) {
+    if (!lovasz(d, lam, k, delta)) {
       swap(k, kmax);
       k = Math.max(1, k - 1);
       continue;
@@ -245,6 +271,64 @@ export function lllReduce(B: readonly (readonly bigint[])[], delta: Delta, check
     gram: basis.gram,
     dependent: true,
     swaps: basis.swaps + relations.swaps,
+  };
+}
+
+/** Another engine's LLL answer, rechecked: accepted as an {@link LllResult}, or the first row where δ's Lovász condition fails. */
+export type AdoptedLll = ({ accepted: true; sizeReductions: number } & LllResult) | { accepted: false; row: number };
+
+/**
+ * Recheck another engine's LLL answer for the rows of B exactly, and complete it: `transform` (m×m)
+ * must be unimodular (its Hermite form is the identity), `transform`·B must be `reduced` (its r
+ * non-zero rows, independent) followed by m − r zero rows; then the basis is size-reduced exactly
+ * (|μ_{i,j}| ≤ 1/2, for an engine that stops at a looser bound, such as fplll's η = 0.51: this
+ * keeps the Gram–Schmidt vectors, hence the d_i), and the Lovász condition with δ is tested exactly.
+ *
+ * @throws Error naming what does not hold when the answer is not a basis of the lattice of B in
+ *   that form (a wrong answer, not merely a less reduced one).
+ */
+export function adoptLllAnswer(
+  B: readonly (readonly bigint[])[],
+  transform: readonly (readonly bigint[])[],
+  reduced: readonly (readonly bigint[])[],
+  delta: Delta,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
+): AdoptedLll {
+  const m = B.length;
+  const n = B[0]?.length ?? 0;
+  const r = reduced.length;
+  if (transform.length !== m || transform.some((row) => row.length !== m)) throw new Error(`the transform is not ${m}×${m}`);
+  if (r > Math.min(m, n) || reduced.some((row) => row.length !== n)) throw new Error(`the reduced basis has ${r} rows of the wrong length`);
+  const product = multiply(transform, B, n, checkpoint);
+  for (let i = 0; i < m; i++) {
+    const expected = i < r ? (reduced[i] as bigint[]) : null;
+    const row = product[i] as bigint[];
+    if (expected === null ? row.some((x) => x !== 0n) : row.some((x, j) => x !== expected[j])) throw new Error(`row ${i} of U B is not ${expected === null ? 'zero' : 'the reduced basis row'}`);
+  }
+  const form = hermiteNormalForm(transform.map((row) => [...row]), { checkpoint });
+  if (form.rank !== m || form.hnf.some((row, i) => row.some((x, j) => x !== (i === j ? 1n : 0n)))) throw new Error('the transform is not unimodular');
+  const b = reduced.map((row) => [...row]);
+  const H = transform.slice(0, r).map((row) => [...row]);
+  const d: bigint[] = Array.from({ length: r + 1 }, () => 0n);
+  d[0] = 1n;
+  const lambda: bigint[][] = Array.from({ length: r }, () => Array.from({ length: r }, () => 0n));
+  let sizeReductions = 0;
+  for (let k = 0; k < r; k++) {
+    checkpoint();
+    gramSchmidtRow(b, d, lambda, k);
+    if (d[k + 1] === 0n) throw new Error(`basis row ${k} depends on the rows before it`);
+    for (let l = k - 1; l >= 0; l--) if (sizeReduce(b, H, d, lambda, k, l)) sizeReductions++;
+  }
+  for (let k = 1; k < r; k++) if (!lovasz(d, (lambda[k] as bigint[])[k - 1] as bigint, k, delta)) return { accepted: false, row: k };
+  return {
+    accepted: true,
+    sizeReductions,
+    reduced: [...b, ...product.slice(r)],
+    transform: [...H, ...transform.slice(r).map((row) => [...row])],
+    rank: r,
+    gram: d.slice(1),
+    dependent: r < m,
+    swaps: 0,
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, NORMAL_FORM_CLAIM_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, resolveMatrix } from './capability-support.js';
-import { HERMITE_BASIS_METHOD, latticeEngine, runLattice } from './lattice-support.js';
+import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, providerEngine, resolveMatrix } from './capability-support.js';
+import { HERMITE_BASIS_METHOD, runLattice } from './lattice-support.js';
 import { NormalFormInput, requireInteger, storeNormalFormClaim } from './normal-form-support.js';
 
 export const LATTICE_HERMITE_NORMAL_FORM_ID = 'lattice.hermite_normal_form.compute';
@@ -89,7 +89,7 @@ export function latticeHermiteNormalFormCompute(runtime: ProviderRuntime): Capab
           left_transform: output.transform,
           convention: LATTICE_HERMITE_CONVENTION,
           result_uri: resultUri,
-          engine: latticeEngine(runtime, HERMITE_BASIS_METHOD, ms),
+          engine: providerEngine(runtime, HERMITE_BASIS_METHOD, ms),
         },
         resolved,
         'the Hermite basis, rank, index in Z^n and covolume',

@@ -1,9 +1,8 @@
 /**
- * What the lattice capabilities share: the isolated kernel call and the engine record.
+ * What the lattice capabilities share: the isolated kernel call and the methods they state.
  */
 import { fileURLToPath } from 'node:url';
-import { JacobianError, runKernel, type CapabilityContext, type ProviderRuntime } from '@jacobian/shared';
-import type { EngineRecord } from './capability-support.js';
+import { JacobianError, runKernel, type CapabilityContext } from '@jacobian/shared';
 import { LatticeKernelOutput, type LatticeKernelInput } from './lattice.kernel.js';
 
 const KERNEL = { module: fileURLToPath(new URL('./lattice.kernel.ts', import.meta.url)), exportName: 'latticeKernel' };
@@ -21,8 +20,4 @@ export async function runLattice<K extends LatticeKernelInput['operation']>(
   const output = LatticeKernelOutput.parse(await runKernel(context, KERNEL, input));
   if (output.operation !== input.operation) throw new JacobianError('INTERNAL', `the lattice kernel answered ${output.operation} to ${input.operation}`);
   return { output: output as Extract<LatticeKernelOutput, { operation: K }>, ms: Date.now() - started };
-}
-
-export function latticeEngine(runtime: ProviderRuntime, method: string, ms: number): EngineRecord {
-  return { provider: runtime.provider, version: runtime.version, method, compute_ms: ms };
 }

@@ -6,11 +6,12 @@
 import { z } from 'zod';
 import { JacobianError, parseDelta, parseStoredMatrix, type KernelContext, type MatrixPayload } from '@jacobian/shared';
 import type { Checkpoint } from './engine.js';
-import { lllReduce, sublatticeIndex } from './lattice-engine.js';
+import { adoptLllAnswer, lllReduce, sublatticeIndex } from './lattice-engine.js';
 import { hermiteNormalForm } from './normal-form-engine.js';
 
 const KernelInput = z.union([
   z.object({ operation: z.literal('reduce'), matrix: z.unknown(), delta: z.string() }).strict(),
+  z.object({ operation: z.literal('adopt'), matrix: z.unknown(), delta: z.string(), transform: z.array(z.array(z.string())), reduced: z.array(z.array(z.string())) }).strict(),
   z.object({ operation: z.literal('hermite'), matrix: z.unknown(), transforms: z.boolean() }).strict(),
   z.object({ operation: z.literal('index'), lattice: z.unknown(), sublattice: z.unknown() }).strict(),
 ]);
@@ -21,6 +22,8 @@ const Rows = z.array(z.array(z.string()));
 /** What the kernel answers: canonical decimal integers. */
 export const LatticeKernelOutput = z.union([
   z.object({ operation: z.literal('reduce'), reduced: Rows, transform: Rows, rank: z.number().int(), gram: z.array(z.string()), dependent: z.boolean(), swaps: z.number().int() }).strict(),
+  z.object({ operation: z.literal('adopt'), accepted: z.literal(true), reduced: Rows, transform: Rows, rank: z.number().int(), gram: z.array(z.string()), dependent: z.boolean(), size_reductions: z.number().int() }).strict(),
+  z.object({ operation: z.literal('adopt'), accepted: z.literal(false), row: z.number().int() }).strict(),
   z.object({ operation: z.literal('hermite'), hnf: Rows, rank: z.number().int(), pivots: z.array(z.number().int()), transform: Rows.nullable(), gram_determinant: z.string() }).strict(),
   z.object({ operation: z.literal('index'), contained: z.literal(false), generator: z.number().int(), column: z.number().int() }).strict(),
   z.object({ operation: z.literal('index'), contained: z.literal(true), rank: z.number().int(), sublattice_rank: z.number().int(), basis: Rows, torsion: z.array(z.string()), index: z.string().nullable() }).strict(),
@@ -70,6 +73,27 @@ export function latticeKernel(raw: unknown, ctx: KernelContext): LatticeKernelOu
       const delta = parseDelta(input.delta, ['payload', 'delta']);
       const out = lllReduce(B, delta, deadlineCheck(ctx, 'LLL reduction'));
       return { operation: 'reduce', reduced: texts(out.reduced), transform: texts(out.transform), rank: out.rank, gram: out.gram.map(String), dependent: out.dependent, swaps: out.swaps };
+    }
+    case 'adopt': {
+      // Another engine's answer (PARI/GP's), rechecked and size-reduced exactly; a wrong one is PROVIDER_FAILED.
+      const B = integers(input.matrix, ['payload', 'matrix']);
+      const delta = parseDelta(input.delta, ['payload', 'delta']);
+      const rows = (M: string[][], what: string): bigint[][] =>
+        M.map((row) =>
+          row.map((t) => {
+            if (!/^-?\d+$/.test(t)) throw new JacobianError('PROVIDER_FAILED', `PARI/GP: an entry of ${what} is not an integer; the result was discarded`);
+            return BigInt(t);
+          }),
+        );
+      let out;
+      try {
+        out = adoptLllAnswer(B, rows(input.transform, 'the transform'), rows(input.reduced, 'the reduced basis'), delta, deadlineCheck(ctx, 'recheck of the LLL answer'));
+      } catch (error) {
+        if (error instanceof JacobianError) throw error;
+        throw new JacobianError('PROVIDER_FAILED', `PARI/GP: ${error instanceof Error ? error.message : String(error)}; the result was discarded`);
+      }
+      if (!out.accepted) return { operation: 'adopt', accepted: false, row: out.row };
+      return { operation: 'adopt', accepted: true, reduced: texts(out.reduced), transform: texts(out.transform), rank: out.rank, gram: out.gram.map(String), dependent: out.dependent, size_reductions: out.sizeReductions };
     }
     case 'hermite': {
       const checkpoint = deadlineCheck(ctx, 'Hermite basis');

@@ -2,19 +2,19 @@ import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, type CapabilityDefinition, type ProviderRuntime } from '@jacobian/shared';
 import {
   answerField,
-  EngineSchema,
   engineRecord,
-  exactOutcome,
+  EngineSchema,
   MATRIX_DESCRIPTOR_LIMITS,
   MATRIX_VERSION,
+  type MatrixBackendOptions,
   matrixInput,
-  PARI_ASSURANCE,
   pariRunOptions,
   pariToolsOf,
+  providerEngine,
   resolveMatrix,
   runLinearAlgebra,
   servedBy,
-  type MatrixBackendOptions,
+  servedOutcome,
 } from './capability-support.js';
 import { PARI_KERNEL_METHOD, pariKernels } from './pari-backend.js';
 
@@ -77,33 +77,26 @@ export function nullspaceCompute(runtime: ProviderRuntime, options: MatrixBacken
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
       const field = answerField(resolved);
-      if (pari !== null) {
-        const { rank, right, left, ms } = await pariKernels(pari, resolved.matrix, pariRunOptions(context));
-        return exactOutcome(
-          { right_kernel: right, left_kernel: left, rank, nullity: right.length, left_nullity: left.length, normalization: KERNEL_NORMALIZATION, field, engine: { provider: runtime.provider, version: runtime.version, method: PARI_KERNEL_METHOD, compute_ms: ms } },
-          resolved,
-          `bases of the right and left kernels over ${field}`,
-          'PARI/GP ran to the end; its bases passed our recheck (A x = 0, independent, rank–nullity sizes)',
-          resolved.description,
-          undefined,
-          PARI_ASSURANCE,
-        );
-      }
-      const { output, ms } = await runLinearAlgebra(context, { operation: 'nullspace', matrix: resolved.matrix });
-      return exactOutcome(
+      const kernels =
+        pari === null
+          ? await runLinearAlgebra(context, { operation: 'nullspace', matrix: resolved.matrix }).then(({ output, ms }) => ({ ...output, engine: engineRecord(runtime, resolved, ms) }))
+          : await pariKernels(pari, resolved.matrix, pariRunOptions(context)).then(({ ms, ...output }) => ({ ...output, engine: providerEngine(runtime, PARI_KERNEL_METHOD, ms) }));
+      return servedOutcome(
+        pari,
         {
-          right_kernel: output.right,
-          left_kernel: output.left,
-          rank: output.rank,
-          nullity: output.right.length,
-          left_nullity: output.left.length,
+          right_kernel: kernels.right,
+          left_kernel: kernels.left,
+          rank: kernels.rank,
+          nullity: kernels.right.length,
+          left_nullity: kernels.left.length,
           normalization: KERNEL_NORMALIZATION,
           field,
-          engine: engineRecord(runtime, resolved, ms),
+          engine: kernels.engine,
         },
         resolved,
         `bases of the right and left kernels over ${field}`,
         'elimination ran to the end exactly; the bases have rank–nullity sizes',
+        { pariBasis: 'PARI/GP ran to the end; its bases passed our recheck (A x = 0, independent, rank–nullity sizes)' },
       );
     },
   };

@@ -1,6 +1,6 @@
 /**
  * The matrix capabilities on PARI/GP: one gp run per request (matdet, matrank, matker, mathnf,
- * matsnf, charpoly, minpoly), its answer read strictly (providers/pari.ts), brought to the
+ * matsnf, charpoly, minpoly, qflll), its answer read strictly (providers/pari.ts), brought to the
  * conventions our outputs state, and checked again here before it is returned:
  *
  * - determinant: equal to the determinant modulo a 25-bit prime, recomputed by us (over GF(p)
@@ -16,7 +16,9 @@
  * - Smith form: non-negative, each d_i divides the next, its rank, for a square A the product
  *   against |det A| modulo a prime, and with transforms U A V = D exactly;
  * - characteristic polynomial: monic of degree n and equal to det(r I − A) at a random r modulo a prime;
- * - minimal polynomial: monic of degree at most n with m(A) v = 0 for a random v modulo a prime.
+ * - minimal polynomial: monic of degree at most n with m(A) v = 0 for a random v modulo a prime;
+ * - LLL (qflll): the shapes here; exactly, in the lattice kernel, U unimodular, U B = the reduced
+ *   basis then zero rows, and the basis δ-reduced after an exact size reduction (pariLll).
  *
  * Unimodularity of the transforms and minimality of the minimal polynomial are what the checkers
  * (matrix.normal_form.verify, matrix.minimal_polynomial.verify) establish on the stored claims.
@@ -566,4 +568,39 @@ export async function pariMinimal(tools: PariTools, matrix: MatrixPayload, optio
   }
   if (w.some((x) => !ar.isZero(x))) throw failed('m(A) v ≠ 0 modulo a prime for the minimal polynomial');
   return { coefficients, squareFree: squareFree(out.sections['squarefree']), ms: out.ms };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lattices.
+
+/**
+ * The Lovász constant PARI's qflll reaches: (η, δ) = (0.51, 0.99) per its manual ("the
+ * Gram-Schmidt coefficients for the final basis satisfy |μ_{i,j}| ≤ 0.51, and the Lovász's
+ * constant is 0.99"), computed in floating point (fplll's variants). It has no δ argument, so it
+ * serves only δ ≤ 99/100; its basis is size-reduced to |μ| ≤ 1/2 and tested with the requested δ
+ * exactly by us (lattice-engine.ts adoptLllAnswer).
+ */
+export const PARI_LLL_DELTA = { num: 99n, den: 100n } as const;
+
+export const PARI_LLL_METHOD =
+  'PARI/GP qflll(Bᵀ, 4) (fplll-based, floating point, (η, δ) = (0.51, 0.99)) on the columns of Bᵀ: the reduced image and the integer kernel, read back as rows; rechecked exactly by us: U = [image; kernel] unimodular (its Hermite form is I), U B = PARI\'s reduced basis followed by zero rows, the basis rows independent, then size-reduced exactly to |μ| ≤ 1/2 and the Lovász condition tested with the requested δ (else our engine computes it)';
+
+/**
+ * PARI's LLL of the lattice spanned by the rows of an integer matrix: its reduced basis (the r
+ * non-zero rows) and the m×m transform (the r image rows, then the m − r kernel rows), shapes
+ * checked here; the rest of the recheck is adoptLllAnswer's, in the lattice kernel.
+ */
+export async function pariLll(tools: PariTools, matrix: MatrixPayload, options: PariRunOptions): Promise<{ reduced: string[][]; transform: string[][]; ms: number }> {
+  const { nrows: m, ncols: n } = matrix;
+  const sections: GpSection[] = [
+    { name: 'image', statements: 'R=qflll(A~,4);jm(R[2]~);' },
+    { name: 'kernel', statements: 'jm(R[1]~);' },
+    { name: 'reduced', statements: 'if(#R[2],jm((A~*R[2])~));' },
+  ];
+  const out = await run(tools, matrix, sections, options);
+  const image = out.sections['image'] ?? [];
+  const r = image.length;
+  if (r > Math.min(m, n)) throw failed(`qflll gave ${r} basis vectors for a ${m}×${n} matrix`);
+  const transform = [...shaped(image, r, m, 'the LLL image transform'), ...shaped(out.sections['kernel'], m - r, m, 'the LLL kernel')];
+  return { reduced: shaped(out.sections['reduced'], r, n, 'the LLL-reduced basis'), transform, ms: out.ms };
 }

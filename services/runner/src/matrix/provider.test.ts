@@ -16,7 +16,7 @@ describe(LINEAR_ALGEBRA_TS_PROVIDER, () => {
   it('installs every matrix capability with valid descriptors, each registered once in the runner on this provider', async () => {
     const runtime = await linearAlgebraTsProvider().probe();
     const ids = ALL_FACTORIES.map((create) => installCapability(create(runtime), runtime, null).descriptor.id);
-    expect(ids).toEqual(['matrix.construct.explicit', 'matrix.rref.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve', 'lattice.basis.reduce', 'lattice.hermite_normal_form.compute', 'lattice.sublattice_index.compute', 'matrix.rational_canonical_form.compute', 'matrix.eigenvalues.compute', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.nullspace.compute', 'matrix.hermite_normal_form.compute', 'matrix.smith_normal_form.compute', 'matrix.characteristic_polynomial.compute', 'matrix.minimal_polynomial.compute']);
+    expect(ids).toEqual(['matrix.construct.explicit', 'matrix.rref.compute', 'matrix.inverse.compute', 'matrix.linear_system.solve', 'lattice.hermite_normal_form.compute', 'lattice.sublattice_index.compute', 'matrix.rational_canonical_form.compute', 'matrix.eigenvalues.compute', 'matrix.rank.compute', 'matrix.determinant.compute', 'matrix.nullspace.compute', 'matrix.hermite_normal_form.compute', 'matrix.smith_normal_form.compute', 'matrix.characteristic_polynomial.compute', 'matrix.minimal_polynomial.compute', 'lattice.basis.reduce']);
     expect(new Set(ids).size).toBe(ids.length);
     const registrations = runnerRegistrations();
     const ours = registrations.filter((registration) => registration.provider.name === LINEAR_ALGEBRA_TS_PROVIDER);

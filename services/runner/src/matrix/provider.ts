@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { MATRIX_SOURCES, sourceProviderRuntime, type CapabilityDefinition, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { RUNNER_VERSION } from '../version.js';
-import type { MatrixBackendOptions } from './capability-support.js';
+import { LINEAR_ALGEBRA_TS_PROVIDER, type MatrixBackendOptions } from './capability-support.js';
 import { characteristicPolynomialCompute, minimalPolynomialCompute } from './characteristic-polynomial.js';
 import { constructMatrix } from './construct-explicit.js';
 import { determinantCompute } from './determinant.js';
@@ -24,7 +24,7 @@ import { sublatticeIndexCompute } from './sublattice-index.js';
 
 const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
-export const LINEAR_ALGEBRA_TS_PROVIDER = 'jacobian-linear-algebra-ts';
+export { LINEAR_ALGEBRA_TS_PROVIDER };
 
 /** The files of that provider; its SOURCE_TREE digest covers them and the shared matrix core. */
 export const LINEAR_ALGEBRA_TS_SOURCES: readonly string[] = [
@@ -78,7 +78,6 @@ export const MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRuntime) =
   rrefCompute,
   inverseCompute,
   linearSystemSolve,
-  latticeBasisReduce,
   latticeHermiteNormalFormCompute,
   sublatticeIndexCompute,
   rationalCanonicalFormCompute,
@@ -100,4 +99,5 @@ export const PARI_MATRIX_CAPABILITY_FACTORIES: readonly ((runtime: ProviderRunti
   smithNormalFormCompute,
   characteristicPolynomialCompute,
   minimalPolynomialCompute,
+  latticeBasisReduce,
 ].map((create) => create as (runtime: ProviderRuntime, options: MatrixBackendOptions) => CapabilityDefinition<never, unknown>);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MATRIX_SCHEMA_URI, NORMAL_FORM_CLAIM_SCHEMA_URI, type CapabilityDefinition, type Diagnostic, type ProviderRuntime } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, PARI_ASSURANCE, pariRunOptions, pariToolsOf, resolveMatrix, servedBy, type MatrixBackendOptions } from './capability-support.js';
+import { EngineSchema, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, type MatrixBackendOptions, pariRunOptions, pariToolsOf, providerEngine, resolveMatrix, servedBy, servedOutcome } from './capability-support.js';
 import { PARI_SMITH_METHOD, pariSmith } from './pari-backend.js';
 import { NormalFormInput, normalFormEngine, requireInteger, runNormalForm, storeNormalFormClaim } from './normal-form-support.js';
 
@@ -89,7 +89,7 @@ export function smithNormalFormCompute(runtime: ProviderRuntime, options: Matrix
       const output =
         pari === null
           ? await runNormalForm(context, { operation: 'smith', matrix: resolved.matrix, transforms: input.transforms }).then(({ output: o, ms }) => ({ ...o, engine: normalFormEngine(runtime, ms) }))
-          : await pariSmith(pari, resolved.matrix, input.transforms, pariRunOptions(context)).then((o) => ({ ...o, engine: { provider: runtime.provider, version: runtime.version, method: PARI_SMITH_METHOD, compute_ms: o.ms } }));
+          : await pariSmith(pari, resolved.matrix, input.transforms, pariRunOptions(context)).then((o) => ({ ...o, engine: providerEngine(runtime, PARI_SMITH_METHOD, o.ms) }));
       const diagonal = output.diagonal;
       const invariant = diagonal.filter((d) => d !== '0');
       const torsion = invariant.filter((d) => d !== '1');
@@ -99,7 +99,8 @@ export function smithNormalFormCompute(runtime: ProviderRuntime, options: Matrix
         output.left === null || output.right === null
           ? null
           : await storeNormalFormClaim({ matrix: resolved.matrix, form: 'SMITH', hnf: null, diagonal, left_transform: output.left, right_transform: output.right }, resolved, context, diagnostics);
-      return exactOutcome<SmithOutput>(
+      return servedOutcome<SmithOutput>(
+        pari,
         {
           diagonal,
           invariant_factors: invariant,
@@ -113,10 +114,8 @@ export function smithNormalFormCompute(runtime: ProviderRuntime, options: Matrix
         },
         resolved,
         `the Smith normal form${output.left === null ? '' : ' with its unimodular transforms'}`,
-        pari === null ? 'the reduction ran to the end exactly' : 'PARI/GP ran to the end and its answer passed our recheck',
-        resolved.description,
-        { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics },
-        pari === null ? undefined : PARI_ASSURANCE,
+        'the reduction ran to the end exactly',
+        { evidence: { artifact_uris: resultUri === null ? [] : [resultUri], diagnostics } },
       );
     },
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JacobianError, MATRIX_SCHEMA_URI, matrixOperandShape, refineMatrixOperand, requireIntegerMatrix, resolveMatrixOperand, type CapabilityDefinition, type MatrixOperand, type ProviderRuntime, type ResolvedMatrix } from '@jacobian/shared';
-import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION } from './capability-support.js';
-import { INDEX_METHOD, latticeEngine, runLattice } from './lattice-support.js';
+import { EngineSchema, exactOutcome, MATRIX_DESCRIPTOR_LIMITS, MATRIX_VERSION, providerEngine } from './capability-support.js';
+import { INDEX_METHOD, runLattice } from './lattice-support.js';
 import { abelianGroupStructure } from './smith-normal-form.js';
 
 export const SUBLATTICE_INDEX_ID = 'lattice.sublattice_index.compute';
@@ -111,7 +111,7 @@ export function sublatticeIndexCompute(runtime: ProviderRuntime): CapabilityDefi
           quotient_invariant_factors: output.torsion,
           quotient_structure: structure,
           lattice_basis: output.basis,
-          engine: latticeEngine(runtime, INDEX_METHOD, ms),
+          engine: providerEngine(runtime, INDEX_METHOD, ms),
         },
         { ...L, input_uris: [...L.input_uris, ...S.input_uris] },
         `the index [L : L′] (${output.index ?? 'infinite'}) and L / L′ ≅ ${structure}`,

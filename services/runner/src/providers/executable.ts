@@ -66,3 +66,58 @@ export async function compositeIdentity(binary: string, libraries: readonly stri
   const components = [(await component('executable', binary)).component, ...(await Promise.all(libraries.map(async (lib) => (await component('library', lib)).component)))];
   return { components, digest: canonicalDigest(components) };
 }
+
+/** What a successful probe vouched for: the executable, the files its digest covers, and the digest. */
+export interface ProbedExecutable {
+  /** Absolute, symlink-free path of the executable. */
+  readonly binary: string;
+  readonly components: readonly Component[];
+  /** The COMPOSITE digest of the components. */
+  readonly digest: string;
+}
+
+/** The stat stamp of the files last found to have the probed digest, by digest. */
+const verifiedStamps = new Map<string, string>();
+/** The libraries an executable loaded when its stamp was last taken, by executable. */
+const stampedLibraries = new Map<string, readonly string[]>();
+
+/**
+ * One string of the stats (device, inode, size, mtime, ctime) of an executable and its libraries
+ * (those of `libraries`, or those last stamped for it); null when one is missing. Take it before
+ * digesting the files: a change after it gives a different stamp next time.
+ */
+export async function fileStamps(binary: string, libraries?: readonly string[]): Promise<string | null> {
+  if (libraries !== undefined) stampedLibraries.set(binary, libraries);
+  try {
+    const stats = await Promise.all([binary, ...(libraries ?? stampedLibraries.get(binary) ?? [])].map((file) => stat(file, { bigint: true })));
+    return stats.map((s) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`).join('|');
+  } catch {
+    return null;
+  }
+}
+
+/** Remember that the files stamped `stamp` (taken by {@link fileStamps} before digesting) have `digest`. */
+export function rememberVerifiedStamp(digest: string, stamp: string | null): void {
+  if (stamp !== null) verifiedStamps.set(digest, stamp);
+}
+
+/**
+ * Check, before a run, that an executable (and the libraries named `libraryPrefix`… it loads) are
+ * still the bytes its probe digested. A run can take a few milliseconds, less than digesting a
+ * large executable again: the digest is recomputed only when a file's stat differs from the last
+ * one digested, which any package upgrade or rewrite of the file changes.
+ *
+ * @throws JacobianError PROVIDER_FAILED naming `label` when anything changed (an upgrade under a running runner).
+ */
+export async function checkExecutableIdentity(tools: ProbedExecutable, libraryPrefix: string, label: string): Promise<void> {
+  const stamp = await fileStamps(tools.binary);
+  if (stamp !== null && verifiedStamps.get(tools.digest) === stamp) return;
+  const libraries = tools.components.filter((c) => c.role === 'library').map((c) => c.file);
+  const resolved = await linkedLibraries(tools.binary, libraryPrefix, undefined);
+  const before = await fileStamps(tools.binary, resolved);
+  const { digest } = await compositeIdentity(tools.binary, resolved);
+  if (digest !== tools.digest || resolved.map((lib) => path.basename(lib)).join(',') !== libraries.join(',')) {
+    throw new JacobianError('PROVIDER_FAILED', `the ${label} installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
+  }
+  rememberVerifiedStamp(tools.digest, before);
+}

@@ -11,12 +11,11 @@
  * stdout, and anything on stderr (where gp reports errors, then goes on), is a PROVIDER_FAILED.
  */
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { access } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { JacobianError, platformTag, ProviderRuntimeSchema, toAppError, type MatrixPayload, type ProviderProbe, type ProviderRuntime } from '@jacobian/shared';
 import { ensureHealthy, type HealthCache } from './health-cache.js';
-import { compositeIdentity, findExecutable, linkedLibraries, type ExecutableLocation } from './executable.js';
+import { checkExecutableIdentity, compositeIdentity, fileStamps, findExecutable, linkedLibraries, rememberVerifiedStamp, type ExecutableLocation } from './executable.js';
 import { runNativeTool, type Component } from './nauty.js';
 
 /** The provider name capabilities built on PARI/GP register under. */
@@ -232,10 +231,10 @@ export async function probePari(options: PariLocation & { signal?: AbortSignal; 
       install_tier: 'T1',
       license_id: 'GPL-2.0-or-later',
       license_files: licenseFiles,
-      features: ['matdet', 'matrank', 'matker', 'mathnf', 'matsnf', 'charpoly', 'minpoly', 'fields-Q-GF(p)', ...(libraries.length > 0 ? ['libpari-digested'] : [])],
+      features: ['matdet', 'matrank', 'matker', 'mathnf', 'matsnf', 'charpoly', 'minpoly', 'qflll', 'fields-Q-GF(p)', ...(libraries.length > 0 ? ['libpari-digested'] : [])],
     });
     // The files as digested: checkPariIdentity need not digest them again until they change.
-    if (stamp !== null) verifiedStamps.set(digest, stamp);
+    rememberVerifiedStamp(digest, stamp);
     return { runtime, tools: { binary, version, components, digest } };
   } catch (error) {
     const cause = toAppError(error);
@@ -245,41 +244,13 @@ export async function probePari(options: PariLocation & { signal?: AbortSignal; 
 }
 
 /**
- * Check, before a run, that gp (and its libraries) are still the bytes the probe digested.
+ * Check, before a run, that gp (and any libpari it loads) are still the bytes the probe digested
+ * (by stat stamp, digesting again only when a stat changed: see checkExecutableIdentity).
  *
  * @throws JacobianError PROVIDER_FAILED when anything changed (an upgrade under a running runner).
  */
 export async function checkPariIdentity(tools: PariTools): Promise<void> {
-  // gp's runs are often a few milliseconds, less than digesting its 10 MB executable again: the
-  // digest is recomputed only when a file's stat (device, inode, size, mtime, ctime) differs from
-  // the last one digested, which any package upgrade or rewrite of the file changes.
-  const stamp = await fileStamps(tools.binary);
-  if (stamp !== null && verifiedStamps.get(tools.digest) === stamp) return;
-  const libraries = tools.components.filter((c) => c.role === 'library').map((c) => c.file);
-  const resolved = await linkedPariLibraries(tools.binary, undefined);
-  // Taken before digesting: a change after it gives a different stamp next time.
-  const before = await fileStamps(tools.binary, resolved);
-  const { digest } = await compositeIdentity(tools.binary, resolved);
-  if (digest !== tools.digest || resolved.map((lib) => path.basename(lib)).join(',') !== libraries.join(',')) {
-    throw new JacobianError('PROVIDER_FAILED', `the PARI/GP installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
-  }
-  if (before !== null) verifiedStamps.set(tools.digest, before);
-}
-
-/** The stat stamp of the files last found to have the probed digest, by digest. */
-const verifiedStamps = new Map<string, string>();
-/** The libraries gp loaded when its stamp was last taken, by executable. */
-const stampedLibraries = new Map<string, readonly string[]>();
-
-/** One string of the stats of gp and its libraries (those of `libraries`, or those last stamped); null when one is missing. */
-async function fileStamps(binary: string, libraries?: readonly string[]): Promise<string | null> {
-  if (libraries !== undefined) stampedLibraries.set(binary, libraries);
-  try {
-    const stats = await Promise.all([binary, ...(libraries ?? stampedLibraries.get(binary) ?? [])].map((file) => stat(file, { bigint: true })));
-    return stats.map((s) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`).join('|');
-  } catch {
-    return null;
-  }
+  await checkExecutableIdentity(tools, 'libpari', 'PARI/GP');
 }
 
 /** The PARI/GP provider probe, remembering the tools its last successful probe vouched for. */

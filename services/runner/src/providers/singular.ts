@@ -13,7 +13,6 @@
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   JacobianError,
@@ -29,7 +28,7 @@ import {
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { ensureHealthy, type HealthCache } from './health-cache.js';
-import { compositeIdentity, findExecutable, linkedLibraries, type ExecutableLocation } from './executable.js';
+import { checkExecutableIdentity, compositeIdentity, fileStamps, findExecutable, linkedLibraries, rememberVerifiedStamp, type ExecutableLocation } from './executable.js';
 import { runNativeTool, type Component } from './nauty.js';
 
 /** The provider name capabilities built on Singular register under. */
@@ -287,6 +286,7 @@ export async function probeSingular(options: SingularLocation & { signal?: Abort
   try {
     const version = await readVersion(binary, options.signal);
     const libraries = await linkedSingularLibraries(binary, options.signal);
+    const stamp = await fileStamps(binary, libraries);
     const { components, digest } = await compositeIdentity(binary, libraries);
     const identity = { provider: SINGULAR_PROVIDER, version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [binary, ...libraries], check_module: fileURLToPath(import.meta.url) };
     await ensureHealthy(options.health, () => identity, () => healthCheck(binary, options.signal));
@@ -307,6 +307,8 @@ export async function probeSingular(options: SingularLocation & { signal?: Abort
       license_files: licenseFiles,
       features: ['reduced-groebner-basis', 'std-redSB', 'lift-cofactors', 'fields-Q-GF(p<2^31)', ...(libraries.length > 0 ? ['libsingular-digested'] : [])],
     });
+    // The files as digested: checkSingularIdentity need not digest them again until they change.
+    rememberVerifiedStamp(digest, stamp);
     return { runtime, tools: { binary, version, components, digest } };
   } catch (error) {
     const cause = toAppError(error);
@@ -316,17 +318,13 @@ export async function probeSingular(options: SingularLocation & { signal?: Abort
 }
 
 /**
- * Check, before a run, that the executable and libraries are still the bytes the probe digested.
+ * Check, before a run, that the executable and libraries are still the bytes the probe digested
+ * (by stat stamp, digesting again only when a stat changed: see checkExecutableIdentity).
  *
  * @throws JacobianError PROVIDER_FAILED when anything changed (an upgrade under a running runner).
  */
 export async function checkSingularIdentity(tools: SingularTools): Promise<void> {
-  const libraries = tools.components.filter((c) => c.role === 'library').map((c) => c.file);
-  const resolved = await linkedSingularLibraries(tools.binary, undefined);
-  const { digest } = await compositeIdentity(tools.binary, resolved);
-  if (digest !== tools.digest || resolved.map((lib) => path.basename(lib)).join(',') !== libraries.join(',')) {
-    throw new JacobianError('PROVIDER_FAILED', `the Singular installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
-  }
+  await checkExecutableIdentity(tools, 'libsingular', 'Singular');
 }
 
 /** The Singular provider probe, remembering the tools its last successful probe vouched for. */

@@ -6,6 +6,8 @@
 import { fileURLToPath } from 'node:url';
 
 export { MATRIX_LIMITS, MAX_ENTRY_DIGITS } from './limits.js';
+export { coefficientSizeLimits, EigenpolynomialCoefficientSchema, eigenpolynomialCoefficientBounds, MAX_EIGENPOLYNOMIAL_COEFFICIENT_TEXT_LENGTH, MAX_EIGENPOLYNOMIAL_COEFFICIENTS } from './coefficient-bounds.js';
+export type { CoefficientBound } from './coefficient-bounds.js';
 export {
   canonicalEntry,
   canonicalMatrix,
@@ -23,7 +25,7 @@ export {
   parseStoredMatrix,
   resolveMatrixRing,
 } from './matrix.js';
-export type { EntryProblem, ExplicitMatrix, MatrixEntry, MatrixPayload, MatrixRing, ResolvedMatrixRing } from './matrix.js';
+export type { EntryProblem, EntrySizeLimit, ExplicitMatrix, MatrixEntry, MatrixPayload, MatrixRing, ResolvedMatrixRing } from './matrix.js';
 export { canonicalMatrixInTurn, matrixOperandShape, refineMatrixOperand, resolveMatrixOperand } from './operand.js';
 export type { MatrixOperand, ResolvedMatrix } from './operand.js';
 export {
@@ -100,7 +102,7 @@ export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from
 
 /** The files of this core (and the fields it builds on), for the SOURCE_TREE digest of a provider or checker built on it. */
 export const MATRIX_SOURCES: readonly string[] = [
-  ...['./limits.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './lattice-claim.ts', './rational-canonical-form-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
+  ...['./limits.ts', './coefficient-bounds.ts', './matrix.ts', './operand.ts', './claims.ts', './normal-form-claims.ts', './minimal-polynomial-claim.ts', './rank-determinant-claims.ts', './lattice-claim.ts', './rational-canonical-form-claim.ts', './index.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url))),
   fileURLToPath(new URL('../polynomial/field.ts', import.meta.url)),
   fileURLToPath(new URL('../polynomial/limits.ts', import.meta.url)),
 ];

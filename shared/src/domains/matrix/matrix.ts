@@ -32,6 +32,8 @@ export const MatrixRule = {
   PRIME: 'prime',
   /** An entry of a stored matrix that is not in canonical form. */
   CANONICAL: 'canonical-entry',
+  /** A polynomial coefficient longer than any coefficient of a polynomial whose roots are eigenvalues of the matrix can be (coefficient-bounds.ts). */
+  COEFFICIENT_SIZE: 'coefficient-size',
 } as const;
 export type MatrixRule = (typeof MatrixRule)[keyof typeof MatrixRule];
 
@@ -77,13 +79,27 @@ export const MatrixEntrySchema = z
 export type MatrixEntry = z.infer<typeof MatrixEntrySchema>;
 
 const ENTRY_TEXT = /^(-?)([0-9]+)(?:\/([0-9]+))?$/;
-const LIMIT = 1n << BigInt(MATRIX_LIMITS.maxEntryBits);
-
 /** An entry that breaks a rule: which rule, and what is wrong, in words. */
 export interface EntryProblem {
   rule: MatrixRule;
   message: string;
 }
+
+/** How large a number may be: |numerator| < 2^numeratorBits and denominator < 2^denominatorBits (and its text at most maxTextLength long, when given), else `rule`, explained by `why`. */
+export interface EntrySizeLimit {
+  readonly numeratorBits: number;
+  readonly denominatorBits: number;
+  readonly maxTextLength?: number;
+  readonly rule: MatrixRule;
+  readonly why: string;
+}
+
+/** The limit of matrix entries: MATRIX_LIMITS.maxEntryBits for the numerator and the denominator. */
+const ENTRY_SIZE_LIMIT: EntrySizeLimit = { numeratorBits: MATRIX_LIMITS.maxEntryBits, denominatorBits: MATRIX_LIMITS.maxEntryBits, rule: MatrixRule.ENTRY_SIZE, why: `entries are limited to ${MATRIX_LIMITS.maxEntryBits} bits (limits.max_entry_bits)` };
+const ENTRY_LIMIT = 1n << BigInt(MATRIX_LIMITS.maxEntryBits);
+
+/** Decimal digits of the largest integer below 2^bits. */
+const digitsBelow = (bits: number): number => (bits <= 0 ? 0 : Math.ceil(bits * Math.log10(2)));
 
 function digitsOf(text: string): number {
   let start = 0;
@@ -96,20 +112,27 @@ function digitsOf(text: string): number {
  * denominator (1 for integers), or the rule it breaks. Cheap (no gcd), so that validation costs
  * little more than reading; {@link canonicalEntry} reduces.
  */
-export function checkEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { num: bigint; den: bigint } | EntryProblem {
+export function checkEntry(value: MatrixEntry, ring: ResolvedMatrixRing, size: EntrySizeLimit = ENTRY_SIZE_LIMIT): { num: bigint; den: bigint } | EntryProblem {
   const text = typeof value === 'number' ? String(value) : value;
+  if (size.maxTextLength !== undefined && text.length > size.maxTextLength) return { rule: size.rule, message: `${text.length} characters, more than ${size.maxTextLength} (${size.why})` };
   const match = ENTRY_TEXT.exec(text);
   if (match === null) {
     return { rule: MatrixRule.ENTRY_SYNTAX, message: `"${text.slice(0, 40)}" is not an integer or a fraction p/q in decimal (digits, an optional leading "-", at most one "/")` };
   }
   const [, sign, numText = '', denText] = match;
-  if (digitsOf(numText) > MAX_ENTRY_DIGITS || (denText !== undefined && digitsOf(denText) > MAX_ENTRY_DIGITS)) {
-    return { rule: MatrixRule.ENTRY_SIZE, message: `has more than ${MAX_ENTRY_DIGITS} digits (entries are limited to ${MATRIX_LIMITS.maxEntryBits} bits)` };
+  const entries = size === ENTRY_SIZE_LIMIT;
+  // Digits first, so that BigInt() never sees a text beyond the limit.
+  const numDigits = entries ? MAX_ENTRY_DIGITS : digitsBelow(size.numeratorBits);
+  const denDigits = entries ? MAX_ENTRY_DIGITS : digitsBelow(size.denominatorBits);
+  if (digitsOf(numText) > numDigits || (denText !== undefined && digitsOf(denText) > denDigits)) {
+    return { rule: size.rule, message: `has more than ${numDigits} digits in its numerator or ${denDigits} in its denominator (${size.why})` };
   }
   const num = sign === '-' ? -BigInt(numText) : BigInt(numText);
   const den = denText === undefined ? 1n : BigInt(denText);
-  if ((num < 0n ? -num : num) >= LIMIT || den >= LIMIT) {
-    return { rule: MatrixRule.ENTRY_SIZE, message: `has more than ${MATRIX_LIMITS.maxEntryBits} bits (limits.max_entry_bits)` };
+  const numLimit = entries ? ENTRY_LIMIT : 1n << BigInt(size.numeratorBits);
+  const denLimit = entries ? ENTRY_LIMIT : 1n << BigInt(size.denominatorBits);
+  if ((num < 0n ? -num : num) >= numLimit || den >= denLimit) {
+    return { rule: size.rule, message: `has more than ${size.numeratorBits} bits in its numerator or ${size.denominatorBits} in its denominator (${size.why})` };
   }
   if (den === 0n) return { rule: MatrixRule.ZERO_DENOMINATOR, message: `"${text.slice(0, 40)}" has a zero denominator` };
   const field = ring.field;
@@ -127,8 +150,8 @@ export function checkEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { num:
  * leading zeros ("-0" is "0"); over Q fractions in lowest terms with a positive denominator ("4/2"
  * is "2"); over GF(p) the least non-negative residue (a fraction is num·den⁻¹ mod p).
  */
-export function canonicalEntry(value: MatrixEntry, ring: ResolvedMatrixRing): { text: string } | EntryProblem {
-  const entry = checkEntry(value, ring);
+export function canonicalEntry(value: MatrixEntry, ring: ResolvedMatrixRing, size?: EntrySizeLimit): { text: string } | EntryProblem {
+  const entry = checkEntry(value, ring, size);
   if ('rule' in entry) return entry;
   const { num, den } = entry;
   const field = ring.field;
@@ -148,13 +171,14 @@ function problemError(problem: EntryProblem, path: JsonPath, where: string): Jac
 }
 
 /**
- * Canonical texts of a vector of entries (a right-hand side), in `ring`.
+ * Canonical texts of a vector of entries (a right-hand side), in `ring`; each within the entry
+ * limit, or within `size(i)` when given (polynomial coefficients have their own bound).
  *
  * @throws JacobianError INVALID_REQUEST at `[...path, i]` naming the entry and rule.
  */
-export function canonicalVector(values: readonly MatrixEntry[], ring: ResolvedMatrixRing, path: JsonPath): string[] {
+export function canonicalVector(values: readonly MatrixEntry[], ring: ResolvedMatrixRing, path: JsonPath, size?: (i: number) => EntrySizeLimit): string[] {
   return values.map((value, i) => {
-    const entry = canonicalEntry(value, ring);
+    const entry = canonicalEntry(value, ring, size?.(i));
     if ('rule' in entry) throw problemError(entry, [...path, i], `entry ${i}`);
     return entry.text;
   });

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { JsonPath } from '../../errors.js';
 import { RATIONALS, type AnyField } from '../polynomial/field.js';
 import { answerRing } from './claims.js';
+import { coefficientSizeLimits, EigenpolynomialCoefficientSchema, MAX_EIGENPOLYNOMIAL_COEFFICIENT_TEXT_LENGTH, type CoefficientBound } from './coefficient-bounds.js';
 import { MATRIX_LIMITS } from './limits.js';
 import { canonicalVector, MatrixEntrySchema, MatrixPayloadSchema, MatrixRule, type MatrixPayload } from './matrix.js';
 import { matrixOperandShape, refineMatrixOperand } from './operand.js';
@@ -25,13 +26,15 @@ export const FROBENIUS_CONVENTION =
 const MAX_SIDE = MATRIX_LIMITS.maxRows;
 /** Transform entries over Q may outgrow the input's entries; a generous bound, like the integer normal form claims'. */
 const StoredElement = z.string().max(100_000);
+/** Invariant factor coefficients: as long as an eigenpolynomial's can be (each factor divides the characteristic polynomial), held to the claim's own matrix's bound. */
+const StoredCoefficient = z.string().max(MAX_EIGENPOLYNOMIAL_COEFFICIENT_TEXT_LENGTH);
 
 /** A rational canonical form claim as a request gives it (as matrix.rational_canonical_form.compute prints it). */
 export const RationalCanonicalFormClaimInputSchema = z
   .object({
     ...matrixOperandShape,
     invariant_factors: z
-      .array(z.array(MatrixEntrySchema).min(1).max(MAX_SIDE + 1))
+      .array(z.array(EigenpolynomialCoefficientSchema).min(1).max(MAX_SIDE + 1))
       .min(1)
       .max(MAX_SIDE)
       .describe('d_1, …, d_k, each as coefficients lowest degree first (monic: the last is 1)'),
@@ -44,7 +47,7 @@ export type RationalCanonicalFormClaimInput = z.infer<typeof RationalCanonicalFo
 export const RationalCanonicalFormClaimSchema = z
   .object({
     matrix: MatrixPayloadSchema,
-    invariant_factors: z.array(z.array(StoredElement).min(1).max(MAX_SIDE + 1)).min(1).max(MAX_SIDE).describe('d_1, …, d_k, each as coefficients lowest degree first'),
+    invariant_factors: z.array(z.array(StoredCoefficient).min(1).max(MAX_SIDE + 1)).min(1).max(MAX_SIDE).describe('d_1, …, d_k, each as coefficients lowest degree first'),
     transform: z.array(z.array(StoredElement).max(MAX_SIDE)).max(MAX_SIDE).describe('P, rows top to bottom'),
   })
   .strict()
@@ -63,7 +66,17 @@ export const RationalCanonicalFormClaimSchema = z
       ctx.addIssue({ code: 'custom', path, message: `"${text.slice(0, 40)}" is not a canonical element of ${F.name} (rule ${MatrixRule.CANONICAL})` });
       return false;
     };
-    for (const [i, d] of claim.invariant_factors.entries()) for (const [j, c] of d.entries()) if (!check(c, ['invariant_factors', i, j])) return;
+    for (const [i, d] of claim.invariant_factors.entries()) {
+      const bounds = coefficientSizeLimits(claim.matrix, d.length - 1);
+      for (const [j, c] of d.entries()) {
+        const bound = bounds[j] as CoefficientBound;
+        if (c.length > bound.maxTextLength) {
+          ctx.addIssue({ code: 'custom', path: ['invariant_factors', i, j], message: `${c.length} characters, more than ${bound.maxTextLength} (${bound.why}) (rule ${bound.rule})` });
+          return;
+        }
+        if (!check(c, ['invariant_factors', i, j])) return;
+      }
+    }
     for (const [i, row] of claim.transform.entries()) for (const [j, c] of row.entries()) if (!check(c, ['transform', i, j])) return;
   });
 export type RationalCanonicalFormClaim = z.infer<typeof RationalCanonicalFormClaimSchema>;
@@ -73,7 +86,10 @@ export function canonicalRationalCanonicalFormClaim(input: RationalCanonicalForm
   const ring = answerRing(matrix.ring);
   return {
     matrix,
-    invariant_factors: input.invariant_factors.map((d, i) => canonicalVector(d, ring, [...path, 'invariant_factors', i])),
+    invariant_factors: input.invariant_factors.map((d, i) => {
+      const bounds = coefficientSizeLimits(matrix, d.length - 1);
+      return canonicalVector(d, ring, [...path, 'invariant_factors', i], (j) => bounds[j] as CoefficientBound);
+    }),
     transform: input.transform.map((row, i) => canonicalVector(row, ring, [...path, 'transform', i])),
   };
 }
