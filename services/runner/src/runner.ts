@@ -42,6 +42,8 @@ import { gengProvider } from './graph/enumerate-geng.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES, PARI_MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
+import { lpSolve } from './lp/lp-solve.js';
+import { highsProvider, lpTsProvider } from './lp/provider.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
@@ -224,6 +226,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const linearAlgebraTs = once(linearAlgebraTsProvider());
   const pari = once(pariProvider(health));
   const linearAlgebra = firstHealthyOf([pari, linearAlgebraTs], skipped);
+  // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
+  const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -260,6 +264,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     // Exact linear algebra on our TypeScript engine; PARI/GP serves the ones it can where it is installed.
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
+    capabilityRegistration(lp, (runtime) => lpSolve(runtime)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(
