@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalLpProblem, type LpProblem, type LpProblemInput } from '@jacobian/shared';
+import { canonicalLpProblem, RATIONALS, type LpProblem, type LpProblemInput, type Rational } from '@jacobian/shared';
 import { certificateFailures } from './certificate-check.js';
 import { loadHighs } from './highs-start.js';
 import { solveExact } from './simplex.js';
@@ -154,6 +154,12 @@ describe('exact simplex on textbook linear programs', () => {
   });
 });
 
+/** c·x + c₀ as canonical text. */
+function solveLpValue(problem: LpProblem, x: readonly Rational[]): string {
+  const value = problem.variables.reduce((s, v, j) => RATIONALS.add(s, RATIONALS.mul(RATIONALS.parseCanonical(problem.objective[v.name] ?? '0') ?? RATIONALS.zero, x[j] as Rational)), RATIONALS.parseCanonical(problem.objective_constant) ?? RATIONALS.zero);
+  return RATIONALS.format(value);
+}
+
 /** A seeded generator (mulberry32). */
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -185,6 +191,28 @@ function randomLp(seed: number): LpProblem {
 }
 
 describe('random small linear programs', () => {
+  it('any start basis, however wrong (dependent columns, infeasible, non-optimal), ends at the same exact answer', () => {
+    const statuses = ['basic', 'lower', 'upper', 'zero'] as const;
+    let rejected = 0;
+    for (let seed = 1; seed <= 150; seed++) {
+      const problem = randomLp(seed);
+      const rand = random(seed * 7919);
+      const pick = (): (typeof statuses)[number] => statuses[Math.floor(rand() * 4)] as (typeof statuses)[number];
+      const columns = problem.variables.map(pick);
+      const rows = problem.constraints.map(pick);
+      const slack = solveLp(problem);
+      // solveLp checks the certificate exactly before it returns.
+      const started = solveLp(problem, { start: { columns, rows } });
+      rejected += started.record.stats.start_rejected;
+      expect(started.certificate.outcome, `seed ${seed}`).toBe(slack.certificate.outcome);
+      expect(started.certificate.objective_value, `seed ${seed}`).toBe(slack.certificate.objective_value);
+      const exact = solveExact(problem);
+      if (exact.outcome === 'OPTIMAL') expect(solveLpValue(problem, exact.x)).toBe(slack.certificate.objective_value);
+    }
+    expect(rejected).toBeGreaterThan(0);
+  });
+
+
   it('every certificate holds, HiGHS and the slack basis agree, and HiGHS agrees in floating point', async () => {
     const highs = await loadHighs();
     const seen = { OPTIMAL: 0, INFEASIBLE: 0, UNBOUNDED: 0 };

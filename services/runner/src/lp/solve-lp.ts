@@ -5,7 +5,7 @@
 import { formatLpNumber, JacobianError, RATIONALS, type LpProblem, type Rational } from '@jacobian/shared';
 import { certificateFailures, type CertificateTexts } from './certificate-check.js';
 import { highsStart, type FloatStart } from './highs-start.js';
-import { solveExact, type Checkpoint, type SimplexStats } from './simplex.js';
+import { solveExact, type Checkpoint, type SimplexStats, type StartBasis } from './simplex.js';
 
 export const EXACT_METHOD = 'exact bounded-variable primal simplex over the rationals (big integers, M = det(B)·B⁻¹ updated by integer-preserving pivots; phase 1 minimizes the sum of bound violations; Dantzig pricing, Bland after degenerate stalls)';
 
@@ -33,10 +33,10 @@ const texts = (names: readonly string[], values: readonly Rational[]): Record<st
 
 /**
  * Solve exactly. With `highs`, HiGHS's final basis is the start (a failure of HiGHS itself falls
- * back to the slack basis, said in the record). The certificate is checked against the problem
+ * back to `start` or the slack basis, said in the record). The certificate is checked against the problem
  * before it is returned; one that fails is an INTERNAL error, never an answer.
  */
-export function solveLp(problem: LpProblem, options: { highs?: Highs | undefined; checkpoint?: Checkpoint; floatSeconds?: number } = {}): LpSolution {
+export function solveLp(problem: LpProblem, options: { highs?: Highs | undefined; checkpoint?: Checkpoint; floatSeconds?: number; start?: StartBasis } = {}): LpSolution {
   let float: FloatStart | null = null;
   if (options.highs !== undefined) {
     try {
@@ -45,7 +45,7 @@ export function solveLp(problem: LpProblem, options: { highs?: Highs | undefined
       float = { status: `failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`, basis: null, version: options.highs.version.string };
     }
   }
-  const result = solveExact(problem, { ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }), start: float?.basis ?? undefined });
+  const result = solveExact(problem, { ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }), start: float?.basis ?? options.start });
   const variables = problem.variables.map((v) => v.name);
   const rows = problem.constraints.map((c) => c.name);
   const none = { objective_value: null, primal: null, dual: null, reduced_costs: null, farkas: null, ray: null };
