@@ -2,8 +2,8 @@
  * One exact LP solve, as lp.solve runs it: an optional floating-point start from HiGHS, the exact
  * simplex from there, and our own exact check of the certificate before anything is returned.
  */
-import { formatLpNumber, JacobianError, RATIONALS, type LpProblem, type Rational } from '@jacobian/shared';
-import { certificateFailures, type CertificateTexts } from './certificate-check.js';
+import { formatLpNumber, JacobianError, makeRational, RATIONALS, type LpProblem, type Rational } from '@jacobian/shared';
+import { addScaled, certificateFailures, lift, type Accumulator, type CertificateTexts } from './certificate-check.js';
 import { highsStart, type FloatStart } from './highs-start.js';
 import { solveExact, type Checkpoint, type SimplexStats, type StartBasis } from './simplex.js';
 
@@ -54,20 +54,33 @@ export function solveLp(problem: LpProblem, options: { highs?: Highs | undefined
     case 'OPTIMAL': {
       const Q = RATIONALS;
       const parse = (text: string): Rational => Q.parseCanonical(text) ?? Q.zero;
-      // d = c − Aᵀy and the value c·x + c₀, exactly, from the problem's own data.
-      const reduced = new Map<string, Rational>(Object.entries(problem.objective).map(([name, c]) => [name, parse(c)]));
-      problem.constraints.forEach((row, i) => {
-        const yi = result.y[i] as Rational;
-        if (yi.num === 0n) return;
-        for (const [name, a] of Object.entries(row.coefficients)) reduced.set(name, Q.sub(reduced.get(name) ?? Q.zero, Q.mul(yi, parse(a))));
-      });
+      // d = c − Aᵀy and the value c·x + c₀, exactly, from the problem's own data (y over one denominator: one gcd per column).
+      const dual = texts(rows, result.y);
+      const y = lift(dual);
+      const sums = new Map<string, Accumulator>();
+      for (const row of problem.constraints) {
+        const yi = y.nums.get(row.name);
+        if (yi === undefined) continue;
+        for (const [name, a] of Object.entries(row.coefficients)) {
+          let sum = sums.get(name);
+          if (sum === undefined) sums.set(name, (sum = { n: 0n, d: 1n }));
+          addScaled(sum, parse(a), yi);
+        }
+      }
+      const reduced = new Map<string, Rational>(
+        variables.map((name) => {
+          const sum = sums.get(name);
+          const c = parse(problem.objective[name] ?? '0');
+          return [name, sum === undefined ? c : Q.sub(c, makeRational(sum.n, sum.d * y.den))];
+        }),
+      );
       const value = problem.variables.reduce((s, v, j) => Q.add(s, Q.mul(parse(problem.objective[v.name] ?? '0'), result.x[j] as Rational)), parse(problem.objective_constant));
       certificate = {
         ...none,
         outcome: 'OPTIMAL',
         objective_value: formatLpNumber(value),
         primal: texts(variables, result.x),
-        dual: texts(rows, result.y),
+        dual,
         reduced_costs: texts(variables, variables.map((name) => reduced.get(name) ?? Q.zero)),
       };
       break;
