@@ -43,6 +43,7 @@ import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES, PARI_MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
 import { lpSolve } from './lp/lp-solve.js';
+import { polytopeSeparate } from './lp/polytope-separate.js';
 import { highsProvider, lpTsProvider } from './lp/provider.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
@@ -265,6 +266,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
     capabilityRegistration(lp, (runtime) => lpSolve(runtime)),
+    capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -103,6 +103,7 @@ const RUNNER_CAPABILITIES = [
   'lattice.hermite_normal_form.compute',
   'lattice.sublattice_index.compute',
   'lp.solve',
+  'polytope.separate',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,

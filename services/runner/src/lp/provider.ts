@@ -19,11 +19,11 @@ export const HIGHS_PROVIDER = 'highs';
 
 /** The files of our LP code; the SOURCE_TREE digest covers them and the shared LP core. */
 export const LP_TS_SOURCES: readonly string[] = [
-  ...['./provider.ts', './lp-solve.ts', './lp.kernel.ts', './solve-lp.ts', './simplex.ts', './certificate-check.ts', './highs-start.ts'].map(here),
+  ...['./provider.ts', './lp-solve.ts', './polytope-separate.ts', './lp.kernel.ts', './solve-lp.ts', './simplex.ts', './certificate-check.ts', './highs-start.ts'].map(here),
   ...LP_SOURCES,
 ];
 
-const FEATURES = ['exact-rational-simplex', 'bounded-variables', 'phase-1-sum-of-violations', 'bland-anti-cycling', 'duality-certificates', 'farkas-certificates', 'unbounded-rays'];
+const FEATURES = ['exact-rational-simplex', 'bounded-variables', 'phase-1-sum-of-violations', 'bland-anti-cycling', 'duality-certificates', 'farkas-certificates', 'unbounded-rays', 'polytope-separation'];
 
 /** Our exact simplex alone (the slack basis as start). */
 export function lpTsProvider(): ProviderProbe {
