@@ -44,6 +44,15 @@ describe('exact simplex on textbook linear programs', () => {
     expect(warm.record.stats.phase1_pivots + warm.record.stats.phase2_pivots).toBe(0);
   });
 
+  it('a HiGHS that fails mid-solve leaves the exact simplex to start from the slack basis, and says so', () => {
+    const broken = { version: { string: '0.0.0' }, infinity: Number.POSITIVE_INFINITY, createModel: () => { throw new Error('out of memory'); } } as unknown as Highs;
+    const problem = lp({ sense: 'minimize', variables: [{ name: 'x' }, { name: 'y' }], objective: { x: 1, y: 1 }, constraints: [{ coefficients: { x: 1, y: 2 }, relation: '>=', rhs: 3 }] });
+    const { certificate, record } = solveLp(problem, { highs: broken });
+    expect(record).toMatchObject({ started_from_float_basis: false });
+    expect(record.float_phase).toMatch(/^HiGHS 0\.0\.0: failed: /);
+    expect(certificate).toMatchObject({ outcome: 'OPTIMAL', objective_value: '3/2', primal: { y: '3/2' } });
+  });
+
   it("Beale's cycling example ends at −5/4 (Bland's rule after degenerate pivots)", () => {
     const problem = lp({
       sense: 'minimize',
