@@ -181,11 +181,12 @@ function random(seed: number): () => number {
   };
 }
 
-function randomLp(seed: number): LpProblem {
+/** Small random LPs; `shape` makes them larger and (rhs mostly 0) highly degenerate. */
+function randomLp(seed: number, shape: { maxSize: number; degenerate: boolean } = { maxSize: 6, degenerate: false }): LpProblem {
   const rand = random(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
-  const n = int(1, 6);
-  const m = int(0, 6);
+  const n = int(1, shape.maxSize);
+  const m = int(0, shape.maxSize);
   const variables = Array.from({ length: n }, (_, j) => {
     const kind = int(0, 4);
     const lower = kind === 0 ? null : kind === 1 ? int(-3, 0) : 0;
@@ -195,7 +196,7 @@ function randomLp(seed: number): LpProblem {
   const coefficient = (): number | string => (rand() < 0.4 ? 0 : rand() < 0.8 ? int(-4, 4) : `${int(-9, 9)}/${int(1, 5)}`);
   const form = (): Record<string, number | string> => Object.fromEntries(variables.map((v) => [v.name, coefficient()]));
   const relations = ['<=', '>=', '='] as const;
-  const constraints = Array.from({ length: m }, () => ({ coefficients: form(), relation: relations[rand() < 0.45 ? 0 : rand() < 0.8 ? 1 : 2], rhs: int(-6, 8) }));
+  const constraints = Array.from({ length: m }, () => ({ coefficients: form(), relation: relations[rand() < 0.45 ? 0 : rand() < 0.8 ? 1 : 2], rhs: shape.degenerate && rand() < 0.8 ? 0 : int(-6, 8) }));
   return lp({ sense: rand() < 0.5 ? 'minimize' : 'maximize', variables, objective: form(), objective_constant: int(-2, 2), constraints });
 }
 
@@ -244,6 +245,24 @@ describe('random small linear programs', () => {
     expect(seen.OPTIMAL).toBeGreaterThan(30);
     expect(seen.INFEASIBLE).toBeGreaterThan(10);
     expect(seen.UNBOUNDED).toBeGreaterThan(10);
+  });
+});
+
+describe('larger and degenerate random linear programs', () => {
+  it('up to 14×14 with most right-hand sides 0: certificates hold, with and without HiGHS, and match HiGHS in floating point', async () => {
+    const highs = await loadHighs();
+    let bland = 0;
+    for (let seed = 1001; seed <= 1060; seed++) {
+      const problem = randomLp(seed, { maxSize: 14, degenerate: true });
+      const exact = solveBoth(problem, highs);
+      bland += exact.record.stats.bland_pivots;
+      const float = highs.solve(lpText(problem), {});
+      if (exact.certificate.outcome === 'OPTIMAL') {
+        const [num, den = '1'] = (exact.certificate.objective_value as string).split('/');
+        expect(float.ObjectiveValue, `seed ${seed}`).toBeCloseTo(Number(num) / Number(den), 6);
+      }
+    }
+    expect(bland).toBeGreaterThan(0);
   });
 });
 
