@@ -1,7 +1,8 @@
 /**
  * Exact linear programming end to end, through MCP on the real `jacobian` command: lp.solve on
  * HiGHS's start and our exact simplex, its OPTIMAL and INFEASIBLE certificates checked here by
- * hand in exact arithmetic, and the stored claim read back in the shared claim form.
+ * hand in exact arithmetic, and the stored claim read back in the shared claim form; and
+ * polytope.separate on the same exact LP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LpCertificateClaimSchema, makeRational, RATIONALS, type Rational } from '@jacobian/shared';
@@ -78,5 +79,11 @@ describe('exact linear programming through MCP', () => {
     // y_r ≥ 0 on the ≥ row; g = y_r·(1, 1) is maximized over the box at (1, 1): 2·y_r < 3·y_r.
     const yr = q(out.farkas?.['r']);
     expect(yr.num > 0n).toBe(true);
+  });
+
+  it('polytope.separate: the unit square against an outside point, separated by x ≤ 1', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const { result } = await mathRun(connection.client, { capability_id: 'polytope.separate', mode: 'EXPLORE', payload: { point: [2, '1/2'], vertices: [[0, 0], [1, 0], [0, 1], [1, 1]] } });
+    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+    expect(result.output).toMatchObject({ outcome: 'SEPARATED', hyperplane: { normal: ['1', '0'], offset: '1' } });
   });
 });
