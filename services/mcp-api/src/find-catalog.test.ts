@@ -329,7 +329,7 @@ const EXPECTED: [string, string][] = [
   ['solve a linear program exactly', 'lp.solve'],
   ['maximize a linear objective subject to linear inequalities', 'lp.solve'],
   ['shadow prices of the constraints of an LP', 'lp.solve'],
-  ['Farkas certificate that a system of linear inequalities is infeasible', 'lp.solve'],
+  ['solve an LP or prove it infeasible by the Farkas lemma', 'lp.solve'],
   ['simplex method with exact rational arithmetic', 'lp.solve'],
   ['is this linear program unbounded', 'lp.solve'],
   ['separating hyperplane between a point and a polytope', 'polytope.separate'],
