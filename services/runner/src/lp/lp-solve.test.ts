@@ -107,12 +107,22 @@ describe('lp.solve', () => {
   });
 
   it('a budget too small for the LP ends as a timeout, nothing concluded', async () => {
-    // A dense 100×100 LP takes the exact simplex from the slack basis well over a second.
+    // A dense random 100×100 LP takes the exact simplex from the slack basis well over a second (about 10 ms a pivot at 50×50 here).
     const n = 100;
+    let seed = 100;
+    // mulberry32, entries in −5..15.
+    const next = (): number => {
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * 21);
+    };
     const variables = Array.from({ length: n }, (_, j) => ({ name: `x${j}` }));
-    const constraints = Array.from({ length: n }, (_, i) => ({ coefficients: Object.fromEntries(variables.map((v, j) => [v.name, ((i * 7 + j * 13) % 17) - 5])), relation: '<=' as const, rhs: 100 + i }));
-    const result = await run(ts, { problem: { sense: 'maximize', variables, objective: Object.fromEntries(variables.map((v, j) => [v.name, (j % 5) + 1])), constraints } }, { wall_time_ms: 300 });
+    const constraints = Array.from({ length: n }, () => ({ coefficients: Object.fromEntries(variables.map((v) => [v.name, next() - 5])), relation: '<=' as const, rhs: 100 + next() * 5 }));
+    const result = await run(ts, { problem: { sense: 'maximize', variables, objective: Object.fromEntries(variables.map((v) => [v.name, (next() % 10) + 1])), constraints } }, { wall_time_ms: 1500 });
     expect(result.execution.status).toBe('TIMEOUT');
+    // Stopped by the simplex's own checkpoint at the soft deadline, not only by the pool's kill.
+    expect(result.diagnostics.map((d) => d.message).join()).toContain('before the simplex reached an answer');
     expect(result.artifact_uris).toEqual([]);
   });
 });
