@@ -76,8 +76,8 @@ export const LpSolveOutput = z
 export type LpSolveOutput = z.infer<typeof LpSolveOutput>;
 
 const DESCRIPTION_EXACT =
-  'Solve a linear program exactly: minimize or maximize c·x + c₀ subject to rows a·x ≤, =, ≥ b and bounds l ≤ x ≤ u (free, lower, upper), all data exact rationals. Answers OPTIMAL (x, dual y = shadow prices, reduced costs, equal primal and dual objectives), INFEASIBLE (a Farkas certificate) or UNBOUNDED (a feasible point and an improving ray); the certificate is checked exactly before it is returned and stored for lp.certificate.verify. Method: exact rational bounded-variable simplex (phase 1, Bland anti-cycling).';
-const DESCRIPTION_HIGHS = ` HiGHS (floating point) solves first; the exact simplex starts from its final basis and pivots until the certificate holds exactly (as QSopt_ex, SoPlex).`;
+  'Solve a linear program exactly: min or max c·x + c₀ subject to rows a·x ≤, =, ≥ b and bounds (free, lower, upper), all data exact rationals. OPTIMAL: x, dual y (shadow prices), reduced costs, equal primal and dual objectives; INFEASIBLE: a Farkas certificate; UNBOUNDED: a feasible point and an improving ray. The certificate is checked exactly before it is returned, and stored for lp.certificate.verify. Exact rational bounded-variable simplex (phase 1, Bland anti-cycling).';
+const DESCRIPTION_HIGHS = ' HiGHS solves in floating point first; the exact simplex starts from its basis and pivots until the certificate holds exactly (as QSopt_ex, SoPlex).';
 
 /** lp.solve on HiGHS + our exact simplex (when `runtime` is HiGHS's) or on our exact simplex alone. */
 export function lpSolve(runtime: ProviderRuntime): CapabilityDefinition<LpSolveInput, LpSolveOutput> {
