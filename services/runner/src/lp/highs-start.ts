@@ -24,6 +24,14 @@ export function loadHighs(): Promise<Highs> {
   return loading;
 }
 
+/**
+ * Forget the instance: after HiGHS failed (a WebAssembly abort can leave the module unusable), the
+ * next solve in this process loads a fresh one.
+ */
+export function discardHighs(): void {
+  loading = undefined;
+}
+
 /** A number as a double; null when it is not finite there (too large for the float phase). */
 function toDouble(text: string): number | null {
   const slash = text.indexOf('/');

@@ -107,8 +107,8 @@ describe('lp.solve', () => {
   });
 
   it('a budget too small for the LP ends as a timeout, nothing concluded', async () => {
-    // A dense random 100×100 LP takes the exact simplex from the slack basis well over a second (about 10 ms a pivot at 50×50 here).
-    const n = 100;
+    // A dense random 200×200 LP takes the exact simplex from the slack basis many seconds (a 100×100 one about one second here).
+    const n = 200;
     let seed = 100;
     // mulberry32, entries in −5..15.
     const next = (): number => {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { JacobianError, LpOutcomeSchema, LpProblemSchema, type KernelContext } from '@jacobian/shared';
-import { loadHighs, type Highs } from './highs-start.js';
+import { discardHighs, loadHighs, type Highs } from './highs-start.js';
 import type { Checkpoint } from './simplex.js';
 import { solveLp, type LpSolution } from './solve-lp.js';
 
@@ -55,5 +55,6 @@ export async function lpSolveKernel(raw: unknown, ctx: KernelContext): Promise<L
   const floatSeconds = Math.max(0.05, (ctx.deadline - Date.now()) / 4000);
   const solution = solveLp(problem, { highs, checkpoint: deadlineCheck(ctx), floatSeconds });
   if (loadFailure !== null) solution.record.float_phase = `HiGHS failed to load (${loadFailure}); the slack basis served`;
+  if (solution.record.float_phase?.includes(': failed: ') === true) discardHighs();
   return solution;
 }

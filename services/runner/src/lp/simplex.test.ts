@@ -53,6 +53,20 @@ describe('exact simplex on textbook linear programs', () => {
     expect(certificate).toMatchObject({ outcome: 'OPTIMAL', objective_value: '3/2', primal: { y: '3/2' } });
   });
 
+  it('numbers HiGHS refuses (|a| ≥ 1e15) or cannot hold in a double: the exact simplex alone, exactly', async () => {
+    const highs = await loadHighs();
+    // 2^1024 − 1 is within the problem's 1024 bits but rounds to Infinity as a double.
+    for (const c of ['1e16', ((1n << 1024n) - 1n).toString()]) {
+      const problem = lp({ sense: 'maximize', variables: [{ name: 'x', upper: c }, { name: 'y' }], objective: { x: 1, y: c }, constraints: [{ coefficients: { x: c, y: 1 }, relation: '<=', rhs: c }, { coefficients: { x: 1, y: 1 }, relation: '<=', rhs: 3 }] });
+      const { certificate, record } = solveLp(problem, { highs });
+      expect(certificateFailures(problem, certificate)).toEqual([]);
+      // x = 0, y = 3 (x + y ≤ 3 binds long before c·x + y ≤ c): value 3c.
+      expect(certificate.objective_value).toBe((3n * (c === '1e16' ? 10n ** 16n : (1n << 1024n) - 1n)).toString());
+      expect(record.started_from_float_basis).toBe(false);
+      expect(record.float_phase).toMatch(/failed|not run/);
+    }
+  });
+
   it("Beale's cycling example ends at −5/4 (Bland's rule after degenerate pivots)", () => {
     const problem = lp({
       sense: 'minimize',
