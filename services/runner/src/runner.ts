@@ -45,6 +45,9 @@ import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES, PARI_MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
 import { constructLpProblem } from './lp/problem-construct.js';
+import { lpSolve } from './lp/lp-solve.js';
+import { polytopeSeparate } from './lp/polytope-separate.js';
+import { highsProvider, lpTsProvider } from './lp/provider.js';
 import { SYMMETRY_TS_PROVIDER, symmetryBackend } from './graph/symmetry.js';
 import { transformFormat } from './graph/transform-format.js';
 import { firstHealthyOf, nautyProvider, type NautyProbeOptions } from './providers/nauty.js';
@@ -227,6 +230,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const linearAlgebraTs = once(linearAlgebraTsProvider());
   const pari = once(pariProvider(health));
   const linearAlgebra = firstHealthyOf([pari, linearAlgebraTs], skipped);
+  // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
+  const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -265,6 +270,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
     // Linear programs from JSON, CPLEX LP or free MPS text, read by our own parsers and stored canonically.
     capabilityRegistration(typescriptProvider('jacobian-lp-problem-ts', ['./lp/problem-construct.ts'], ['lp-problem-construction', 'cplex-lp-format', 'free-mps-format'], [...LP_SOURCES, ...LP_TEXT_SOURCES]), () => constructLpProblem),
+    capabilityRegistration(lp, (runtime) => lpSolve(runtime)),
+    capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

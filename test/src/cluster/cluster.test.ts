@@ -103,6 +103,8 @@ const RUNNER_CAPABILITIES = [
   'lattice.hermite_normal_form.compute',
   'lattice.sublattice_index.compute',
   'lp.problem.construct',
+  'lp.solve',
+  'polytope.separate',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
