@@ -336,6 +336,11 @@ const EXPECTED: [string, string][] = [
   ['rational eigenvalues with algebraic and geometric multiplicity', 'matrix.eigenvalues.compute'],
   ['spectrum of an integer matrix', 'matrix.eigenvalues.compute'],
   ['characteristic roots of a matrix mod p', 'matrix.eigenvalues.compute'],
+  ['solve a mixed integer program', 'milp.solve'],
+  ['integer linear programming with exact rational data', 'milp.solve'],
+  ['0-1 knapsack problem', 'milp.solve'],
+  ['branch and bound for an integer program', 'milp.solve'],
+  ['MILP solver CBC', 'milp.solve'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

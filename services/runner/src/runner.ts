@@ -53,6 +53,8 @@ import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
 import { singularProvider } from './providers/singular.js';
 import { pariProvider } from './providers/pari.js';
+import { milpSolverProvider } from './providers/milp-solvers.js';
+import { milpSolve } from './lp/milp/milp-solve.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
 import { findModel } from './sat/model-find.js';
 import { SAT_TS_PROVIDER, SAT_TS_SOURCES } from './sat/solve.js';
@@ -224,6 +226,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const linearAlgebraTs = once(linearAlgebraTsProvider());
   const pari = once(pariProvider(health));
   const linearAlgebra = firstHealthyOf([pari, linearAlgebraTs], skipped);
+  const cbc = once(milpSolverProvider('cbc', health));
+  const glpk = once(milpSolverProvider('glpk', health));
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -260,6 +264,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     // Exact linear algebra on our TypeScript engine; PARI/GP serves the ones it can where it is installed.
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
+    // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
+    capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -102,6 +102,7 @@ const RUNNER_CAPABILITIES = [
   'lattice.basis.reduce',
   'lattice.hermite_normal_form.compute',
   'lattice.sublattice_index.compute',
+  'milp.solve',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,

@@ -20,7 +20,7 @@ import {
   type ProviderRuntime,
   type Rational,
 } from '@jacobian/shared';
-import { CBC_PROVIDER, GLPK_PROVIDER, runMilpSolver, type MilpSolverProbe, type MilpSolverTools } from '../../providers/milp-solvers.js';
+import { CBC_PROVIDER, GLPK_PROVIDER, runMilpSolver, type MilpSolverProbe } from '../../providers/milp-solvers.js';
 import { exactMilp, objectiveValue } from './exact-problem.js';
 import { exactIncumbent, IncumbentMethod } from './incumbent.js';
 import { SolverVerdict } from './solution-read.js';
@@ -100,8 +100,8 @@ const MIXED_EXAMPLE = {
   constraints: [{ coefficients: { n: 3, y: -2 }, relation: '>=', rhs: '-7/2' }],
 };
 
-function solverName(tools: MilpSolverTools): string {
-  return tools.kind === CBC_PROVIDER ? `CBC ${tools.version}` : `GLPK ${tools.version} (glpsol)`;
+function solverName(runtime: ProviderRuntime): string {
+  return runtime.provider === CBC_PROVIDER ? `CBC ${runtime.version}` : `GLPK ${runtime.version} (glpsol)`;
 }
 
 /** What is left of the budget for the solver's own limit, in seconds: most of it, leaving time to read the answer. */
@@ -112,21 +112,21 @@ function solverTimeLimit(requested: number | undefined, context: CapabilityConte
 }
 
 /**
- * milp.solve on the solver `runtime` names (CBC or GLPK), whose probe found its tools.
+ * milp.solve on the solver `runtime` names (CBC or GLPK); its probe (in `solvers`) holds the
+ * tools it found, read when a run starts.
  *
- * @throws JacobianError REGISTRATION_INVALID for another runtime, or a probe without tools.
+ * @throws JacobianError REGISTRATION_INVALID for another runtime.
  */
 export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverProbe; glpk?: MilpSolverProbe }): CapabilityDefinition<MilpSolveInput, MilpSolveOutput> {
-  const probe = runtime.provider === CBC_PROVIDER ? solvers.cbc : runtime.provider === GLPK_PROVIDER ? solvers.glpk : undefined;
-  const tools = probe?.tools;
-  if (tools === undefined) throw new JacobianError('REGISTRATION_INVALID', `${MILP_SOLVE_ID} runs on ${CBC_PROVIDER} or ${GLPK_PROVIDER} with the tools its probe found, not ${runtime.provider}`);
-  const name = solverName(tools);
+  if (runtime.provider !== CBC_PROVIDER && runtime.provider !== GLPK_PROVIDER) throw new JacobianError('REGISTRATION_INVALID', `${MILP_SOLVE_ID} runs on ${CBC_PROVIDER} or ${GLPK_PROVIDER}, not ${runtime.provider}`);
+  const probe = runtime.provider === CBC_PROVIDER ? solvers.cbc : solvers.glpk;
+  const name = solverName(runtime);
   return {
     id: MILP_SOLVE_ID,
     version: '1.0.0',
     title: 'Solve a mixed-integer linear program',
     description: `Minimize or maximize c·x + c₀ subject to rows a·x (<=, =, >=) b, bounds, and integer variables, all data exact rationals; solved by ${name} (branch and cut). The incumbent is checked EXACTLY (rational arithmetic: every bound, row and integrality) before it is called feasible; optimality and infeasibility are the solver's floating-point claims (COMPUTED, no certificate). Objective, bound and gap as the solver reports them are labelled as its. The solver is given the data exactly: rows and the objective are scaled to integers; a number over 2^53 after scaling is refused (rule ${SOLVER_NUMBER_RANGE_RULE}).`,
-    tags: ['lp', 'milp', 'integer-programming', 'optimization', 'exact', tools.kind],
+    tags: ['lp', 'milp', 'integer-programming', 'optimization', 'exact', runtime.provider],
     keywords: [
       'mixed integer program',
       'mixed-integer linear programming',
@@ -176,6 +176,8 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
           hint: 'raise budget.wall_time_ms or lower time_limit_s',
         });
       }
+      const tools = probe?.tools;
+      if (tools === undefined) throw new JacobianError('PROVIDER_UNAVAILABLE', `${name} has not passed its probe in this process`);
       const resolved = await resolveLpOperand(input, context.artifacts, { signal: context.signal });
       const problem = exactMilp(resolved.problem);
       const at = (field: JsonPath): JsonPath => (input.problem_uri !== undefined ? ['payload', 'problem_uri'] : ['payload', 'problem', ...field]);
