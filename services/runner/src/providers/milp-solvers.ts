@@ -97,7 +97,7 @@ const LOG_LIMIT = 8 * 1024 * 1024;
 
 function solverArguments(kind: MilpSolverKind, model: string, solution: string, options: MilpRunOptions): string[] {
   if (kind === CBC_PROVIDER) {
-    return [model, '-sec', String(options.timeLimitS), '-ratioGap', String(options.relativeGap), '-printingOptions', 'all', '-solve', '-solu', solution];
+    return [model, '-timeMode', 'elapsed', '-sec', String(options.timeLimitS), '-ratioGap', String(options.relativeGap), '-printingOptions', 'all', '-solve', '-solu', solution];
   }
   const args = ['--freemps', model, '--tmlim', String(Math.max(1, Math.floor(options.timeLimitS))), '--mipgap', String(options.relativeGap), '-w', solution];
   if (options.memoryMb !== undefined) args.push('--memlim', String(Math.max(1, Math.floor(options.memoryMb / 2))));

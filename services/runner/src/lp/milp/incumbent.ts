@@ -3,19 +3,20 @@
  *
  * Integer variables: the printed value is rounded to the nearest integer only when it is within
  * 1e-9 of it (compared exactly); otherwise the incumbent fails. Continuous variables: solvers
- * print 8 to 15 significant digits (CBC 8), so the printed decimal is seldom the exact vertex. In
- * order, until one passes the exact check:
- *   1. the values as printed (exact decimals);
- *   2. the vertex the solver was at: with the integers fixed, the continuous variables within a
+ * print 8 to 15 significant digits (CBC 8), so the printed decimal is seldom the exact vertex, and
+ * when it is feasible it may be a hair worse than the vertex. Three candidates are made, and of
+ * those that pass the exact check the one with the best objective is the incumbent:
+ *   1. the vertex the solver was at: with the integers fixed, the continuous variables within a
  *      tolerance of a bound are set to it, and the rows within a tolerance of equality (and every
  *      equality row) solved exactly for the others (rational Gaussian elimination); variables the
  *      system leaves free keep their printed values;
- *   3. each printed value replaced by the simplest fraction within 1e-9 of it (continued fractions).
+ *   2. each printed value replaced by the simplest fraction within 1e-9 of it (continued fractions);
+ *   3. the values as printed (exact decimals).
  * Whatever passes was checked against every bound, row and integrality in rational arithmetic;
  * when none passes, the violations of the values as printed are reported.
  */
 import { makeRational, RATIONALS, type Rational } from '@jacobian/shared';
-import { compare, violations, type ExactMilp } from './exact-problem.js';
+import { compare, objectiveValue, violations, type ExactMilp } from './exact-problem.js';
 
 /** How the exact point was obtained from the printed one. */
 export const IncumbentMethod = { AS_PRINTED: 'as-printed', VERTEX: 'vertex-solve', SIMPLEST_FRACTIONS: 'simplest-fractions' } as const;
@@ -98,14 +99,24 @@ export function exactIncumbent(problem: ExactMilp, printed: readonly string[]): 
     } else asPrinted.push(value);
   }
   const first = violations(problem, asPrinted);
-  if (first.length === 0) return { verified: true, values: asPrinted, method: IncumbentMethod.AS_PRINTED };
-  const continuous = problem.integer.some((integer) => !integer);
-  if (!continuous) return { verified: false, violations: first };
+  if (problem.integer.every((integer) => integer)) return first.length === 0 ? { verified: true, values: asPrinted, method: IncumbentMethod.AS_PRINTED } : { verified: false, violations: first };
+  // Every candidate that passes the exact check; the best objective wins (the vertex on a tie),
+  // so that a point printed a hair inside the feasible region does not stand for the vertex.
   const vertex = vertexSolve(problem, asPrinted, approximate);
-  if (vertex !== null && violations(problem, vertex).length === 0) return { verified: true, values: vertex, method: IncumbentMethod.VERTEX };
   const simplest = asPrinted.map((value, j) => (problem.integer[j] === true ? value : simplestWithin(value, INTEGER_TOLERANCE)));
-  if (violations(problem, simplest).length === 0) return { verified: true, values: simplest, method: IncumbentMethod.SIMPLEST_FRACTIONS };
-  return { verified: false, violations: first };
+  const candidates: [IncumbentMethod, Rational[] | null][] = [
+    [IncumbentMethod.VERTEX, vertex],
+    [IncumbentMethod.SIMPLEST_FRACTIONS, simplest],
+    [IncumbentMethod.AS_PRINTED, asPrinted],
+  ];
+  let best: { values: Rational[]; method: IncumbentMethod; objective: Rational } | null = null;
+  for (const [method, values] of candidates) {
+    if (values === null || violations(problem, values).length > 0) continue;
+    const value = objectiveValue(problem, values);
+    const better = best === null || (problem.sense === 'minimize' ? compare(value, best.objective) < 0 : compare(value, best.objective) > 0);
+    if (better) best = { values, method, objective: value };
+  }
+  return best === null ? { verified: false, violations: first } : { verified: true, values: best.values, method: best.method };
 }
 
 const tight = (value: number, target: Rational): boolean => {

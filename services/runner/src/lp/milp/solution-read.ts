@@ -101,15 +101,32 @@ export function readCbcSolution(text: string, log: string, columns: number, rows
   return { verdict, said, values, objective: incumbent ? objective : null, bound, gap };
 }
 
-/** glpsol's closing messages, and what each means. */
-const GLPSOL_MESSAGES: readonly [RegExp, SolverVerdict][] = [
-  [/^INTEGER OPTIMAL SOLUTION FOUND/m, SolverVerdict.OPTIMAL],
-  [/^OPTIMAL LP SOLUTION FOUND/m, SolverVerdict.OPTIMAL],
-  [/^RELATIVE MIP GAP TOLERANCE REACHED/m, SolverVerdict.OPTIMAL],
-  [/^(PROBLEM|LP) HAS NO (PRIMAL|INTEGER) FEASIBLE SOLUTION/m, SolverVerdict.INFEASIBLE],
-  [/^(PROBLEM|LP) HAS UNBOUNDED (PRIMAL )?SOLUTION/m, SolverVerdict.UNBOUNDED],
-  [/^(TIME|MEMORY|ITERATION) LIMIT EXCEEDED/m, SolverVerdict.LIMIT],
+/**
+ * glpsol's closing messages, and what each means. The log of a MIP also holds the messages of
+ * its LP relaxation ("OPTIMAL LP SOLUTION FOUND" before the search), so the last one printed
+ * decides; for a MIP, the LP messages count only for the relaxation's infeasibility or
+ * unboundedness.
+ */
+const GLPSOL_MESSAGES: readonly { pattern: RegExp; verdict: SolverVerdict; mip: boolean; lp: boolean }[] = [
+  { pattern: /^INTEGER OPTIMAL SOLUTION FOUND.*$/gm, verdict: SolverVerdict.OPTIMAL, mip: true, lp: false },
+  { pattern: /^RELATIVE MIP GAP TOLERANCE REACHED.*$/gm, verdict: SolverVerdict.OPTIMAL, mip: true, lp: false },
+  { pattern: /^OPTIMAL LP SOLUTION FOUND.*$/gm, verdict: SolverVerdict.OPTIMAL, mip: false, lp: true },
+  { pattern: /^(?:PROBLEM|LP) HAS NO (?:PRIMAL|INTEGER) FEASIBLE SOLUTION.*$/gm, verdict: SolverVerdict.INFEASIBLE, mip: true, lp: true },
+  { pattern: /^(?:PROBLEM|LP) HAS UNBOUNDED (?:PRIMAL )?SOLUTION.*$/gm, verdict: SolverVerdict.UNBOUNDED, mip: true, lp: true },
+  { pattern: /^(?:TIME|MEMORY|ITERATION) LIMIT EXCEEDED.*$/gm, verdict: SolverVerdict.LIMIT, mip: true, lp: true },
 ];
+
+/** The last closing message in `log` that counts for a MIP (or an LP), with what it means. */
+function closingMessage(log: string, mip: boolean): { text: string; verdict: SolverVerdict } | undefined {
+  let last: { text: string; verdict: SolverVerdict; at: number } | undefined;
+  for (const message of GLPSOL_MESSAGES) {
+    if (!(mip ? message.mip : message.lp)) continue;
+    for (const match of log.matchAll(message.pattern)) {
+      if (last === undefined || match.index > last.at) last = { text: match[0].trim(), verdict: message.verdict, at: match.index };
+    }
+  }
+  return last;
+}
 
 /**
  * glpsol's `-w` file: comment lines `c`, the status line (`s mip m n st obj` for a MIP,
@@ -125,23 +142,24 @@ export function readGlpsolSolution(text: string, log: string, columns: number, r
     throw failed('glpsol', `the solution file's status line is ${JSON.stringify((lines[0] ?? '').slice(0, 100))}, not one for ${rows} rows and ${columns} columns`);
   }
   if (lines.at(-1) !== 'e o f') throw failed('glpsol', 'the solution file does not end with "e o f"');
-  const message = GLPSOL_MESSAGES.find(([pattern]) => pattern.test(log));
-  const said = message === undefined ? `status ${head.slice(4, -1).join(' ')}` : (message[0].exec(log)?.[0] as string);
+  const message = closingMessage(log, mip);
+  const said = message === undefined ? `status ${head.slice(4, -1).join(' ')}` : message.text;
   let verdict: SolverVerdict;
   let incumbent: boolean;
   if (mip) {
     const status = head[4];
     if (status === 'o') [verdict, incumbent] = [SolverVerdict.OPTIMAL, true];
-    else if (status === 'f') [verdict, incumbent] = [message?.[1] === SolverVerdict.OPTIMAL ? SolverVerdict.OPTIMAL : SolverVerdict.LIMIT, true];
+    // Feasible, not proved optimal: optimal only when the search stopped at the gap it was allowed.
+    else if (status === 'f') [verdict, incumbent] = [message?.verdict === SolverVerdict.OPTIMAL && /^RELATIVE MIP GAP/.test(message.text) ? SolverVerdict.OPTIMAL : SolverVerdict.LIMIT, true];
     else if (status === 'n') [verdict, incumbent] = [SolverVerdict.INFEASIBLE, false];
-    else if (status === 'u' && message !== undefined && message[1] !== SolverVerdict.OPTIMAL) [verdict, incumbent] = [message[1], false];
+    else if (status === 'u' && message !== undefined && message.verdict !== SolverVerdict.OPTIMAL) [verdict, incumbent] = [message.verdict, false];
     else throw failed('glpsol', `MIP status "${status}" with ${message === undefined ? 'no closing message' : `the message "${said}"`}`);
   } else {
     const [primal, dual] = [head[4], head[5]];
     if (primal === 'f' && dual === 'f') [verdict, incumbent] = [SolverVerdict.OPTIMAL, true];
     else if (primal === 'f' && dual === 'n') [verdict, incumbent] = [SolverVerdict.UNBOUNDED, false];
     else if (primal === 'n') [verdict, incumbent] = [SolverVerdict.INFEASIBLE, false];
-    else if (message !== undefined && message[1] !== SolverVerdict.OPTIMAL) [verdict, incumbent] = [message[1], false];
+    else if (message !== undefined && message.verdict !== SolverVerdict.OPTIMAL) [verdict, incumbent] = [message.verdict, false];
     else throw failed('glpsol', `LP status "${primal} ${dual}" with ${message === undefined ? 'no closing message' : `the message "${said}"`}`);
   }
   const objective = number('glpsol', head.at(-1) as string);
