@@ -185,7 +185,7 @@ async function healthCheck(tools: MilpSolverTools, signal: AbortSignal | undefin
   const check = exactIncumbent(optimal.exact, optimal.answer.values);
   if (!check.verified) throw new Error(`its optimum failed the exact check: ${check.violations.join('; ')}`);
   const value = RATIONALS.format(objectiveValue(optimal.exact, check.values));
-  if (value !== '11' || check.values.map(RATIONALS.format).join(',') !== '3,1') throw new Error(`its optimum was ${check.values.map(RATIONALS.format).join(',')} with value ${value}, not 3,1 with 11`);
+  if (value !== '11' || check.values.map((v) => RATIONALS.format(v)).join(',') !== '3,1') throw new Error(`its optimum was ${check.values.map((v) => RATIONALS.format(v)).join(',')} with value ${value}, not 3,1 with 11`);
   const infeasible = await run(HEALTH_INFEASIBLE);
   if (infeasible.answer.verdict !== SolverVerdict.INFEASIBLE) throw new Error(`2x + 2y = 1 in integers was answered ${infeasible.answer.said}, not infeasible`);
 }

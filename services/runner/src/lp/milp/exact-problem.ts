@@ -91,7 +91,7 @@ export function violations(problem: ExactMilp, x: readonly Rational[]): string[]
     found.push(message);
     return found.length >= MAX_VIOLATIONS;
   };
-  const f = RATIONALS.format;
+  const f = (r: Rational): string => RATIONALS.format(r);
   for (let j = 0; j < problem.names.length; j++) {
     const value = x[j] as Rational;
     const name = problem.names[j] as string;

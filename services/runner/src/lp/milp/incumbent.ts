@@ -30,8 +30,11 @@ export type IncumbentCheck =
 const INTEGER_TOLERANCE = makeRational(1n, 10n ** 9n);
 /** Tolerance (relative to 1 + |b|) for reading a row or bound as tight at the solver's point. */
 const TIGHT_TOLERANCE = 1e-6;
-/** The vertex solve runs when the system is at most this size (free columns × equations), so it stays fast. */
-const MAX_VERTEX_CELLS = 250_000;
+/**
+ * The vertex solve runs when its elimination (equations × free columns × the smaller of the two
+ * rational operations) stays under this, so that it ends in well under a second.
+ */
+const MAX_VERTEX_OPERATIONS = 4_000_000;
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
@@ -80,7 +83,7 @@ function simplestBetween(lo: Rational, hi: Rational): Rational {
  * The exact incumbent from the solver's printed values (column order), checked exactly.
  * Integer variables more than 1e-9 from an integer, and unreadable values, fail at once.
  */
-export function exactIncumbent(problem: ExactMilp, printed: readonly string[]): IncumbentCheck {
+export function exactIncumbent(problem: ExactMilp, printed: readonly string[], signal?: AbortSignal): IncumbentCheck {
   const n = problem.names.length;
   const asPrinted: Rational[] = [];
   const approximate: number[] = [];
@@ -102,7 +105,8 @@ export function exactIncumbent(problem: ExactMilp, printed: readonly string[]): 
   if (problem.integer.every((integer) => integer)) return first.length === 0 ? { verified: true, values: asPrinted, method: IncumbentMethod.AS_PRINTED } : { verified: false, violations: first };
   // Every candidate that passes the exact check; the best objective wins (the vertex on a tie),
   // so that a point printed a hair inside the feasible region does not stand for the vertex.
-  const vertex = vertexSolve(problem, asPrinted, approximate);
+  signal?.throwIfAborted();
+  const vertex = vertexSolve(problem, asPrinted, approximate, signal);
   const simplest = asPrinted.map((value, j) => (problem.integer[j] === true ? value : simplestWithin(value, INTEGER_TOLERANCE)));
   const candidates: [IncumbentMethod, Rational[] | null][] = [
     [IncumbentMethod.VERTEX, vertex],
@@ -111,6 +115,7 @@ export function exactIncumbent(problem: ExactMilp, printed: readonly string[]): 
   ];
   let best: { values: Rational[]; method: IncumbentMethod; objective: Rational } | null = null;
   for (const [method, values] of candidates) {
+    signal?.throwIfAborted();
     if (values === null || violations(problem, values).length > 0) continue;
     const value = objectiveValue(problem, values);
     const better = best === null || (problem.sense === 'minimize' ? compare(value, best.objective) < 0 : compare(value, best.objective) > 0);
@@ -125,7 +130,7 @@ const tight = (value: number, target: Rational): boolean => {
 };
 
 /** Step 2 of the module comment; null when the system is too large or inconsistent. */
-function vertexSolve(problem: ExactMilp, exactPoint: readonly Rational[], approximate: readonly number[]): Rational[] | null {
+function vertexSolve(problem: ExactMilp, exactPoint: readonly Rational[], approximate: readonly number[], signal: AbortSignal | undefined): Rational[] | null {
   const n = problem.names.length;
   const x = [...exactPoint];
   const free: number[] = [];
@@ -160,13 +165,14 @@ function vertexSolve(problem: ExactMilp, exactPoint: readonly Rational[], approx
     coefficients[free.length] = rhs;
     equations.push(coefficients);
   }
-  if (equations.length * (free.length + 1) > MAX_VERTEX_CELLS) return null;
+  if (equations.length * (free.length + 1) * Math.min(equations.length, free.length) > MAX_VERTEX_OPERATIONS) return null;
   // Gauss–Jordan elimination over Q.
   const pivots: number[] = [];
   let r = 0;
   for (let c = 0; c < free.length && r < equations.length; c++) {
     const p = equations.findIndex((row, i) => i >= r && !RATIONALS.isZero(row[c] as Rational));
     if (p < 0) continue;
+    signal?.throwIfAborted();
     [equations[r], equations[p]] = [equations[p] as Rational[], equations[r] as Rational[]];
     const pivotRow = equations[r] as Rational[];
     const inverse = RATIONALS.inv(pivotRow[c] as Rational);

@@ -138,7 +138,7 @@ describe.skipIf(INSTALLED.length === 0).each(INSTALLED)('milp.solve on %s', (kin
 
   it('equality rows, negative lower bounds and free integer variables', async () => {
     // min x + 2y - z, x + y + z = 3, x - y >= -7, x in [-5, 5], y free integer, z in [-3, 0]: y as low as x - y >= -7 allows.
-    const problem = {
+    const problem: LpProblemInput = {
       sense: 'minimize',
       variables: [
         { name: 'x', lower: -5, upper: 5, integer: true },
@@ -150,7 +150,7 @@ describe.skipIf(INSTALLED.length === 0).each(INSTALLED)('milp.solve on %s', (kin
         { coefficients: { x: 1, y: 1, z: 1 }, relation: '=', rhs: 3 },
         { coefficients: { x: 1, y: -1 }, relation: '>=', rhs: -7 },
       ],
-    } satisfies LpProblemInput;
+    };
     const output = ok(await run({ problem }));
     expect(output.status).toBe('OPTIMAL');
     expect(output.objective).toBe(String(bruteForce(problem, 12)?.value));
@@ -177,7 +177,7 @@ describe.skipIf(INSTALLED.length === 0).each(INSTALLED)('milp.solve on %s', (kin
     const stored = await h.artifacts.put({
       schema_uri: LP_PROBLEM_SCHEMA_URI,
       semantics_uri: LP_PROBLEM_SEMANTICS_URI,
-      payload: canonicalLpProblem(cap.descriptor.examples[0]?.payload.problem as LpProblemInput),
+      payload: canonicalLpProblem(cap.descriptor.examples[0]?.payload['problem'] as LpProblemInput),
       parents: [],
     });
     const result = await run({ problem_uri: stored.uri });
@@ -189,7 +189,7 @@ describe.skipIf(INSTALLED.length === 0).each(INSTALLED)('milp.solve on %s', (kin
     const big = refused(await run({ problem: { sense: 'minimize', variables: [{ name: 'x', integer: true }], objective: { x: 1 }, constraints: [{ coefficients: { x: '9007199254740993' }, relation: '>=', rhs: 1 }] } }));
     expect(big).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'problem', 'constraints', 0] });
     expect(big.message).toMatch(/solver-number-range/);
-    const time = refused(await run({ problem: cap.descriptor.examples[0]?.payload.problem, time_limit_s: 60 }, { wall_time_ms: 10_000 }));
+    const time = refused(await run({ problem: cap.descriptor.examples[0]?.payload['problem'], time_limit_s: 60 }, { wall_time_ms: 10_000 }));
     expect(time).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'time_limit_s'] });
   });
 

@@ -5,28 +5,31 @@
  * claims (floating point, no certificate): COMPUTED, never VERIFIED, and the outcome says so.
  * The solver's objective, bound and gap are reported as its floating-point numbers, labelled.
  */
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   JacobianError,
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
   LpProblemInputSchema,
-  RATIONALS,
   resolveLpOperand,
+  runKernel,
   type CapabilityContext,
   type CapabilityDefinition,
   type CapabilityOutcome,
   type JsonPath,
   type ProviderRuntime,
-  type Rational,
 } from '@jacobian/shared';
 import { CBC_PROVIDER, GLPK_PROVIDER, runMilpSolver, type MilpSolverProbe } from '../../providers/milp-solvers.js';
-import { exactMilp, objectiveValue } from './exact-problem.js';
-import { exactIncumbent, IncumbentMethod } from './incumbent.js';
+import { exactMilp } from './exact-problem.js';
+import { IncumbentMethod } from './incumbent.js';
+import { IncumbentKernelOutput, type IncumbentKernelInput } from './incumbent.kernel.js';
 import { SolverVerdict } from './solution-read.js';
 import { SOLVER_INTEGER_LIMIT, SOLVER_NUMBER_RANGE_RULE, writeSolverMps } from './solver-mps.js';
 
 export const MILP_SOLVE_ID = 'milp.solve';
+
+const INCUMBENT_KERNEL = { module: fileURLToPath(new URL('./incumbent.kernel.ts', import.meta.url)), exportName: 'incumbentKernel' };
 
 /** The longest solver time limit a request may ask for (the run's wall-time budget bounds it too). */
 export const MAX_TIME_LIMIT_S = 3600;
@@ -208,10 +211,11 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
       const constant = Number(problem.objectiveConstant.num) / Number(problem.objectiveConstant.den);
       const ours = (value: number | null): number | null => (value === null ? null : value / factor + constant);
       const solver = { said: answer.said, objective: ours(answer.objective), bound: ours(answer.bound), gap: answer.gap, time_limit_s: timeLimitS, relative_gap: relativeGap };
-      const check = answer.values === null ? null : exactIncumbent(problem, answer.values);
-      const verified = check !== null && check.verified ? check : null;
+      // The exact check runs isolated: it is rational arithmetic over every row, killable at the deadline.
+      const check = answer.values === null ? null : IncumbentKernelOutput.parse(await runKernel(context, INCUMBENT_KERNEL, { problem: resolved.problem, printed: answer.values } satisfies IncumbentKernelInput));
       const engine = { provider: runtime.provider, version: runtime.version, method, compute_ms: Date.now() - started };
-      const exact = verified === null ? null : { objective: RATIONALS.format(objectiveValue(problem, verified.values)), solution: Object.fromEntries(problem.names.map((n, j) => [n, RATIONALS.format(verified.values[j] as Rational)])) };
+      const exact =
+        check === null || !check.verified ? null : { objective: check.objective, solution: Object.fromEntries(problem.names.map((n, j) => [n, check.values[j] as string])) };
       const incumbentCheck = check === null ? null : check.verified ? { verified: true, method: check.method, violations: [] } : { verified: false, method: null, violations: check.violations };
       const base = { objective: exact?.objective ?? null, solution: exact?.solution ?? null, incumbent_check: incumbentCheck, solver, engine };
       const gapText = relativeGap > 0 ? ` within the relative gap ${relativeGap} asked for` : '';
@@ -238,7 +242,7 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
       });
       switch (answer.verdict) {
         case SolverVerdict.OPTIMAL:
-          if (verified === null) return unknown(`${name} called its incumbent optimal, but it failed the exact check: ${(check !== null && !check.verified ? check.violations : ['no incumbent']).join('; ')}`);
+          if (exact === null) return unknown(`${name} called its incumbent optimal, but it failed the exact check: ${(check !== null && !check.verified ? check.violations : ['no incumbent']).join('; ')}`);
           return {
             ...common,
             status: 'COMPLETED',
@@ -254,7 +258,7 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
             obligations: [{ id: 'optimality-certificate', statement: `Optimality rests on ${name}'s floating-point branch and bound; no certificate of the bound was checked.`, status: 'OPEN', discharged_by: [] }],
           };
         case SolverVerdict.LIMIT:
-          if (verified === null) return unknown(`${name} stopped (${answer.said}) ${check === null ? 'without an incumbent' : `with an incumbent that failed the exact check: ${check.verified ? '' : check.violations.join('; ')}`}`);
+          if (exact === null) return unknown(`${name} stopped (${answer.said}) ${check === null ? 'without an incumbent' : `with an incumbent that failed the exact check: ${check.verified ? '' : check.violations.join('; ')}`}`);
           return {
             ...common,
             status: 'COMPLETED',
