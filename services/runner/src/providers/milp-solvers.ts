@@ -99,7 +99,9 @@ function solverArguments(kind: MilpSolverKind, model: string, solution: string, 
   if (kind === CBC_PROVIDER) {
     return [model, '-timeMode', 'elapsed', '-sec', String(options.timeLimitS), '-ratioGap', String(options.relativeGap), '-printingOptions', 'all', '-solve', '-solu', solution];
   }
-  const args = ['--freemps', model, '--tmlim', String(Math.max(1, Math.floor(options.timeLimitS))), '--mipgap', String(options.relativeGap), '-w', solution];
+  // --nopresol: without the LP presolver an LP ends in a definite status (its presolver may say only
+  // "no dual feasible solution", infeasible or unbounded); MIP preprocessing is unaffected.
+  const args = ['--freemps', model, '--nopresol', '--tmlim', String(Math.max(1, Math.floor(options.timeLimitS))), '--mipgap', String(options.relativeGap), '-w', solution];
   if (options.memoryMb !== undefined) args.push('--memlim', String(Math.max(1, Math.floor(options.memoryMb / 2))));
   return args;
 }

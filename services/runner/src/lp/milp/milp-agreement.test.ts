@@ -100,6 +100,15 @@ describe.skipIf(!HAVE_CBC || !HAVE_GLPK)('CBC and GLPK agree', () => {
     for (const kind of ['cbc', 'glpk'] as const) expect(ok(await run(kind, { problem })), kind).toMatchObject({ status: 'OPTIMAL', objective: '73/6', solution: { x: '7/2', y: '5/6' } });
   });
 
+  it('pure LPs without a solution: both solvers say INFEASIBLE, and UNBOUNDED, as claims', async () => {
+    const infeasible: LpProblemInput = { sense: 'minimize', variables: [{ name: 'x', lower: null }], objective: { x: 1 }, constraints: [{ coefficients: { x: 1 }, relation: '>=', rhs: 2 }, { coefficients: { x: 1 }, relation: '<=', rhs: '3/2' }] };
+    const unbounded: LpProblemInput = { sense: 'maximize', variables: [{ name: 'x' }, { name: 'y', lower: null }], objective: { x: 1 }, constraints: [{ coefficients: { x: 1, y: -1 }, relation: '<=', rhs: 1 }] };
+    for (const kind of ['cbc', 'glpk'] as const) {
+      expect(ok(await run(kind, { problem: infeasible })), kind).toMatchObject({ status: 'INFEASIBLE', solution: null });
+      expect(ok(await run(kind, { problem: unbounded })), kind).toMatchObject({ status: 'UNBOUNDED', solution: null });
+    }
+  });
+
   it('a time limit with an incumbent: FEASIBLE, PARTIAL, the bound and gap labelled the solver’s', async () => {
     const problem = marketSplit(11, 5, 40);
     for (const kind of ['cbc', 'glpk'] as const) {

@@ -203,7 +203,9 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
         };
       }
       const { feed } = written;
-      const timeLimitS = solverTimeLimit(input.time_limit_s, context);
+      // glpsol takes whole seconds (at least 1): the limit reported is the one it was given.
+      const asked = solverTimeLimit(input.time_limit_s, context);
+      const timeLimitS = runtime.provider === GLPK_PROVIDER ? Math.max(1, Math.floor(asked)) : asked;
       const relativeGap = input.relative_gap ?? 0;
       const answer = await runMilpSolver(tools, feed, { signal: context.signal, deadline: context.deadline, timeLimitS, relativeGap, memoryMb: context.budget.memory_mb });
       // The solver minimizes objectiveFactor · c·x; ours is c·x + c₀.
