@@ -166,6 +166,21 @@ describe.skipIf(!HAVE_CBC)('solver runs are bounded, and a tampered answer is ne
     expect(result.completeness.status).toBe('UNKNOWN');
   });
 
+  it('a solver whose executable changed after its probe is refused before it runs (PROVIDER_FAILED)', async () => {
+    const copy = path.join(dir, 'changed', 'cbc');
+    const fs = await import('node:fs/promises');
+    await fs.mkdir(path.dirname(copy), { recursive: true });
+    await fs.copyFile(tools.binary, copy);
+    await chmod(copy, 0o755);
+    const probed = (await probeMilpSolver('cbc', { binary: copy })).tools;
+    const written = writeSolverMps(exactMilp(canonicalLpProblem(marketSplit(5, 2, 6))), (field) => field);
+    if (!('feed' in written)) throw new Error('the market split is not infeasible');
+    const options = { deadline: Date.now() + 60_000, timeLimitS: 10, relativeGap: 0 };
+    await expect(runMilpSolver(probed, written.feed, options)).resolves.toMatchObject({ verdict: 'OPTIMAL' });
+    await fs.appendFile(copy, Buffer.from([0]));
+    await expect(runMilpSolver(probed, written.feed, options)).rejects.toMatchObject({ code: 'PROVIDER_FAILED', message: expect.stringMatching(/digest changed/) as unknown });
+  });
+
   it('a solver that fails its health check is not registered (PROVIDER_UNAVAILABLE)', async () => {
     // Prints a release, then a wrong optimum for every program.
     const fake = path.join(dir, 'bad', 'cbc');
