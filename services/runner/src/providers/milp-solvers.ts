@@ -194,16 +194,16 @@ const HEALTH_OPTIMAL: LpProblem = {
     { name: 'b', coefficients: { x: '1', y: '3' }, relation: '<=', rhs: '6' },
   ],
 };
-/** 2x + 2y = 1 in integers: infeasible, while its LP relaxation is feasible. */
+/** 3x + 5y = 4 with x, y integers in [0, 3]: infeasible (no gcd argument decides it), while its LP relaxation is feasible. */
 const HEALTH_INFEASIBLE: LpProblem = {
   sense: 'minimize',
   variables: [
-    { name: 'x', lower: null, upper: null, integer: true },
-    { name: 'y', lower: '0', upper: '5', integer: true },
+    { name: 'x', lower: '0', upper: '3', integer: true },
+    { name: 'y', lower: '0', upper: '3', integer: true },
   ],
   objective: { x: '1' },
   objective_constant: '0',
-  constraints: [{ name: 'a', coefficients: { x: '2', y: '2' }, relation: '=', rhs: '1' }],
+  constraints: [{ name: 'a', coefficients: { x: '3', y: '5' }, relation: '=', rhs: '4' }],
 };
 
 async function healthCheck(tools: MilpSolverTools, signal: AbortSignal | undefined): Promise<void> {
@@ -221,7 +221,7 @@ async function healthCheck(tools: MilpSolverTools, signal: AbortSignal | undefin
   const value = RATIONALS.format(objectiveValue(optimal.exact, check.values));
   if (value !== '11' || check.values.map((v) => RATIONALS.format(v)).join(',') !== '3,1') throw new Error(`its optimum was ${check.values.map((v) => RATIONALS.format(v)).join(',')} with value ${value}, not 3,1 with 11`);
   const infeasible = await run(HEALTH_INFEASIBLE);
-  if (infeasible.answer.verdict !== SolverVerdict.INFEASIBLE) throw new Error(`2x + 2y = 1 in integers was answered ${infeasible.answer.said}, not infeasible`);
+  if (infeasible.answer.verdict !== SolverVerdict.INFEASIBLE) throw new Error(`3x + 5y = 4 in integers of [0, 3] was answered ${infeasible.answer.said}, not infeasible`);
 }
 
 async function readVersion(spec: SolverSpec, binary: string, signal: AbortSignal | undefined): Promise<string> {

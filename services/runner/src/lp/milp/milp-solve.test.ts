@@ -123,7 +123,8 @@ describe.skipIf(INSTALLED.length === 0).each(INSTALLED)('milp.solve on %s', (kin
   });
 
   it('INFEASIBLE when only the integers are infeasible (the LP relaxation is feasible), COMPUTED with an open obligation', async () => {
-    const result = await run({ problem: { sense: 'minimize', variables: [{ name: 'x', integer: true, upper: 10 }, { name: 'y', integer: true, upper: 10 }], objective: { x: 1 }, constraints: [{ coefficients: { x: 4, y: 6 }, relation: '=', rhs: 9 }] } });
+    // 3x + 5y = 4 in [0, 3]²: x = 4/3 solves the relaxation; no gcd argument applies (gcd 1).
+    const result = await run({ problem: { sense: 'minimize', variables: [{ name: 'x', integer: true, upper: 3 }, { name: 'y', integer: true, upper: 3 }], objective: { x: 1 }, constraints: [{ coefficients: { x: 3, y: 5 }, relation: '=', rhs: 4 }] } });
     expect(ok(result)).toMatchObject({ status: 'INFEASIBLE', objective: null, solution: null, incumbent_check: null });
     expect(result.assurance).toMatchObject({ level: 'COMPUTED' });
     expect(result.assurance.basis).toMatch(/no certificate/);
@@ -193,12 +194,16 @@ describe.skipIf(INSTALLED.length === 0).each(INSTALLED)('milp.solve on %s', (kin
     expect(time).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'time_limit_s'] });
   });
 
-  it('decides exactly, without a solver, an integer variable with no integer between its bounds and a false empty row', async () => {
+  it('decides exactly, without a solver, an integer variable with no integer between its bounds, a false empty row, an equality failing its gcd', async () => {
     const bounds = ok(await run({ problem: { sense: 'minimize', variables: [{ name: 'x', lower: '1/3', upper: '2/3', integer: true }], objective: { x: 1 }, constraints: [] } }));
     expect(bounds).toMatchObject({ status: 'INFEASIBLE', solver: null });
     expect(bounds.reason).toMatch(/no integer/);
     const empty = ok(await run({ problem: { sense: 'minimize', variables: [{ name: 'x' }], objective: { x: 1 }, constraints: [{ coefficients: {}, relation: '>=', rhs: 1 }] } }));
     expect(empty).toMatchObject({ status: 'INFEASIBLE', solver: null });
+    // 6x + 9y = 4 over free integers: branch and bound would search without end; gcd 3 ∤ 4 decides it.
+    const gcd = ok(await run({ problem: { sense: 'minimize', variables: [{ name: 'x', lower: null, integer: true }, { name: 'y', lower: null, integer: true }], objective: {}, constraints: [{ coefficients: { x: '2/3', y: 1 }, relation: '=', rhs: '4/9' }] } }));
+    expect(gcd).toMatchObject({ status: 'INFEASIBLE', solver: null });
+    expect(gcd.reason).toMatch(/gcd 3, which does not divide its right-hand side 4/);
   });
 
   it('agrees with brute force on random small integer programs', async () => {

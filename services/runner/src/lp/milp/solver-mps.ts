@@ -10,7 +10,9 @@
  * bound of an integer variable is rounded inwards (x ≥ 1/3 is x ≥ 1 for an integer x); a
  * fractional bound l of a continuous variable becomes the scaled row d·x ≥ n (l = n/d) with the
  * column bound ⌊l⌋, implied by it. A number that stays over 2^53 after this is refused (rule
- * solver-number-range). Names are ours, never the request's: column j is x{j+1}, row i r{i+1}.
+ * solver-number-range). Decided here exactly, without a solver: an integer variable with no
+ * integer between its bounds, a false row without variables, and an equality in integer
+ * variables whose coefficients' gcd does not divide its right-hand side. Names are ours, never the request's: column j is x{j+1}, row i r{i+1}.
  */
 import { bigGcd, JacobianError, makeRational, RATIONALS, type JsonPath, type LpRelation, type Rational } from '@jacobian/shared';
 import type { ExactMilp } from './exact-problem.js';
@@ -108,6 +110,13 @@ export function writeSolverMps(problem: ExactMilp, at: (field: JsonPath) => Json
     }
     const scaled = scaleToIntegers([...row.terms.map(([, a]) => a), row.rhs]);
     if (!fits(scaled.integers)) refuse(`row ${row.name}`, field);
+    // An equality in integer variables only is solvable only if the gcd of its coefficients
+    // divides its right-hand side (branch and bound may never find that out: 6x + 9y = 4).
+    if (row.relation === '=' && row.terms.every(([j]) => problem.integer[j] === true)) {
+      const rhs = scaled.integers.at(-1) as bigint;
+      const gcd = scaled.integers.slice(0, -1).reduce((g, a) => bigGcd(g, a), 0n);
+      if (rhs % gcd !== 0n) return { infeasible: `row ${row.name} is an equality in integer variables whose coefficients, scaled to coprime integers, have gcd ${gcd}, which does not divide its right-hand side ${rhs}` };
+    }
     if (!RATIONALS.isOne(scaled.factor)) scaledRows++;
     addRow(
       { kind: 'row', index: row.index },
