@@ -164,6 +164,7 @@ describe.skipIf(!HAVE_CBC)('solver runs are bounded, and a tampered answer is ne
     expect(output.reason).toMatch(/failed the exact check/);
     expect(result.assurance.level).toBe('HEURISTIC');
     expect(result.completeness.status).toBe('UNKNOWN');
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['INCUMBENT_NOT_VERIFIED']);
   });
 
   it('a solver whose executable changed after its probe is refused before it runs (PROVIDER_FAILED)', async () => {

@@ -240,7 +240,12 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
         qualifiers: ['BOUNDED'],
         assurance: { level: 'HEURISTIC', basis: `no conclusion: ${reason}`.slice(0, 1000), verification_record_uri: null, checker_id: null },
         obligations: [],
-        diagnostics: answer.verdict === SolverVerdict.LIMIT ? [{ severity: 'WARNING', code: 'BUDGET_EXHAUSTED', stage: 'EXECUTION', message: reason.slice(0, 2000), path: null, hint: 'raise budget.wall_time_ms and time_limit_s, or allow a relative_gap' }] : [],
+        diagnostics: [
+          ...(answer.verdict === SolverVerdict.LIMIT ? [{ severity: 'WARNING' as const, code: 'BUDGET_EXHAUSTED', stage: 'EXECUTION' as const, message: reason.slice(0, 2000), path: null, hint: 'raise budget.wall_time_ms and time_limit_s, or allow a relative_gap' }] : []),
+          ...(check !== null && !check.verified
+            ? [{ severity: 'WARNING' as const, code: 'INCUMBENT_NOT_VERIFIED', stage: 'PROVIDER' as const, message: `the solver's incumbent failed the exact check: ${check.violations.join('; ')}`.slice(0, 2000), path: null, hint: 'nothing about this incumbent is claimed; the solver may have worked to its own tolerances' }]
+            : []),
+        ],
       });
       switch (answer.verdict) {
         case SolverVerdict.OPTIMAL:
