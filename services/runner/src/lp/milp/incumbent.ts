@@ -8,14 +8,16 @@
  * those that pass the exact check the one with the best objective is the incumbent:
  *   1. the vertex the solver was at: with the integers fixed, the continuous variables within a
  *      tolerance of a bound are set to it, and the rows within a tolerance of equality (and every
- *      equality row) solved exactly for the others (rational Gaussian elimination); variables the
- *      system leaves free keep their printed values;
+ *      equality row) solved exactly for the others: a square system with one solution by the matrix
+ *      engine's fraction-free elimination, any other by sparse rational Gauss–Jordan, where the
+ *      variables the system leaves free keep their printed values;
  *   2. each printed value replaced by the simplest fraction within 1e-9 of it (continued fractions);
  *   3. the values as printed (exact decimals).
  * Whatever passes was checked against every bound, row and integrality in rational arithmetic;
  * when none passes, the violations of the values as printed are reported.
  */
 import { makeRational, RATIONALS, type Rational } from '@jacobian/shared';
+import { ringEngine, type SolveResult } from '../../matrix/engine.js';
 import { compare, objectiveValue, violations, type ExactMilp } from './exact-problem.js';
 
 /** How the exact point was obtained from the printed one. */
@@ -30,11 +32,10 @@ export type IncumbentCheck =
 const INTEGER_TOLERANCE = makeRational(1n, 10n ** 9n);
 /** Tolerance (relative to 1 + |b|) for reading a row or bound as tight at the solver's point. */
 const TIGHT_TOLERANCE = 1e-6;
-/**
- * The vertex solve runs when its elimination (equations × free columns × the smaller of the two
- * rational operations) stays under this, so that it ends in well under a second.
- */
-const MAX_VERTEX_OPERATIONS = 4_000_000;
+/** The vertex solve gives up when its equations hold more entries than this (fill-in), to stay fast. */
+const MAX_VERTEX_ENTRIES = 1_000_000;
+/** The largest square system solved densely by the matrix engine. */
+const MAX_DENSE_CELLS = 4_000_000;
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
@@ -129,7 +130,17 @@ const tight = (value: number, target: Rational): boolean => {
   return Math.abs(value - b) <= TIGHT_TOLERANCE * (1 + Math.abs(b));
 };
 
-/** Step 2 of the module comment; null when the system is too large or inconsistent. */
+/** One equation Σ a_k y_k = rhs over the free columns k, sparse. */
+interface SparseEquation {
+  terms: Map<number, Rational>;
+  rhs: Rational;
+}
+
+/**
+ * Step 1 of the module comment, by sparse Gauss–Jordan elimination (a vertex has at most as
+ * many free columns as tight rows, and rows are sparse); null when the system is inconsistent
+ * or fills in past {@link MAX_VERTEX_ENTRIES}.
+ */
 function vertexSolve(problem: ExactMilp, exactPoint: readonly Rational[], approximate: readonly number[], signal: AbortSignal | undefined): Rational[] | null {
   const n = problem.names.length;
   const x = [...exactPoint];
@@ -146,59 +157,94 @@ function vertexSolve(problem: ExactMilp, exactPoint: readonly Rational[], approx
   if (free.length === 0) return x;
   const position = new Map(free.map((j, k) => [j, k]));
   // Tight rows: Σ_free a_j x_j = b − Σ_fixed a_j x_j.
-  const equations: Rational[][] = [];
+  const equations: SparseEquation[] = [];
+  let entries = 0;
   for (const row of problem.rows) {
     const floatActivity = row.terms.reduce((s, [j, a]) => s + (Number(a.num) / Number(a.den)) * (approximate[j] as number), 0);
     if (row.relation !== '=' && !tight(floatActivity, row.rhs)) continue;
-    const coefficients: Rational[] = Array.from({ length: free.length + 1 }, () => RATIONALS.zero);
+    const terms = new Map<number, Rational>();
     let rhs = row.rhs;
-    let touches = false;
     for (const [j, a] of row.terms) {
       const k = position.get(j);
       if (k === undefined) rhs = RATIONALS.sub(rhs, RATIONALS.mul(a, x[j] as Rational));
-      else {
-        coefficients[k] = a;
-        touches = true;
-      }
+      else terms.set(k, a);
     }
-    if (!touches) continue;
-    coefficients[free.length] = rhs;
-    equations.push(coefficients);
+    if (terms.size === 0) {
+      if (!RATIONALS.isZero(rhs)) return null;
+      continue;
+    }
+    entries += terms.size;
+    equations.push({ terms, rhs });
   }
-  if (equations.length * (free.length + 1) * Math.min(equations.length, free.length) > MAX_VERTEX_OPERATIONS) return null;
-  // Gauss–Jordan elimination over Q.
-  const pivots: number[] = [];
-  let r = 0;
-  for (let c = 0; c < free.length && r < equations.length; c++) {
-    const p = equations.findIndex((row, i) => i >= r && !RATIONALS.isZero(row[c] as Rational));
-    if (p < 0) continue;
+  // A square system with one solution (the usual vertex: as many tight rows as free columns) goes
+  // to our matrix engine's fraction-free elimination, far faster than rational Gauss–Jordan here.
+  if (equations.length === free.length && equations.length * free.length <= MAX_DENSE_CELLS) {
+    const A = equations.map((equation) => Array.from({ length: free.length }, (_, k) => equation.terms.get(k) ?? RATIONALS.zero));
+    const solved = ringEngine({ kind: 'Q' }, () => signal?.throwIfAborted()).algebra.solve(A, equations.map((equation) => equation.rhs)) as SolveResult<Rational>;
+    if (!solved.consistent) return null;
+    if (solved.kernel.length === 0) {
+      free.forEach((j, k) => {
+        x[j] = solved.solution[k] as Rational;
+      });
+      return x;
+    }
+  }
+  // How many equations each column is in (at the start: a static Markowitz count).
+  const counts = new Array<number>(free.length).fill(0);
+  for (const equation of equations) for (const k of equation.terms.keys()) counts[k] = (counts[k] as number) + 1;
+  // Gauss–Jordan: each equation in turn, reduced by the pivots before it, takes a pivot and clears it from the others.
+  const pivotOf: number[] = [];
+  const done: SparseEquation[] = [];
+  for (const equation of equations) {
     signal?.throwIfAborted();
-    [equations[r], equations[p]] = [equations[p] as Rational[], equations[r] as Rational[]];
-    const pivotRow = equations[r] as Rational[];
-    const inverse = RATIONALS.inv(pivotRow[c] as Rational);
-    for (let k = c; k <= free.length; k++) pivotRow[k] = RATIONALS.mul(pivotRow[k] as Rational, inverse);
-    for (let i = 0; i < equations.length; i++) {
-      if (i === r) continue;
-      const row = equations[i] as Rational[];
-      const factor = row[c] as Rational;
-      if (RATIONALS.isZero(factor)) continue;
-      for (let k = c; k <= free.length; k++) row[k] = RATIONALS.sub(row[k] as Rational, RATIONALS.mul(factor, pivotRow[k] as Rational));
+    // Clear the pivot columns found so far (Gauss–Jordan keeps them out of later equations too).
+    for (let i = 0; i < done.length; i++) {
+      const column = pivotOf[i] as number;
+      const factor = equation.terms.get(column);
+      if (factor === undefined) continue;
+      entries += subtractMultiple(equation, done[i] as SparseEquation, factor);
     }
-    pivots.push(c);
-    r++;
+    if (equation.terms.size === 0) {
+      // 0 = rhs: consistent only when rhs is 0.
+      if (!RATIONALS.isZero(equation.rhs)) return null;
+      continue;
+    }
+    // The column in the fewest equations (fewest to clear, least fill-in), the lowest on a tie.
+    let column = -1;
+    for (const k of equation.terms.keys()) {
+      const better = column < 0 || (counts[k] as number) < (counts[column] as number) || ((counts[k] as number) === (counts[column] as number) && k < column);
+      if (better) column = k;
+    }
+    const inverse = RATIONALS.inv(equation.terms.get(column) as Rational);
+    for (const [k, a] of equation.terms) equation.terms.set(k, RATIONALS.mul(a, inverse));
+    equation.rhs = RATIONALS.mul(equation.rhs, inverse);
+    // Clear the new pivot column from the equations already done.
+    for (const other of done) {
+      const factor = other.terms.get(column);
+      if (factor !== undefined) entries += subtractMultiple(other, equation, factor);
+    }
+    if (entries > MAX_VERTEX_ENTRIES) return null;
+    pivotOf.push(column);
+    done.push(equation);
   }
-  // A row 0 = b ≠ 0 left over: the rows read as tight are not all tight at any point.
-  for (let i = r; i < equations.length; i++) if (!RATIONALS.isZero((equations[i] as Rational[])[free.length] as Rational)) return null;
-  // Non-pivot columns keep their printed values; pivot columns follow from them.
-  const pivotSet = new Set(pivots);
-  free.forEach((j, k) => {
-    if (!pivotSet.has(k)) x[j] = exactPoint[j] as Rational;
-  });
-  pivots.forEach((c, i) => {
-    const row = equations[i] as Rational[];
-    let value = row[free.length] as Rational;
-    for (let k = 0; k < free.length; k++) if (!pivotSet.has(k) && !RATIONALS.isZero(row[k] as Rational)) value = RATIONALS.sub(value, RATIONALS.mul(row[k] as Rational, x[free[k] as number] as Rational));
-    x[free[c] as number] = value;
+  // Non-pivot columns keep their printed values; each pivot column follows from them.
+  const pivots = new Set(pivotOf);
+  done.forEach((equation, i) => {
+    let value = equation.rhs;
+    for (const [k, a] of equation.terms) if (!pivots.has(k)) value = RATIONALS.sub(value, RATIONALS.mul(a, x[free[k] as number] as Rational));
+    x[free[pivotOf[i] as number] as number] = value;
   });
   return x;
+}
+
+/** target −= factor · source (sparse); the change in the number of entries. */
+function subtractMultiple(target: SparseEquation, source: SparseEquation, factor: Rational): number {
+  const before = target.terms.size;
+  for (const [k, a] of source.terms) {
+    const value = RATIONALS.sub(target.terms.get(k) ?? RATIONALS.zero, RATIONALS.mul(factor, a));
+    if (RATIONALS.isZero(value)) target.terms.delete(k);
+    else target.terms.set(k, value);
+  }
+  target.rhs = RATIONALS.sub(target.rhs, RATIONALS.mul(factor, source.rhs));
+  return target.terms.size - before;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalLpProblem, JacobianError, makeRational, RATIONALS, type LpProblemInput } from '@jacobian/shared';
+import { canonicalLpProblem, JacobianError, makeRational, RATIONALS, type LpProblemInput, type Rational } from '@jacobian/shared';
 import { exactMilp, violations } from './exact-problem.js';
 import { exactDecimal, exactIncumbent, simplestWithin } from './incumbent.js';
 import { readCbcSolution, readGlpsolSolution } from './solution-read.js';
@@ -222,5 +222,25 @@ describe('exact values from printed decimals', () => {
     expect(wrong.verified).toBe(false);
     if (!wrong.verified) expect(wrong.violations[0]).toMatch(/row r1/);
     expect(violations(problem, [makeRational(37n, 30n), makeRational(9n, 10n), RATIONALS.one])).toEqual([]);
+  });
+
+  it('a vertex with fewer tight rows than free columns: the extra column keeps its printed value, the others are solved exactly', () => {
+    // x + y + z ≤ 1 (tight) and x − y = 1/3; printed 8-digit values overshoot the first row.
+    const problem = exact({
+      sense: 'minimize',
+      variables: [{ name: 'x' }, { name: 'y' }, { name: 'z' }],
+      objective: { x: -1, y: -1, z: -1 },
+      constraints: [
+        { coefficients: { x: 1, y: 1, z: 1 }, relation: '<=', rhs: 1 },
+        { coefficients: { x: 1, y: -1 }, relation: '=', rhs: '1/3' },
+      ],
+    });
+    const check = exactIncumbent(problem, ['0.5333334', '0.2000001', '0.2666666']);
+    expect(check).toMatchObject({ verified: true, method: 'vertex-solve' });
+    if (!check.verified) return;
+    const [x, y, z] = check.values as [Rational, Rational, Rational];
+    expect(RATIONALS.format(RATIONALS.sub(x, y))).toBe('1/3');
+    expect(RATIONALS.format(RATIONALS.add(RATIONALS.add(x, y), z))).toBe('1');
+    expect(violations(problem, check.values)).toEqual([]);
   });
 });
