@@ -109,6 +109,29 @@ describe.skipIf(!HAVE_CBC || !HAVE_GLPK)('CBC and GLPK agree', () => {
     }
   });
 
+  it('a relative gap: the solver may stop early, and OPTIMAL then says it is within that gap', async () => {
+    // 40 items, 3 knapsack rows: both solvers find an incumbent within 30 % of their bound at once.
+    const random = mulberry32(3);
+    const names = Array.from({ length: 40 }, (_, j) => `i${j}`);
+    const problem: LpProblemInput = {
+      sense: 'maximize',
+      variables: names.map((name) => ({ name, upper: 1, integer: true })),
+      objective: Object.fromEntries(names.map((name) => [name, 10 + Math.floor(random() * 90)])),
+      constraints: Array.from({ length: 3 }, () => ({ coefficients: Object.fromEntries(names.map((name) => [name, 5 + Math.floor(random() * 40)])), relation: '<=' as const, rhs: 300 })),
+    };
+    for (const kind of ['cbc', 'glpk'] as const) {
+      const result = await run(kind, { problem, relative_gap: '3/10' });
+      const output = ok(result);
+      expect(output.status, kind).toBe('OPTIMAL');
+      expect(output.solver?.relative_gap).toBe(0.3);
+      expect(output.reason).toMatch(/within the relative gap 0.3 asked for/);
+      expect(result.assurance.basis).toMatch(/within the relative gap 0.3/);
+    }
+    const outside = await run('cbc', { problem, relative_gap: '3/2' });
+    expect(outside.execution.status).toBe('ERROR');
+    expect(outside.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'relative_gap'] });
+  });
+
   it('a time limit with an incumbent: FEASIBLE, PARTIAL, the bound and gap labelled the solver’s', async () => {
     const problem = marketSplit(11, 5, 40);
     for (const kind of ['cbc', 'glpk'] as const) {
@@ -144,6 +167,12 @@ describe.skipIf(!HAVE_CBC)('solver runs are bounded, and a tampered answer is ne
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300).unref();
     await expect(runMilpSolver(tools, written.feed, { signal: controller.signal, deadline: Date.now() + 60_000, timeLimitS: 60, relativeGap: 0 })).rejects.toMatchObject({ code: 'EXECUTION_CANCELLED' });
+  });
+
+  it('a run past its deadline kills the solver and rejects with EXECUTION_TIMEOUT', async () => {
+    const written = writeSolverMps(exactMilp(canonicalLpProblem(marketSplit(5, 6, 60))), (field) => field);
+    if (!('feed' in written)) throw new Error('the market split is not infeasible');
+    await expect(runMilpSolver(tools, written.feed, { deadline: Date.now() + 400, timeLimitS: 60, relativeGap: 0 })).rejects.toMatchObject({ code: 'EXECUTION_TIMEOUT' });
   });
 
   it('a solver that says Optimal with a point violating a row: UNKNOWN, incumbent not verified, no solution given', async () => {

@@ -11,7 +11,10 @@ import {
   JacobianError,
   LP_LIMITS,
   LP_PROBLEM_SCHEMA_URI,
+  LpNumberSchema,
   LpProblemInputSchema,
+  lpNumber,
+  RATIONALS,
   resolveLpOperand,
   runKernel,
   type CapabilityContext,
@@ -38,8 +41,8 @@ export const MilpSolveInput = z
   .object({
     problem: LpProblemInputSchema.optional(),
     problem_uri: z.string().min(1).max(2048).optional().describe(`a stored linear program (${LP_PROBLEM_SCHEMA_URI}), instead of problem`),
-    time_limit_s: z.number().positive().max(MAX_TIME_LIMIT_S).optional().describe("the solver's time limit in seconds; at most the run's wall-time budget; default: what the budget leaves"),
-    relative_gap: z.number().min(0).max(1).optional().describe('stop once the solver proves its incumbent within this relative gap of optimal; default 0'),
+    time_limit_s: z.number().int().positive().max(MAX_TIME_LIMIT_S).optional().describe("the solver's time limit in whole seconds; at most the run's wall-time budget; default: what the budget leaves"),
+    relative_gap: LpNumberSchema.optional().describe('stop once the solver proves its incumbent within this relative gap of optimal, a number in [0, 1] written exactly ("0.01", "1/100"); default 0'),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -179,6 +182,10 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
           hint: 'raise budget.wall_time_ms or lower time_limit_s',
         });
       }
+      const gap = input.relative_gap === undefined ? null : lpNumber(input.relative_gap, ['payload', 'relative_gap']);
+      if (gap !== null && (gap.num < 0n || gap.num > gap.den)) {
+        throw new JacobianError('INVALID_REQUEST', `payload.relative_gap: ${RATIONALS.format(gap)} is not in [0, 1] (rule relative-gap-range)`, { path: ['payload', 'relative_gap'], data: { rule: 'relative-gap-range' } });
+      }
       const tools = probe?.tools;
       if (tools === undefined) throw new JacobianError('PROVIDER_UNAVAILABLE', `${name} has not passed its probe in this process`);
       const resolved = await resolveLpOperand(input, context.artifacts, { signal: context.signal });
@@ -206,7 +213,7 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
       // glpsol takes whole seconds (at least 1): the limit reported is the one it was given.
       const asked = solverTimeLimit(input.time_limit_s, context);
       const timeLimitS = runtime.provider === GLPK_PROVIDER ? Math.max(1, Math.floor(asked)) : asked;
-      const relativeGap = input.relative_gap ?? 0;
+      const relativeGap = gap === null ? 0 : Number(gap.num) / Number(gap.den);
       const answer = await runMilpSolver(tools, feed, { signal: context.signal, deadline: context.deadline, timeLimitS, relativeGap, memoryMb: context.budget.memory_mb });
       // The solver minimizes objectiveFactor · c·x; ours is c·x + c₀.
       const factor = Number(feed.objectiveFactor.num) / Number(feed.objectiveFactor.den);

@@ -70,7 +70,8 @@ export function readCbcSolution(text: string, log: string, columns: number, rows
   const objective = number('CBC', head[2] as string);
   let verdict: SolverVerdict;
   let incumbent: boolean;
-  if (said === 'Optimal') [verdict, incumbent] = [SolverVerdict.OPTIMAL, true];
+  // "Optimal (within gap tolerance)": stopped at the relative gap it was allowed.
+  if (said === 'Optimal' || said === 'Optimal (within gap tolerance)') [verdict, incumbent] = [SolverVerdict.OPTIMAL, true];
   else if (said === 'Infeasible' || said === 'Integer infeasible') [verdict, incumbent] = [SolverVerdict.INFEASIBLE, false];
   else if (said === 'Unbounded') [verdict, incumbent] = [SolverVerdict.UNBOUNDED, false];
   else if (/^Stopped on [a-z-]+ \(no integer solution - continuous used\)$/.test(said)) [verdict, incumbent] = [SolverVerdict.LIMIT, false];
@@ -96,8 +97,10 @@ export function readCbcSolution(text: string, log: string, columns: number, rows
   const values = incumbent ? columnValues('CBC', found, columns) : null;
   const logBound = /^Lower bound:\s+(\S+)\s*$/m.exec(log)?.[1];
   const logGap = /^Gap:\s+(\S+)\s*$/m.exec(log)?.[1];
-  const bound = logBound !== undefined ? number('CBC', logBound) : verdict === SolverVerdict.OPTIMAL ? objective : null;
-  const gap = logGap === undefined || logGap === 'inf' ? (verdict === SolverVerdict.OPTIMAL && logGap === undefined ? 0 : null) : number('CBC', logGap);
+  // Without a bound in the log, a proved optimum is its own bound (gap 0); nothing else is assumed.
+  const proved = said === 'Optimal';
+  const bound = logBound !== undefined ? number('CBC', logBound) : proved ? objective : null;
+  const gap = logGap === undefined || logGap === 'inf' ? (proved && logGap === undefined ? 0 : null) : number('CBC', logGap);
   return { verdict, said, values, objective: incumbent ? objective : null, bound, gap };
 }
 

@@ -155,6 +155,9 @@ describe('reading the solvers strictly, and the exact check of what they say', (
     expect(readCbcSolution(`Stopped on time (no integer solution - continuous used) - objective value 53.3\n${rows}`, 'Lower bound:                    55.302\n', 2, 2)).toMatchObject({ verdict: 'LIMIT', values: null, bound: 55.302 });
     const limited = readCbcSolution(cbcFile('3', '2').replace('Optimal', 'Stopped on time'), 'Objective value: -5\nLower bound:                    -6.5\nGap:                            0.3\n', feed.columns, feed.rows.length);
     expect(limited).toMatchObject({ verdict: 'LIMIT', values: ['3', '2'], objective: -5, bound: -6.5, gap: 0.3 });
+    // Stopped at the allowed gap: optimal as CBC says, but its bound is not assumed to be the objective.
+    const withinGap = readCbcSolution(cbcFile('3', '2').replace('Optimal', 'Optimal (within gap tolerance)'), 'Objective value: -5\n', feed.columns, feed.rows.length);
+    expect(withinGap).toMatchObject({ verdict: 'OPTIMAL', said: 'Optimal (within gap tolerance)', bound: null, gap: null });
   });
 
   it('reads glpsol MIP and LP files, with the closing message deciding an undefined status', () => {
