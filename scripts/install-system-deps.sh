@@ -7,6 +7,8 @@
 #   cadical                        the SAT solver of the SAT-based providers
 #   singular                       the Groebner-basis provider, and the truth the TypeScript engine is compared with
 #   pari-gp                        PARI/GP (gp): the exact linear algebra provider, and the truth our matrix engine is compared with
+#   coinor-cbc                     CBC (cbc): the first mixed-integer programming provider of milp.solve
+#   glpk-utils                     GLPK (glpsol): milp.solve's provider when CBC is absent, and CBC's peer in the agreement tests
 #   prometheus                     for promtool: the alert rules in infra/observability are checked and unit-tested
 #   glpk-utils coinor-cbc          glpsol and cbc: the LP text format tests check that they read our written CPLEX LP and MPS
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
@@ -21,6 +23,8 @@ command -v nauty-geng >/dev/null 2>&1 || need+=(nauty)
 command -v cadical >/dev/null 2>&1 || need+=(cadical)
 command -v Singular >/dev/null 2>&1 || need+=(singular)
 command -v gp >/dev/null 2>&1 || need+=(pari-gp)
+command -v cbc >/dev/null 2>&1 || need+=(coinor-cbc)
+command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
 command -v cbc >/dev/null 2>&1 || need+=(coinor-cbc)

@@ -354,6 +354,11 @@ const EXPECTED: [string, string][] = [
   ['parse CPLEX LP format linear program', 'lp.problem.construct'],
   ['store a linear program', 'lp.problem.construct'],
   ['import a mixed integer program from free MPS text', 'lp.problem.construct'],
+  ['solve a mixed integer program', 'milp.solve'],
+  ['integer linear programming with exact rational data', 'milp.solve'],
+  ['0-1 knapsack problem', 'milp.solve'],
+  ['branch and bound for an integer program', 'milp.solve'],
+  ['MILP solver CBC', 'milp.solve'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

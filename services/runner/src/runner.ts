@@ -59,6 +59,8 @@ import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
 import { singularProvider } from './providers/singular.js';
 import { pariProvider } from './providers/pari.js';
+import { milpSolverProvider } from './providers/milp-solvers.js';
+import { milpSolve } from './lp/milp/milp-solve.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
 import { findModel } from './sat/model-find.js';
 import { SAT_TS_PROVIDER, SAT_TS_SOURCES } from './sat/solve.js';
@@ -232,6 +234,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const linearAlgebra = firstHealthyOf([pari, linearAlgebraTs], skipped);
   // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
+  const cbc = once(milpSolverProvider('cbc', health));
+  const glpk = once(milpSolverProvider('glpk', health));
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -272,6 +276,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(typescriptProvider('jacobian-lp-problem-ts', ['./lp/problem-construct.ts'], ['lp-problem-construction', 'cplex-lp-format', 'free-mps-format'], [...LP_SOURCES, ...LP_TEXT_SOURCES]), () => constructLpProblem),
     capabilityRegistration(lp, (runtime) => lpSolve(runtime)),
     capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
+    // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
+    capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

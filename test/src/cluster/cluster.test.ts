@@ -105,6 +105,7 @@ const RUNNER_CAPABILITIES = [
   'lp.problem.construct',
   'lp.solve',
   'polytope.separate',
+  'milp.solve',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
