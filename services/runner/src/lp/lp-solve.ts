@@ -106,7 +106,7 @@ export function lpSolve(runtime: ProviderRuntime): CapabilityDefinition<LpSolveI
       'maximize subject to constraints',
       'LP relaxation',
     ],
-    domain: 'lp',
+    domain: 'optimization',
     modes: ['EXPLORE'],
     role: 'producer',
     pool: 'heavy',

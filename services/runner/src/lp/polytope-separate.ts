@@ -101,7 +101,7 @@ export function polytopeSeparate(runtime: ProviderRuntime): CapabilityDefinition
       'Decide exactly whether a point lies in a polytope given by vertices (V-polytope, convex hull) or by inequalities a·x ≤ b (H-polytope). INSIDE a V-polytope: a convex combination of the vertices equal to the point. Outside: a separating hyperplane normal·x ≤ offset on the polytope with normal·p > offset, from the Farkas certificate of an exact LP (or the violated inequality). Both answers checked exactly.',
     tags: ['polytope', 'convex-geometry', 'linear-programming', 'exact', 'certificate', float ? 'highs' : 'typescript'],
     keywords: ['separating hyperplane', 'separation oracle', 'point in polytope', 'convex hull membership', 'is the point in the convex hull', 'convex combination', 'V-polytope', 'H-polytope', 'halfspaces', 'Farkas lemma', 'Caratheodory'],
-    domain: 'polytope',
+    domain: 'optimization',
     modes: ['EXPLORE'],
     role: 'producer',
     pool: 'heavy',

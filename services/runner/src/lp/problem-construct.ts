@@ -110,7 +110,7 @@ export const constructLpProblem: CapabilityDefinition<ConstructLpProblemInput, C
     'objective and constraints',
     'import an optimization model',
   ],
-  domain: 'lp',
+  domain: 'optimization',
   modes: ['EXPLORE'],
   role: 'producer',
   pool: 'light',

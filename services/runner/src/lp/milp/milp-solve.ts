@@ -151,7 +151,7 @@ export function milpSolve(runtime: ProviderRuntime, solvers: { cbc?: MilpSolverP
       'GLPK',
       'glpsol',
     ],
-    domain: 'lp',
+    domain: 'optimization',
     modes: ['EXPLORE'],
     role: 'producer',
     pool: 'heavy',
