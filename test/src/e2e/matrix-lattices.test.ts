@@ -5,6 +5,7 @@
  * generators, δ out of range refused naming the rule, the Hermite basis of a lattice and the
  * index of a sublattice with a witness when it is not one.
  */
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_TEST_TIMEOUT_MS, HOOK_TIMEOUT_MS, startJacobian, type Connection, type JacobianFixture } from '../support/jacobian.js';
 import { ARTIFACT_URI, mathFind, mathRun } from '../support/tools.js';
@@ -45,9 +46,10 @@ async function verify(payload: Record<string, unknown>): Promise<{ level: string
 type Reduced = { reduced: string[][]; transform: string[][]; rank: number; delta: string; shortest_vector: string[]; dependent_generators: boolean; result_uri: string };
 
 describe('lattices through MCP', () => {
-  it('lists the producers on our TypeScript provider and the checker on the checker\'s, and finds LLL by its name', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('lists LLL on PARI/GP where gp is installed, the other producers on our TypeScript provider and the checker on the checker\'s, and finds LLL by its name', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const gpInstalled = ['/usr/bin/gp', '/usr/local/bin/gp'].some((file) => existsSync(file));
     for (const [id, provider] of [
-      ['lattice.basis.reduce', 'jacobian-linear-algebra-ts'],
+      ['lattice.basis.reduce', gpInstalled ? 'pari-gp' : 'jacobian-linear-algebra-ts'],
       ['lattice.hermite_normal_form.compute', 'jacobian-linear-algebra-ts'],
       ['lattice.sublattice_index.compute', 'jacobian-linear-algebra-ts'],
       ['lattice.basis.verify', 'jacobian-checker-ts'],
