@@ -530,7 +530,10 @@ export {
   RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
   RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
   RationalCanonicalFormClaimInputSchema,
+  maxTransformEntryTextLength,
   RationalCanonicalFormClaimSchema,
+  TRANSFORM_TEXT_BUDGET,
+  transformSizeProblem,
 } from './domains/matrix/index.js';
 export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from './domains/matrix/index.js';
 export type { CoefficientBound, EntryProblem, EntrySizeLimit, ExplicitMatrix, MatrixEntry, MatrixOperand, MatrixPayload, MatrixRing, ResolvedMatrix, ResolvedMatrixRing } from './domains/matrix/index.js';

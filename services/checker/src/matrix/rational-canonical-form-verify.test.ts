@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  makeRational,
+  MATRIX_LIMITS,
+  maxTransformEntryTextLength,
   RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
   RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
+  RationalCanonicalFormClaimSchema,
+  RATIONALS,
   type CapabilityResult,
   type InstalledCapability,
+  type Rational,
 } from '@jacobian/shared';
 import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
 import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
@@ -78,6 +84,34 @@ describe('matrix.rational_canonical_form.verify as a capability', () => {
     expect(out(await run({ result_uri: good }))).toMatchObject({ verdict: 'ACCEPTED', claim_uri: good, claim_kind: 'MATRIX_RATIONAL_CANONICAL_FORM' });
     const bad = await put({ ...GOOD, transform: strings([[0, 1, 2], [1, 0, 0], [0, 1, 4]]) });
     expect(out(await run({ result_uri: bad }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_SIMILAR', verification_record_uri: null });
+  });
+
+  it('a 20×20 Q claim whose P has entries beyond the entry text limit: verified stored and inline; an entry beyond transform-size refused, a wrong one rejected', async () => {
+    // A e_i = a_i e_(i+1) (i < n), A e_n = c, a_i = (10^150 + i)/(i + 2): in the basis w_k = A^k e_1 = (a_1 ⋯ a_k) e_(k+1),
+    // A w_(n−1) = (a_1 ⋯ a_(n−1)) c = Σ γ_k w_k with γ_k = c_(k+1) a_(k+1) ⋯ a_(n−1): one block, χ = x^n − Σ γ_k x^k, P = diag(a_1 ⋯ a_k).
+    const n = 20;
+    const a = Array.from({ length: n - 1 }, (_, i) => makeRational(10n ** 150n + BigInt(i), BigInt(i + 2)));
+    const c = Array.from({ length: n }, (_, i) => BigInt((i % 5) - 2 || 1));
+    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j === n - 1 ? String(c[i]) : i === j + 1 ? RATIONALS.format(a[j] as Rational) : '0')));
+    const prefix = [RATIONALS.one];
+    for (const x of a) prefix.push(RATIONALS.mul(prefix[prefix.length - 1] as Rational, x));
+    const whole = prefix[n - 1] as Rational;
+    const chi = [...Array.from({ length: n }, (_, k) => RATIONALS.format(RATIONALS.neg(RATIONALS.div(RATIONALS.mul(makeRational(c[k] as bigint, 1n), whole), prefix[k] as Rational)))), '1'];
+    const transform = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? RATIONALS.format(prefix[i] as Rational) : '0')));
+    expect(Math.max(...transform.flat().map((t) => t.length))).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
+    const stored = RationalCanonicalFormClaimSchema.parse({ matrix: matrix(rows), invariant_factors: [chi], transform });
+    const uri = (await h.artifacts.put({ schema_uri: RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI, payload: stored, parents: [], summary: {} })).uri;
+    expect(out(await run({ result_uri: uri }))).toMatchObject({ verdict: 'ACCEPTED' });
+    const inline = { matrix: { ring: { kind: 'Q' }, rows }, invariant_factors: [chi], transform };
+    expect(out(await run({ claim: inline }))).toMatchObject({ verdict: 'ACCEPTED' });
+    // Within the limit but off (P_11 doubled): rejected; one character beyond n×n's entry limit: refused before parsing, naming the place and the rule.
+    const off = transform.map((row, i) => row.map((t, j) => (i === 1 && j === 1 ? RATIONALS.format(RATIONALS.mul(prefix[1] as Rational, makeRational(2n, 1n))) : t)));
+    expect(out(await run({ claim: { ...inline, transform: off } }))).toMatchObject({ verdict: 'REJECTED', reason_code: 'NOT_SIMILAR' });
+    const long = transform.map((row, i) => row.map((t, j) => (i === 2 && j === 3 ? '1'.repeat(maxTransformEntryTextLength(n) + 1) : t)));
+    const tooLong = await run({ claim: { ...inline, transform: long } });
+    expect(tooLong.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'claim', 'transform', 2, 3] });
+    expect(tooLong.diagnostics[0]?.message).toMatch(/rule transform-size/);
+    expect(RationalCanonicalFormClaimSchema.safeParse({ ...stored, transform: long }).success).toBe(false);
   });
 
   it('answers a bad entry with an error at its place, not a verdict', async () => {

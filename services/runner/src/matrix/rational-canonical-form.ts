@@ -14,6 +14,7 @@ import {
   RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
   RationalCanonicalFormClaimSchema,
   runKernel,
+  transformSizeProblem,
   type CapabilityContext,
   type CapabilityDefinition,
   type Diagnostic,
@@ -108,12 +109,19 @@ export function rationalCanonicalFormCompute(runtime: ProviderRuntime): Capabili
       const { output, ms } = await runSpectral(context, 'rational_canonical_form', resolved);
       const variable = input.variable ?? 'x';
       const diagnostics: Diagnostic[] = [];
-      const claim = RationalCanonicalFormClaimSchema.parse({ matrix: resolved.matrix, invariant_factors: output.invariant_factors, transform: output.transform });
-      const resultUri = await storeClaim(
-        { schema_uri: RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { n: resolved.matrix.nrows, blocks: output.invariant_factors.length } },
-        context,
-        diagnostics,
-      );
+      // A P too large for one artifact (rule transform-size) is answered, but not stored.
+      const tooLarge = transformSizeProblem(output.transform, resolved.matrix.nrows);
+      let resultUri: string | null = null;
+      if (tooLarge !== null) {
+        diagnostics.push({ severity: 'WARNING', code: 'EVIDENCE_NOT_RETAINED', stage: 'ARTIFACT', message: `the claim was not stored: P at ${tooLarge.path.join('.')}: ${tooLarge.message}`.slice(0, 2000), path: null, hint: 'the answer in the output stands' });
+      } else {
+        const claim = RationalCanonicalFormClaimSchema.parse({ matrix: resolved.matrix, invariant_factors: output.invariant_factors, transform: output.transform });
+        resultUri = await storeClaim(
+          { schema_uri: RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, semantics_uri: RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI, payload: claim, parents: resolved.input_uris, summary: { n: resolved.matrix.nrows, blocks: output.invariant_factors.length } },
+          context,
+          diagnostics,
+        );
+      }
       return exactOutcome<RationalCanonicalFormOutput>(
         {
           invariant_factors: output.invariant_factors.map((coefficients) => ({ polynomial: polynomialText(resolved.matrix, coefficients, variable), coefficients, degree: coefficients.length - 1 })),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityResultSchema, RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, RationalCanonicalFormClaimSchema, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { CapabilityResultSchema, makeRational, MATRIX_LIMITS, RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI, RationalCanonicalFormClaimSchema, RATIONALS, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime, type Rational } from '@jacobian/shared';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../testing/fixtures.js';
 import { constructMatrix, type ConstructMatrixOutput } from './construct-explicit.js';
 import { eigenvaluesCompute, type EigenvaluesOutput } from './eigenvalues.js';
@@ -67,6 +67,29 @@ describe('rational canonical form and eigenvalue capabilities', () => {
     expect(manifest.schema_uri).toBe(RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI);
     expect(manifest.parents).toEqual([stored.matrix_uri]);
     expect(RationalCanonicalFormClaimSchema.parse(payload)).toMatchObject({ invariant_factors: [['-2', '1'], ['6', '-5', '1']], transform: out.transform });
+  });
+
+  it('a 20×20 Q matrix whose transform entries are longer than the entry text limit: P stored in the claim, the Krylov basis scaled to integers', async () => {
+    // A e_i = a_i e_(i+1) (i < n), A e_n = c, a_i = (10^150 + i)/(i + 2): e_1 is cyclic and its Krylov
+    // basis is A^k e_1 = (a_1 ⋯ a_k) e_(k+1), so P is diagonal with P_kk / P_00 = a_1 ⋯ a_k (2,850 digits at k = 19).
+    const n = 20;
+    const a = Array.from({ length: n - 1 }, (_, i) => makeRational(10n ** 150n + BigInt(i), BigInt(i + 2)));
+    const c = Array.from({ length: n }, (_, i) => String((i % 5) - 2 || 1));
+    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j === n - 1 ? (c[i] as string) : i === j + 1 ? RATIONALS.format(a[j] as Rational) : '0')));
+    const out = ok<RationalCanonicalFormOutput>(await run(RCF, { matrix: { ring: Q, rows } }));
+    expect(out.blocks).toBe(1);
+    const P = out.transform.map((row) => row.map((t) => RATIONALS.parseCanonical(t) as Rational));
+    let product = RATIONALS.one;
+    for (let k = 0; k < n; k++) {
+      if (k > 0) product = RATIONALS.mul(product, a[k - 1] as Rational);
+      for (let j = 0; j < n; j++) if (j !== k) expect(RATIONALS.isZero((P[k] as Rational[])[j] as Rational)).toBe(true);
+      expect(RATIONALS.format(RATIONALS.div((P[k] as Rational[])[k] as Rational, (P[0] as Rational[])[0] as Rational))).toBe(RATIONALS.format(product));
+    }
+    const longest = Math.max(...out.transform.flat().map((t) => t.length));
+    expect(longest).toBeGreaterThan(MATRIX_LIMITS.maxEntryTextLength);
+    expect(out.result_uri).not.toBeNull();
+    const stored = RationalCanonicalFormClaimSchema.parse((await h.artifacts.get(out.result_uri ?? '')).payload);
+    expect(stored.transform).toEqual(out.transform);
   });
 
   it('eigenvalues over Q: rational ones with both multiplicities, the rest as irreducible factors', async () => {

@@ -95,7 +95,10 @@ export {
   RATIONAL_CANONICAL_FORM_CLAIM_SCHEMA_URI,
   RATIONAL_CANONICAL_FORM_CLAIM_SEMANTICS_URI,
   RationalCanonicalFormClaimInputSchema,
+  maxTransformEntryTextLength,
   RationalCanonicalFormClaimSchema,
+  TRANSFORM_TEXT_BUDGET,
+  transformSizeProblem,
 } from './rational-canonical-form-claim.js';
 export type { RationalCanonicalFormClaim, RationalCanonicalFormClaimInput } from './rational-canonical-form-claim.js';
 

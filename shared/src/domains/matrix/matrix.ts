@@ -34,6 +34,8 @@ export const MatrixRule = {
   CANONICAL: 'canonical-entry',
   /** A polynomial coefficient longer than any coefficient of a polynomial whose roots are eigenvalues of the matrix can be (coefficient-bounds.ts). */
   COEFFICIENT_SIZE: 'coefficient-size',
+  /** A similarity transform's entries longer than a claim the artifact store can hold allows (rational-canonical-form-claim.ts). */
+  TRANSFORM_SIZE: 'transform-size',
 } as const;
 export type MatrixRule = (typeof MatrixRule)[keyof typeof MatrixRule];
 
