@@ -54,7 +54,7 @@ linalg  determinant, rank, HNF, SNF and charpoly of random integer matrices (n =
         entries ±2^10 and ±2^64): our TypeScript engine vs PARI/GP run directly, the PARI provider
         vs PARI direct, and sympy (timed out per call). Needs /usr/bin/gp. Not part of all.
 lp      exact LP: our lp.solve engine (HiGHS start + exact simplex), the pure exact simplex, HiGHS
-        alone and glpsol --exact (and glpsol's float simplex) on dense random LPs 50×50 and
+        alone and glpsol --exact (and glpsol's float simplex) on two families of dense random LPs 50×50 and
         200×200, transportation, assignment and set cover relaxations; the checker's certificate
         check against our solve. Needs /usr/bin/glpsol (glpk-utils). Not part of all.
 
@@ -99,7 +99,7 @@ Options:
   --linalg-sympy-timeout S  linalg: seconds before a sympy call is killed (default 20)
   --linalg-ts-timeout S  linalg: seconds before our engine is stopped by its checkpoint (default 120)
   --lp-reps N            lp: repetitions per case, medians reported (default 3)
-  --lp-only A,B          lp: run only the cases whose name contains A or B (dense-50, dense-200,
+  --lp-only A,B          lp: run only the cases whose name contains A or B (dense-50, dense-200, mixed-50, mixed-200,
                          transport-20x30, assignment-30, setcover-150x300)
   --lp-ts-timeout S      lp: seconds before one of our solves is stopped by its checkpoint (default 120)
   --lp-glpsol-timeout S  lp: seconds before glpsol is killed (default 120)
@@ -334,7 +334,7 @@ async function main(): Promise<number> {
         await teardown(context);
         process.stdout.write(`\n== lp ==\n${printLpTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
-        if (report.rows.some((row) => !row.agree)) failed = true;
+        if (report.rows.some((row) => row.agree === false)) failed = true;
       } else if (name === 'startup') {
         const report = await runStartupBench(context, { rounds: positiveInt('startup-rounds', values['startup-rounds'], 5) });
         report.stopped = await teardown(context);
