@@ -18,11 +18,12 @@ import { stopPeerShells } from './peer.js';
 import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
 import { checkGp, printLinalgTables, runLinalgBench } from './linalg.js';
+import { checkGlpsol, printLpTables, runLpBench } from './lp.js';
 import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
 import { printStartupTables, runStartupBench } from './startup.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|lp|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -52,6 +53,10 @@ polynomial reduced Groebner bases of cyclic-5/6 and katsura-5/6 (grevlex over Q)
 linalg  determinant, rank, HNF, SNF and charpoly of random integer matrices (n = 20, 50, 100;
         entries ±2^10 and ±2^64): our TypeScript engine vs PARI/GP run directly, the PARI provider
         vs PARI direct, and sympy (timed out per call). Needs /usr/bin/gp. Not part of all.
+lp      exact LP: our lp.solve engine (HiGHS start + exact simplex), the pure exact simplex, HiGHS
+        alone and glpsol --exact (and glpsol's float simplex) on two families of dense random LPs 50×50 and
+        200×200, transportation, assignment and set cover relaxations; the checker's certificate
+        check against our solve. Needs /usr/bin/glpsol (glpk-utils). Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -93,6 +98,11 @@ Options:
   --linalg-sizes N,M     linalg: matrix orders (default 20,50,100)
   --linalg-sympy-timeout S  linalg: seconds before a sympy call is killed (default 20)
   --linalg-ts-timeout S  linalg: seconds before our engine is stopped by its checkpoint (default 120)
+  --lp-reps N            lp: repetitions per case, medians reported (default 3)
+  --lp-only A,B          lp: run only the cases whose name contains A or B (dense-50, dense-200, mixed-50, mixed-200,
+                         transport-20x30, assignment-30, setcover-150x300)
+  --lp-ts-timeout S      lp: seconds before one of our solves is stopped by its checkpoint (default 120)
+  --lp-glpsol-timeout S  lp: seconds before glpsol is killed (default 120)
   --load-rounds N        find-load: idle/loaded phase pairs (default 3)
   --load-idle-calls N    find-load: math.find calls of each idle phase (default 200)
   --load-graph-calls N   find-load: large inline-graph calls in flight in each loaded phase (default 20)
@@ -154,6 +164,10 @@ async function main(): Promise<number> {
       'linalg-sizes': { type: 'string' },
       'linalg-sympy-timeout': { type: 'string' },
       'linalg-ts-timeout': { type: 'string' },
+      'lp-reps': { type: 'string' },
+      'lp-only': { type: 'string' },
+      'lp-ts-timeout': { type: 'string' },
+      'lp-glpsol-timeout': { type: 'string' },
       'load-rounds': { type: 'string' },
       'load-idle-calls': { type: 'string' },
       'load-graph-calls': { type: 'string' },
@@ -170,7 +184,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'lp', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
@@ -178,6 +192,7 @@ async function main(): Promise<number> {
   if (benchmarks.includes('sat')) checkCadical();
   if (benchmarks.includes('polynomial')) checkSingular();
   if (benchmarks.includes('linalg')) checkGp();
+  if (benchmarks.includes('lp')) checkGlpsol();
   const graphOrders = (values['graphs-orders'] ?? '9,10').split(',').map((part) => positiveInt('graphs-orders', part, 0));
   if (graphOrders.some((n) => n > 10)) throw new Error('--graphs-orders: the TypeScript provider enumerates orders up to 10');
   const era = (values.era ?? 'modern') as Era;
@@ -309,6 +324,17 @@ async function main(): Promise<number> {
         process.stdout.write(`\n== linalg ==\n${printLinalgTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.rows.some((row) => !row.agree)) failed = true;
+      } else if (name === 'lp') {
+        const report = await runLpBench(context, {
+          reps: positiveInt('lp-reps', values['lp-reps'], 3),
+          only: (values['lp-only'] ?? '').split(',').filter((part) => part !== ''),
+          typescriptTimeoutMs: positiveInt('lp-ts-timeout', values['lp-ts-timeout'], 120) * 1000,
+          glpsolTimeoutMs: positiveInt('lp-glpsol-timeout', values['lp-glpsol-timeout'], 120) * 1000,
+        });
+        await teardown(context);
+        process.stdout.write(`\n== lp ==\n${printLpTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.rows.some((row) => row.agree === false)) failed = true;
       } else if (name === 'startup') {
         const report = await runStartupBench(context, { rounds: positiveInt('startup-rounds', values['startup-rounds'], 5) });
         report.stopped = await teardown(context);

@@ -15,3 +15,5 @@ export { hermiteNormalForm, smithNormalForm } from './matrix/normal-form-engine.
 export { rationalCharacteristicPolynomial } from './matrix/characteristic.js';
 export { findGpExecutable, gpArguments, gpMatrix, probePari, type PariTools } from './providers/pari.js';
 export { pariCharacteristic, pariDeterminant, pariHermite, pariRank, pariSmith } from './matrix/pari-backend.js';
+export { solveLp, type LpSolution } from './lp/solve-lp.js';
+export { highsStart, loadHighs, type Highs } from './lp/highs-start.js';

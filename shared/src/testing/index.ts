@@ -21,3 +21,5 @@ export { carriesJsonRpcResult, LEGACY_HEADERS, LEGACY_INITIALIZE, MODERN_FIND, M
 export type { RawExchange, RawHttpOptions, RawRequest, RawResponse } from './raw-http.js';
 export { slowCheckProvider } from './slow-check-provider.js';
 export type { SlowCheckProvider } from './slow-check-provider.js';
+export { GLPK_EXACT_INTEGER_LIMIT, glpkExactFeed, glpkValueAgrees, readGlpkBasicSolution } from '../domains/lp/glpk-exact.testing.js';
+export type { GlpkBasicSolution, GlpkExactFeed, GlpkStatus } from '../domains/lp/glpk-exact.testing.js';
