@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../canonical-json.js';
 import { JacobianError } from '../../errors.js';
 import { canonicalLpCertificateClaim, LpCertificateClaimInputSchema, LpCertificateClaimSchema } from './certificate.js';
-import { canonicalLpProblem, LP_LIMITS, LpProblemSchema, LpRule, parseLpNumber, type LpProblemInput } from './problem.js';
+import { canonicalLpProblem, LP_LIMITS, LpProblemSchema, LpRule, parseLpNumber, type LpProblem, type LpProblemInput } from './problem.js';
 
 const diet: LpProblemInput = {
   sense: 'minimize',
@@ -79,6 +79,65 @@ describe('LP problems', () => {
     const problem = canonicalLpProblem(diet);
     const result = LpProblemSchema.safeParse({ ...problem, objective: { x: '4/2' } });
     expect(result.success).toBe(false);
+  });
+
+  /** The old check, rebuilt here: a stored problem is canonical when canonicalLpProblem gives it back unchanged. */
+  const rebuildsUnchanged = (stored: unknown): boolean => {
+    try {
+      return canonicalize(canonicalLpProblem(stored as LpProblemInput, [])) === canonicalize(stored);
+    } catch (error) {
+      if (error instanceof JacobianError) return false;
+      throw error;
+    }
+  };
+  const stored = canonicalLpProblem(diet);
+  const row = (coefficients: Record<string, string>, rhs = '3'): LpProblem['constraints'][number] => ({ name: 'r1', coefficients, relation: '>=', rhs });
+
+  it.each<[string, LpProblem, string, (string | number)[]]>([
+    ['a non-reduced fraction', { ...stored, objective: { x: '2/4' } }, LpRule.CANONICAL, ['objective', 'x']],
+    ['a fraction over 1', { ...stored, objective: { x: '1/1' } }, LpRule.CANONICAL, ['objective', 'x']],
+    ['a negative denominator', { ...stored, objective: { x: '1/-2' } }, LpRule.NUMBER_SYNTAX, ['objective', 'x']],
+    ['a plus sign', { ...stored, constraints: [row({ x: '+1' }), ...stored.constraints.slice(1)] }, LpRule.CANONICAL, ['constraints', 0, 'coefficients', 'x']],
+    ['a leading zero', { ...stored, constraints: [row({ x: '1' }, '03'), ...stored.constraints.slice(1)] }, LpRule.CANONICAL, ['constraints', 0, 'rhs']],
+    ['minus zero', { ...stored, objective_constant: '-0' }, LpRule.CANONICAL, ['objective_constant']],
+    ['a decimal', { ...stored, variables: [{ ...stored.variables[0]!, upper: '2.5' }, ...stored.variables.slice(1)] }, LpRule.CANONICAL, ['variables', 0, 'upper']],
+    ['a space', { ...stored, variables: [{ ...stored.variables[0]!, lower: ' 0' }, ...stored.variables.slice(1)] }, LpRule.CANONICAL, ['variables', 0, 'lower']],
+    ['a zero denominator', { ...stored, objective: { x: '1/0' } }, LpRule.ZERO_DENOMINATOR, ['objective', 'x']],
+    ['a number over 1024 bits', { ...stored, objective: { x: `${2n ** 1024n}` } }, LpRule.NUMBER_SIZE, ['objective', 'x']],
+    ['a zero coefficient', { ...stored, objective: { x: '2', z: '0' } }, LpRule.CANONICAL, ['objective', 'z']],
+    ['a zero coefficient in a row', { ...stored, constraints: [row({ x: '1', y: '0' }), ...stored.constraints.slice(1)] }, LpRule.CANONICAL, ['constraints', 0, 'coefficients', 'y']],
+    ['an undeclared key', { ...stored, constraints: [row({ w: '1' }), ...stored.constraints.slice(1)] }, LpRule.UNKNOWN_NAME, ['constraints', 0, 'coefficients', 'w']],
+    ['a duplicate variable', { ...stored, variables: [...stored.variables, stored.variables[0]!] }, LpRule.DUPLICATE_NAME, ['variables', 3, 'name']],
+    ['a duplicate row', { ...stored, constraints: [...stored.constraints, stored.constraints[0]!] }, LpRule.DUPLICATE_NAME, ['constraints', 2, 'name']],
+    ['a reserved row name', { ...stored, constraints: [...stored.constraints, { ...row({}), name: '__proto__' }] }, LpRule.NAME_SYNTAX, ['constraints', 2, 'name']],
+    ['lower above upper', { ...stored, variables: [{ ...stored.variables[0]!, lower: '3', upper: '5/2' }, ...stored.variables.slice(1)] }, LpRule.BOUND_ORDER, ['variables', 0, 'upper']],
+  ])('refuses a stored problem with %s, as rebuilding it did', (_, problem, rule, path) => {
+    expect(rebuildsUnchanged(problem)).toBe(false);
+    const result = LpProblemSchema.safeParse(problem);
+    expect(result.success).toBe(false);
+    const issue = result.error?.issues[0];
+    expect(issue?.path).toEqual(path);
+    expect(issue?.message).toContain(`rule ${rule}`);
+    // Inside a claim, the issue is under `problem`.
+    const claim = LpCertificateClaimSchema.safeParse({ problem, relaxation: true, outcome: 'INFEASIBLE', objective_value: null, primal: null, dual: null, reduced_costs: null, farkas: {}, ray: null });
+    expect(claim.error?.issues.map((i) => i.path)).toContainEqual(['problem', ...path]);
+  });
+
+  it('accepts what rebuilding it accepted: equal bounds, negative fractions, integers at the bit limit, no rows', () => {
+    const edge: LpProblem = {
+      sense: 'maximize',
+      variables: [
+        { name: 'a', lower: '-7/3', upper: '-7/3', integer: false },
+        { name: 'b', lower: null, upper: `${2n ** 1024n - 1n}`, integer: true },
+      ],
+      objective: { a: '-1/2', b: `-${2n ** 1024n - 1n}` },
+      objective_constant: '-5/9',
+      constraints: [],
+    };
+    for (const problem of [edge, stored]) {
+      expect(rebuildsUnchanged(problem)).toBe(true);
+      expect(LpProblemSchema.safeParse(problem).success).toBe(true);
+    }
   });
 
   it.each<[string, (p: LpProblemInput) => LpProblemInput, string, (string | number)[]]>([

@@ -11,7 +11,6 @@
  * unless it is asked for the relaxation).
  */
 import { z } from 'zod';
-import { canonicalize } from '../../canonical-json.js';
 import { JacobianError, type JsonPath } from '../../errors.js';
 import { makeRational, RATIONALS, type Rational } from '../polynomial/field.js';
 
@@ -211,13 +210,8 @@ export const LpProblemSchema = z
   })
   .strict()
   .superRefine((problem, ctx) => {
-    try {
-      // Stored objects come back with their keys sorted (canonical JSON), so compare canonically.
-      if (canonicalize(canonicalLpProblem(problem, [])) !== canonicalize(problem)) ctx.addIssue({ code: 'custom', path: [], message: `the problem is not in canonical form (rule ${LpRule.CANONICAL})` });
-    } catch (error) {
-      if (!(error instanceof JacobianError)) throw error;
-      ctx.addIssue({ code: 'custom', path: (error.path ?? []), message: error.message });
-    }
+    const issue = storedProblemIssue(problem);
+    if (issue !== null) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
 export type LpProblem = z.infer<typeof LpProblemSchema>;
 
@@ -283,6 +277,84 @@ export function canonicalLpProblem(input: LpProblemInput, path: JsonPath = ['pro
   }));
   const objectiveConstant = input.objective_constant === undefined ? '0' : formatLpNumber(lpNumber(input.objective_constant, [...path, 'objective_constant']));
   return { sense: input.sense, variables, objective, objective_constant: objectiveConstant, constraints };
+}
+
+/** The stored shape of a problem, as LpProblemSchema's object schema gives it before its refinement. */
+interface StoredLpProblemShape {
+  variables: readonly { name: string; lower: string | null; upper: string | null }[];
+  objective: Record<string, string>;
+  objective_constant: string;
+  constraints: readonly { name: string; coefficients: Record<string, string>; rhs: string }[];
+}
+
+/**
+ * Why a stored problem is not what {@link canonicalLpProblem} would store, or null when it is.
+ * Decides exactly `canonicalize(canonicalLpProblem(problem)) === canonicalize(problem)` without
+ * building and serializing the copy: canonicalLpProblem keeps every name, sense, relation and
+ * integer flag as given and changes a stored problem only where a number is not canonical
+ * (reduced, no sign on positives, no leading zeros, q > 1) or a coefficient is zero, and refuses
+ * it on a bad or duplicate name, an undeclared coefficient key, a number over the data's size
+ * limits, crossed bounds or too many non-zeros; those are the conditions checked here, with
+ * canonicalLpProblem's rules and paths (relative to the problem).
+ */
+function storedProblemIssue(problem: StoredLpProblemShape): { path: JsonPath; message: string } | null {
+  try {
+    checkStoredLpProblem(problem);
+    return null;
+  } catch (error) {
+    if (!(error instanceof JacobianError)) throw error;
+    return { path: error.path ?? [], message: error.message };
+  }
+}
+
+const DATA_BIT_LIMIT = 1n << BigInt(LP_LIMITS.maxNumberBits);
+
+/** The value of a stored number; INVALID_REQUEST at `path` when it is not canonical or over the data's size limits. */
+function storedNumber(text: string, path: JsonPath): Rational {
+  const value = parseCanonicalLpNumber(text);
+  if (value === null) {
+    // Not canonical: the rule canonicalLpProblem names for a number that does not read at all, else CANONICAL.
+    const parsed = lpNumber(text, path);
+    throw lpError(`"${text.slice(0, 40)}" is not in canonical form (${formatLpNumber(parsed)})`, path, LpRule.CANONICAL);
+  }
+  if ((value.num < 0n ? -value.num : value.num) >= DATA_BIT_LIMIT || value.den >= DATA_BIT_LIMIT) {
+    throw lpError(`"${text.slice(0, 40)}" has a numerator or denominator of more than ${LP_LIMITS.maxNumberBits} bits`, path, LpRule.NUMBER_SIZE);
+  }
+  return value;
+}
+
+function checkStoredLpProblem(problem: StoredLpProblemShape): void {
+  const variables = indexNames(
+    problem.variables.map((v) => v.name),
+    (i) => ['variables', i, 'name'],
+    'variable',
+  );
+  indexNames(
+    problem.constraints.map((c) => c.name),
+    (i) => ['constraints', i, 'name'],
+    'row',
+  );
+  for (const [j, v] of problem.variables.entries()) {
+    const lower = v.lower === null ? null : storedNumber(v.lower, ['variables', j, 'lower']);
+    const upper = v.upper === null ? null : storedNumber(v.upper, ['variables', j, 'upper']);
+    if (lower !== null && upper !== null && lower.num * upper.den > upper.num * lower.den) {
+      throw lpError(`variable "${v.name}" has lower bound ${v.lower} above its upper bound ${v.upper}`, ['variables', j, 'upper'], LpRule.BOUND_ORDER);
+    }
+  }
+  let nonzeros = 0;
+  const form = (coefficients: Record<string, string>, path: JsonPath): void => {
+    for (const [name, text] of Object.entries(coefficients)) {
+      if (!variables.has(name)) throw lpError(`"${name.slice(0, 40)}" is not a declared variable (declare it in variables)`, [...path, name], LpRule.UNKNOWN_NAME);
+      if (storedNumber(text, [...path, name]).num === 0n) throw lpError('a zero coefficient, which the canonical form drops', [...path, name], LpRule.CANONICAL);
+      if (++nonzeros > LP_LIMITS.maxNonzeros) throw lpError(`the problem has more than ${LP_LIMITS.maxNonzeros} non-zero coefficients`, [...path, name], LpRule.SIZE);
+    }
+  };
+  form(problem.objective, ['objective']);
+  for (const [i, c] of problem.constraints.entries()) {
+    form(c.coefficients, ['constraints', i, 'coefficients']);
+    storedNumber(c.rhs, ['constraints', i, 'rhs']);
+  }
+  storedNumber(problem.objective_constant, ['objective_constant']);
 }
 
 /** "a 3-variable, 2-row minimization" and the like, for scope statements. */
