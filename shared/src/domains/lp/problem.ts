@@ -309,18 +309,17 @@ function storedProblemIssue(problem: StoredLpProblemShape): { path: JsonPath; me
 
 const DATA_BIT_LIMIT = 1n << BigInt(LP_LIMITS.maxNumberBits);
 
-/** The value of a stored number; INVALID_REQUEST at `path` when it is not canonical or over the data's size limits. */
-function storedNumber(text: string, path: JsonPath): Rational {
+/** The value of a stored number, or null when it is not canonical or over the data's bit limit. */
+function storedValue(text: string): Rational | null {
   const value = parseCanonicalLpNumber(text);
-  if (value === null) {
-    // Not canonical: the rule canonicalLpProblem names for a number that does not read at all, else CANONICAL.
-    const parsed = lpNumber(text, path);
-    throw lpError(`"${text.slice(0, 40)}" is not in canonical form (${formatLpNumber(parsed)})`, path, LpRule.CANONICAL);
-  }
-  if ((value.num < 0n ? -value.num : value.num) >= DATA_BIT_LIMIT || value.den >= DATA_BIT_LIMIT) {
-    throw lpError(`"${text.slice(0, 40)}" has a numerator or denominator of more than ${LP_LIMITS.maxNumberBits} bits`, path, LpRule.NUMBER_SIZE);
-  }
+  if (value === null || (value.num < 0n ? -value.num : value.num) >= DATA_BIT_LIMIT || value.den >= DATA_BIT_LIMIT) return null;
   return value;
+}
+
+/** The error about a stored number that {@link storedValue} refused: the rule canonicalLpProblem names for it, else CANONICAL. */
+function storedNumberError(text: string, path: JsonPath): JacobianError {
+  const parsed = lpNumber(text, path);
+  return lpError(`"${text.slice(0, 40)}" is not in canonical form (${formatLpNumber(parsed)})`, path, LpRule.CANONICAL);
 }
 
 function checkStoredLpProblem(problem: StoredLpProblemShape): void {
@@ -334,27 +333,40 @@ function checkStoredLpProblem(problem: StoredLpProblemShape): void {
     (i) => ['constraints', i, 'name'],
     'row',
   );
+  // Data repeat their numbers (a matrix of small integers has few distinct texts): each text is read once.
+  const values = new Map<string, Rational>();
+  const read = (text: string, path: () => JsonPath): Rational => {
+    let value = values.get(text);
+    if (value === undefined) {
+      value = storedValue(text) ?? undefined;
+      if (value === undefined) throw storedNumberError(text, path());
+      values.set(text, value);
+    }
+    return value;
+  };
   for (const [j, v] of problem.variables.entries()) {
-    const lower = v.lower === null ? null : storedNumber(v.lower, ['variables', j, 'lower']);
-    const upper = v.upper === null ? null : storedNumber(v.upper, ['variables', j, 'upper']);
+    const lower = v.lower === null ? null : read(v.lower, () => ['variables', j, 'lower']);
+    const upper = v.upper === null ? null : read(v.upper, () => ['variables', j, 'upper']);
     if (lower !== null && upper !== null && lower.num * upper.den > upper.num * lower.den) {
       throw lpError(`variable "${v.name}" has lower bound ${v.lower} above its upper bound ${v.upper}`, ['variables', j, 'upper'], LpRule.BOUND_ORDER);
     }
   }
   let nonzeros = 0;
-  const form = (coefficients: Record<string, string>, path: JsonPath): void => {
-    for (const [name, text] of Object.entries(coefficients)) {
-      if (!variables.has(name)) throw lpError(`"${name.slice(0, 40)}" is not a declared variable (declare it in variables)`, [...path, name], LpRule.UNKNOWN_NAME);
-      if (storedNumber(text, [...path, name]).num === 0n) throw lpError('a zero coefficient, which the canonical form drops', [...path, name], LpRule.CANONICAL);
-      if (++nonzeros > LP_LIMITS.maxNonzeros) throw lpError(`the problem has more than ${LP_LIMITS.maxNonzeros} non-zero coefficients`, [...path, name], LpRule.SIZE);
+  // The path of an entry is built only for an error: a stored problem has up to 100 000 of them.
+  const form = (coefficients: Record<string, string>, path: () => JsonPath): void => {
+    for (const name in coefficients) {
+      if (!Object.hasOwn(coefficients, name)) continue;
+      if (!variables.has(name)) throw lpError(`"${name.slice(0, 40)}" is not a declared variable (declare it in variables)`, [...path(), name], LpRule.UNKNOWN_NAME);
+      if (read(coefficients[name] as string, () => [...path(), name]).num === 0n) throw lpError('a zero coefficient, which the canonical form drops', [...path(), name], LpRule.CANONICAL);
+      if (++nonzeros > LP_LIMITS.maxNonzeros) throw lpError(`the problem has more than ${LP_LIMITS.maxNonzeros} non-zero coefficients`, [...path(), name], LpRule.SIZE);
     }
   };
-  form(problem.objective, ['objective']);
+  form(problem.objective, () => ['objective']);
   for (const [i, c] of problem.constraints.entries()) {
-    form(c.coefficients, ['constraints', i, 'coefficients']);
-    storedNumber(c.rhs, ['constraints', i, 'rhs']);
+    form(c.coefficients, () => ['constraints', i, 'coefficients']);
+    read(c.rhs, () => ['constraints', i, 'rhs']);
   }
-  storedNumber(problem.objective_constant, ['objective_constant']);
+  read(problem.objective_constant, () => ['objective_constant']);
 }
 
 /** "a 3-variable, 2-row minimization" and the like, for scope statements. */
