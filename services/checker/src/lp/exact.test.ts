@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalLpCertificateClaim, canonicalLpProblem, canonicalize, makeRational, RATIONALS, type Rational } from '@jacobian/shared';
-import { add, compare, fraction, mul, Sum, type Q } from './exact.js';
+import { add, compare, fraction, mul, scaled, Sum, type Q } from './exact.js';
 import { verifyLpCertificateKernel } from './lp-certificate-verify.kernel.js';
 
 // shared's rationals are the independent implementation the checker's own arithmetic is compared with.
@@ -41,5 +41,18 @@ describe('the kernel', () => {
     const ctx = (deadline: number) => ({ deadline, signal: new AbortController().signal, progress: () => undefined });
     expect(verifyLpCertificateKernel({ claim }, ctx(Date.now() + 60_000))).toMatchObject({ accepted: true });
     expect(() => verifyLpCertificateKernel({ claim }, ctx(Date.now() - 1))).toThrow(expect.objectContaining({ code: 'EXECUTION_TIMEOUT' }) as unknown);
+  });
+});
+
+describe('values over a common denominator', () => {
+  it('keeps every value and a denominator every value divides', () => {
+    fc.assert(
+      fc.property(fc.array(rational, { maxLength: 12 }), (values) => {
+        const { nums, den } = scaled(values.map((v) => v.ours));
+        values.forEach((v, k) => same(fraction(nums[k] as bigint, den), v.theirs));
+        for (const v of values) expect(den % v.ours.den).toBe(0n);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

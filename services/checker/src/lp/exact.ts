@@ -54,6 +54,29 @@ export function brief(a: Q, max = 60): string {
   return text.length <= max ? text : `${text.slice(0, max - 12)}…(${text.length} chars)`;
 }
 
+/** The lcm of |a| and |b| (both non-zero). */
+function lcm(a: bigint, b: bigint): bigint {
+  if (a === b || a % b === 0n) return a < 0n ? -a : a;
+  const l = (a / gcd(a, b)) * b;
+  return l < 0n ? -l : l;
+}
+
+/**
+ * Values over one common denominator: value k is nums[k]/den, den the lcm of their denominators.
+ * A vertex's coordinates mostly share one denominator (the basis determinant's divisors), so the
+ * lcm stays near the largest of them, and inner products with it cost bigint products and sums.
+ */
+export interface Scaled {
+  readonly nums: readonly bigint[];
+  readonly den: bigint;
+}
+
+export function scaled(values: readonly Q[]): Scaled {
+  let den = 1n;
+  for (const v of values) if (v.num !== 0n && v.den !== den) den = lcm(den, v.den);
+  return { nums: values.map((v) => (v.den === den ? v.num : v.num * (den / v.den))), den };
+}
+
 /**
  * A running sum Σ a_k·b_k over one common denominator, the lcm of the terms' denominators, with
  * the numerator never reduced until {@link Sum.value}.

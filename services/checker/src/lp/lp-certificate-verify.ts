@@ -9,7 +9,7 @@
  * much, e.g. "condition 1 (x feasible): row cap: a·x = 7/2 > rhs 3, by 1/2".
  */
 import { LpCertificateClaimSchema, parseCanonicalLpNumber, type LpCertificateClaim, type LpRelation } from '@jacobian/shared';
-import { brief, compare, equal, neg, sign, sub, Sum, ZERO, type Q } from './exact.js';
+import { brief, compare, equal, fraction, neg, scaled, sign, sub, Sum, ZERO, type Q, type Scaled } from './exact.js';
 
 export const LpRejectionReason = {
   /** Condition 1: a variable of x outside its bounds. */
@@ -49,7 +49,10 @@ type Checkpoint = () => void;
 
 interface Row {
   name: string;
-  terms: [number, Q][];
+  /** The row's coefficients over one denominator: a_{i,columns[k]} = numerators[k]/den. */
+  columns: number[];
+  numerators: bigint[];
+  den: bigint;
   relation: LpRelation;
   rhs: Q;
 }
@@ -68,14 +71,40 @@ interface Model {
 
 const SYMBOL: Record<LpRelation, string> = { '<=': '≤', '=': '=', '>=': '≥' };
 
-function number(text: string): Q {
+/** Reads the claim's numbers, each distinct text once (a matrix of small integers has few). */
+type NumberReader = (text: string) => Q;
+
+function numberReader(): NumberReader {
+  const values = new Map<string, Q>();
+  return (text) => {
+    let value = values.get(text);
+    if (value === undefined) {
+      value = readCanonical(text);
+      values.set(text, value);
+    }
+    return value;
+  };
+}
+
+function readCanonical(text: string): Q {
   const value = parseCanonicalLpNumber(text);
   // The claim parsed with its schema, which refuses non-canonical numbers; anything else is a bug.
   if (value === null) throw new Error(`not a canonical number: ${text.slice(0, 40)}`);
   return value;
 }
 
-function modelOf(claim: LpCertificateClaim): Model {
+function rowOf(row: LpCertificateClaim['problem']['constraints'][number], at: (name: string) => number, read: NumberReader): Row {
+  const columns: number[] = [];
+  const values: Q[] = [];
+  for (const [name, text] of Object.entries(row.coefficients)) {
+    columns.push(at(name));
+    values.push(read(text));
+  }
+  const { nums, den } = scaled(values);
+  return { name: row.name, columns, numerators: [...nums], den, relation: row.relation, rhs: read(row.rhs) };
+}
+
+function modelOf(claim: LpCertificateClaim, number: NumberReader): Model {
   const { problem } = claim;
   const index = new Map(problem.variables.map((v, j) => [v.name, j]));
   const at = (name: string): number => {
@@ -93,12 +122,12 @@ function modelOf(claim: LpCertificateClaim): Model {
     upper: problem.variables.map((v) => (v.upper === null ? null : number(v.upper))),
     cost,
     constant: number(problem.objective_constant),
-    rows: problem.constraints.map((row) => ({ name: row.name, terms: Object.entries(row.coefficients).map(([name, text]): [number, Q] => [at(name), number(text)]), relation: row.relation, rhs: number(row.rhs) })),
+    rows: problem.constraints.map((row) => rowOf(row, at, number)),
   };
 }
 
 /** A sparse claim vector, dense over `names` (omitted names are 0). */
-function dense(vector: Record<string, string> | null, names: readonly string[]): Q[] {
+function dense(vector: Record<string, string> | null, names: readonly string[], number: NumberReader): Q[] {
   return names.map((name) => {
     const text = vector === null ? undefined : Object.hasOwn(vector, name) ? vector[name] : undefined;
     return text === undefined ? ZERO : number(text);
@@ -112,23 +141,35 @@ function reject(reason_code: LpRejectionReason, message: string, path: (string |
 const show = (a: Q): string => brief(a);
 const by = (a: Q, b: Q): string => show(sign(sub(a, b)) < 0 ? sub(b, a) : sub(a, b));
 
-/** a·v for one row. */
-function activity(row: Row, v: readonly Q[]): Q {
-  const sum = new Sum();
-  for (const [j, a] of row.terms) sum.addProduct(a, v[j] as Q);
-  return sum.value();
+/** a·v for one row, v over its common denominator: (Σ_k A_k·V_{j_k}) / (row.den·v.den), integers only until the one reduction. */
+function activity(row: Row, v: Scaled): Q {
+  const { columns, numerators } = row;
+  let sum = 0n;
+  for (let k = 0; k < columns.length; k++) {
+    const vj = v.nums[columns[k] as number] as bigint;
+    if (vj !== 0n) sum += (numerators[k] as bigint) * vj;
+  }
+  return fraction(sum, row.den * v.den);
 }
 
-/** Aᵀy, dense by variable. */
+/**
+ * Aᵀy, dense by variable: with w_i = y_i/row_i.den over one common denominator L (w_i = W_i/L),
+ * (Aᵀy)_j = (Σ_i A_ij·W_i) / L, integers only until one reduction per variable.
+ */
 function transposeTimes(model: Model, y: readonly Q[], checkpoint: Checkpoint): Q[] {
-  const sums = model.names.map(() => new Sum());
+  const w = scaled(model.rows.map((row, i) => fraction((y[i] as Q).num, (y[i] as Q).den * row.den)));
+  const sums = model.names.map(() => 0n);
   model.rows.forEach((row, i) => {
-    const yi = y[i] as Q;
-    if (yi.num === 0n) return;
+    const wi = w.nums[i] as bigint;
+    if (wi === 0n) return;
     checkpoint();
-    for (const [j, a] of row.terms) (sums[j] as Sum).addProduct(a, yi);
+    const { columns, numerators } = row;
+    for (let k = 0; k < columns.length; k++) {
+      const j = columns[k] as number;
+      sums[j] = (sums[j] as bigint) + (numerators[k] as bigint) * wi;
+    }
   });
-  return sums.map((s) => s.value());
+  return sums.map((s) => fraction(s, w.den));
 }
 
 /** Whether the value v of a·z for a row with `relation` has the sign that relation asks of a direction (≥ 0, ≤ 0 or = 0). */
@@ -139,6 +180,7 @@ function signFits(relation: LpRelation, v: Q): boolean {
 
 /** Condition 1 (and the feasible point of UNBOUNDED): x within every bound and every row. */
 function checkFeasible(model: Model, x: readonly Q[], condition: string, checkpoint: Checkpoint): LpCheckResult | null {
+  const xs = scaled(x);
   for (const [j, name] of model.names.entries()) {
     const xj = x[j] as Q;
     const lower = model.lower[j] ?? null;
@@ -148,7 +190,7 @@ function checkFeasible(model: Model, x: readonly Q[], condition: string, checkpo
   }
   for (const row of model.rows) {
     checkpoint();
-    const value = activity(row, x);
+    const value = activity(row, xs);
     const c = compare(value, row.rhs);
     const holds = row.relation === '>=' ? c >= 0 : row.relation === '<=' ? c <= 0 : c === 0;
     if (!holds) {
@@ -165,11 +207,11 @@ function multiplierSign(relation: LpRelation, minimize: boolean): -1 | 0 | 1 {
   return (minimize ? base : -base) as -1 | 0 | 1;
 }
 
-function checkOptimal(model: Model, claim: LpCertificateClaim, checkpoint: Checkpoint): LpCheckResult {
-  const x = dense(claim.primal, model.names);
+function checkOptimal(model: Model, claim: LpCertificateClaim, number: NumberReader, checkpoint: Checkpoint): LpCheckResult {
+  const x = dense(claim.primal, model.names, number);
   const rowNames = model.rows.map((r) => r.name);
-  const y = dense(claim.dual, rowNames);
-  const d = dense(claim.reduced_costs, model.names);
+  const y = dense(claim.dual, rowNames, number);
+  const d = dense(claim.reduced_costs, model.names, number);
   const v = number(claim.objective_value ?? '0');
   const infeasible = checkFeasible(model, x, 'condition 1 (x feasible)', checkpoint);
   if (infeasible !== null) return infeasible;
@@ -246,8 +288,8 @@ function checkOptimal(model: Model, claim: LpCertificateClaim, checkpoint: Check
   };
 }
 
-function checkFarkas(model: Model, claim: LpCertificateClaim, checkpoint: Checkpoint): LpCheckResult {
-  const y = dense(claim.farkas, model.rows.map((r) => r.name));
+function checkFarkas(model: Model, claim: LpCertificateClaim, number: NumberReader, checkpoint: Checkpoint): LpCheckResult {
+  const y = dense(claim.farkas, model.rows.map((r) => r.name), number);
   for (const [i, row] of model.rows.entries()) {
     const yi = y[i] as Q;
     // Farkas multipliers have the signs of a minimization's duals: y_i·(a_i·x) ≥ y_i·b_i on every row.
@@ -284,14 +326,15 @@ function checkFarkas(model: Model, claim: LpCertificateClaim, checkpoint: Checkp
   };
 }
 
-function checkUnbounded(model: Model, claim: LpCertificateClaim, checkpoint: Checkpoint): LpCheckResult {
-  const x = dense(claim.primal, model.names);
-  const r = dense(claim.ray, model.names);
+function checkUnbounded(model: Model, claim: LpCertificateClaim, number: NumberReader, checkpoint: Checkpoint): LpCheckResult {
+  const x = dense(claim.primal, model.names, number);
+  const r = dense(claim.ray, model.names, number);
+  const rs = scaled(r);
   const infeasible = checkFeasible(model, x, 'the point x is not feasible', checkpoint);
   if (infeasible !== null) return infeasible;
   for (const row of model.rows) {
     checkpoint();
-    const value = activity(row, r);
+    const value = activity(row, rs);
     if (!signFits(row.relation, value)) {
       const wanted = row.relation === '>=' ? '≥ 0' : row.relation === '<=' ? '≤ 0' : '= 0';
       return reject(LpRejectionReason.RAY_ROW, `ray: row ${row.name} (${SYMBOL[row.relation]}): a·r = ${show(value)}, but must be ${wanted} (off by ${show(sign(value) < 0 ? neg(value) : value)}), so x + t·r leaves the row`, ['ray'], `row ${row.name}`);
@@ -317,14 +360,15 @@ function checkUnbounded(model: Model, claim: LpCertificateClaim, checkpoint: Che
 /** Check a stored LP certificate claim (it must parse with LpCertificateClaimSchema) against its outcome's conditions. */
 export function checkLpCertificateClaim(raw: unknown, checkpoint: Checkpoint = () => undefined): LpCheckResult {
   const claim = LpCertificateClaimSchema.parse(raw);
-  const model = modelOf(claim);
+  const number = numberReader();
+  const model = modelOf(claim, number);
   switch (claim.outcome) {
     case 'OPTIMAL':
-      return checkOptimal(model, claim, checkpoint);
+      return checkOptimal(model, claim, number, checkpoint);
     case 'INFEASIBLE':
-      return checkFarkas(model, claim, checkpoint);
+      return checkFarkas(model, claim, number, checkpoint);
     case 'UNBOUNDED':
-      return checkUnbounded(model, claim, checkpoint);
+      return checkUnbounded(model, claim, number, checkpoint);
   }
 }
 
