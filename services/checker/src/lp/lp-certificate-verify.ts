@@ -141,22 +141,30 @@ function reject(reason_code: LpRejectionReason, message: string, path: (string |
 const show = (a: Q): string => brief(a);
 const by = (a: Q, b: Q): string => show(sign(sub(a, b)) < 0 ? sub(b, a) : sub(a, b));
 
-/** a·v for one row, v over its common denominator: (Σ_k A_k·V_{j_k}) / (row.den·v.den), integers only until the one reduction. */
-function activity(row: Row, v: Scaled): Q {
+/**
+ * An exact value p/q with q > 0 not necessarily in lowest terms: compared by cross multiplication
+ * and reduced (with {@link reduced}) only for a message, since the reductions are most of what
+ * a·x costs otherwise.
+ */
+type Unreduced = Q;
+const reduced = (a: Unreduced): Q => fraction(a.num, a.den);
+
+/** a·v for one row, v over its common denominator: (Σ_k A_k·V_{j_k}) / (row.den·v.den), unreduced. */
+function activity(row: Row, v: Scaled): Unreduced {
   const { columns, numerators } = row;
   let sum = 0n;
   for (let k = 0; k < columns.length; k++) {
     const vj = v.nums[columns[k] as number] as bigint;
     if (vj !== 0n) sum += (numerators[k] as bigint) * vj;
   }
-  return fraction(sum, row.den * v.den);
+  return { num: sum, den: row.den * v.den };
 }
 
 /**
  * Aᵀy, dense by variable: with w_i = y_i/row_i.den over one common denominator L (w_i = W_i/L),
  * (Aᵀy)_j = (Σ_i A_ij·W_i) / L, integers only until one reduction per variable.
  */
-function transposeTimes(model: Model, y: readonly Q[], checkpoint: Checkpoint): Q[] {
+function transposeTimes(model: Model, y: readonly Q[], checkpoint: Checkpoint): Unreduced[] {
   const w = scaled(model.rows.map((row, i) => fraction((y[i] as Q).num, (y[i] as Q).den * row.den)));
   const sums = model.names.map(() => 0n);
   model.rows.forEach((row, i) => {
@@ -169,7 +177,7 @@ function transposeTimes(model: Model, y: readonly Q[], checkpoint: Checkpoint): 
       sums[j] = (sums[j] as bigint) + (numerators[k] as bigint) * wi;
     }
   });
-  return sums.map((s) => fraction(s, w.den));
+  return sums.map((s) => ({ num: s, den: w.den }));
 }
 
 /** Whether the value v of a·z for a row with `relation` has the sign that relation asks of a direction (≥ 0, ≤ 0 or = 0). */
@@ -190,10 +198,10 @@ function checkFeasible(model: Model, x: readonly Q[], condition: string, checkpo
   }
   for (const row of model.rows) {
     checkpoint();
-    const value = activity(row, xs);
-    const c = compare(value, row.rhs);
+    const c = compare(activity(row, xs), row.rhs);
     const holds = row.relation === '>=' ? c >= 0 : row.relation === '<=' ? c <= 0 : c === 0;
     if (!holds) {
+      const value = reduced(activity(row, xs));
       const relation = c < 0 ? '<' : '>';
       return reject(LpRejectionReason.PRIMAL_ROW, `${condition}: row ${row.name} (${SYMBOL[row.relation]}): a·x = ${show(value)} ${relation} rhs ${show(row.rhs)}, by ${by(value, row.rhs)}`, ['primal'], `row ${row.name}`);
     }
@@ -218,12 +226,14 @@ function checkOptimal(model: Model, claim: LpCertificateClaim, number: NumberRea
 
   const g = transposeTimes(model, y, checkpoint);
   for (const [j, name] of model.names.entries()) {
-    const expected = sub(model.cost[j] as Q, g[j] as Q);
     const dj = d[j] as Q;
-    if (!equal(dj, expected)) {
+    const gj = g[j] as Unreduced;
+    // d_j = c_j − g_j, i.e. d_j + g_j = c_j, decided on g_j unreduced.
+    if (compare({ num: dj.num * gj.den + gj.num * dj.den, den: dj.den * gj.den }, model.cost[j] as Q) !== 0) {
+      const expected = sub(model.cost[j] as Q, reduced(gj));
       return reject(
         LpRejectionReason.REDUCED_COST_MISMATCH,
-        `condition 2 (d = c − Aᵀy): variable ${name}: d = ${show(dj)}, but c − (Aᵀy) = ${show(model.cost[j] as Q)} − ${show(g[j] as Q)} = ${show(expected)}, off by ${by(dj, expected)}`,
+        `condition 2 (d = c − Aᵀy): variable ${name}: d = ${show(dj)}, but c − (Aᵀy) = ${show(model.cost[j] as Q)} − ${show(reduced(gj))} = ${show(expected)}, off by ${by(dj, expected)}`,
         ['reduced_costs', name],
         `variable ${name}`,
       );
@@ -300,13 +310,13 @@ function checkFarkas(model: Model, claim: LpCertificateClaim, number: NumberRead
   const g = transposeTimes(model, y, checkpoint);
   const maximum = new Sum();
   for (const [j, name] of model.names.entries()) {
-    const gj = g[j] as Q;
+    const gj = g[j] as Unreduced;
     if (gj.num === 0n) continue;
     const bound = sign(gj) > 0 ? model.upper[j] : model.lower[j];
     if (bound === null || bound === undefined) {
       return reject(
         LpRejectionReason.FARKAS_INFINITE_BOUND,
-        `Farkas bound term: (Aᵀy) at variable ${name} is ${show(gj)} ${sign(gj) > 0 ? '> 0 and needs its upper bound, which is +∞' : '< 0 and needs its lower bound, which is −∞'}: max (Aᵀy)·x over the bounds is +∞, no contradiction`,
+        `Farkas bound term: (Aᵀy) at variable ${name} is ${show(reduced(gj))} ${sign(gj) > 0 ? '> 0 and needs its upper bound, which is +∞' : '< 0 and needs its lower bound, which is −∞'}: max (Aᵀy)·x over the bounds is +∞, no contradiction`,
         ['farkas'],
         `variable ${name}`,
       );
@@ -334,8 +344,8 @@ function checkUnbounded(model: Model, claim: LpCertificateClaim, number: NumberR
   if (infeasible !== null) return infeasible;
   for (const row of model.rows) {
     checkpoint();
-    const value = activity(row, rs);
-    if (!signFits(row.relation, value)) {
+    if (!signFits(row.relation, activity(row, rs))) {
+      const value = reduced(activity(row, rs));
       const wanted = row.relation === '>=' ? '≥ 0' : row.relation === '<=' ? '≤ 0' : '= 0';
       return reject(LpRejectionReason.RAY_ROW, `ray: row ${row.name} (${SYMBOL[row.relation]}): a·r = ${show(value)}, but must be ${wanted} (off by ${show(sign(value) < 0 ? neg(value) : value)}), so x + t·r leaves the row`, ['ray'], `row ${row.name}`);
     }
