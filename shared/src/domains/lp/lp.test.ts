@@ -123,6 +123,19 @@ describe('LP problems', () => {
     expect(claim.error?.issues.map((i) => i.path)).toContainEqual(['problem', ...path]);
   });
 
+  it('refuses a stored problem over the non-zero limit, as rebuilding it did', () => {
+    const variables = Array.from({ length: 400 }, (_, j) => ({ name: `x${j}`, lower: '0', upper: null, integer: false }));
+    const coefficients = Object.fromEntries(variables.map((v) => [v.name, '1']));
+    const rows = Math.ceil(LP_LIMITS.maxNonzeros / 400);
+    const make = (count: number): LpProblem => ({ sense: 'maximize', variables, objective: {}, objective_constant: '0', constraints: Array.from({ length: count }, (_, i) => ({ name: `r${i}`, coefficients, relation: '<=' as const, rhs: '1' })) });
+    expect(LpProblemSchema.safeParse(make(rows)).success).toBe(true);
+    const over = make(rows + 1);
+    expect(rebuildsUnchanged(over)).toBe(false);
+    const result = LpProblemSchema.safeParse(over);
+    expect(result.error?.issues[0]?.message).toContain(`rule ${LpRule.SIZE}`);
+    expect(result.error?.issues[0]?.path).toEqual(['constraints', rows, 'coefficients']);
+  });
+
   it('accepts what rebuilding it accepted: equal bounds, negative fractions, integers at the bit limit, no rows', () => {
     const edge: LpProblem = {
       sense: 'maximize',

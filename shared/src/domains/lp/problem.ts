@@ -353,13 +353,15 @@ function checkStoredLpProblem(problem: StoredLpProblemShape): void {
   }
   let nonzeros = 0;
   // The path of an entry is built only for an error: a stored problem has up to 100 000 of them.
+  // (The limit is checked per form, at the form that passes it.)
   const form = (coefficients: Record<string, string>, path: () => JsonPath): void => {
-    for (const name in coefficients) {
-      if (!Object.hasOwn(coefficients, name)) continue;
+    for (const [name, text] of Object.entries(coefficients)) {
       if (!variables.has(name)) throw lpError(`"${name.slice(0, 40)}" is not a declared variable (declare it in variables)`, [...path(), name], LpRule.UNKNOWN_NAME);
-      if (read(coefficients[name] as string, () => [...path(), name]).num === 0n) throw lpError('a zero coefficient, which the canonical form drops', [...path(), name], LpRule.CANONICAL);
-      if (++nonzeros > LP_LIMITS.maxNonzeros) throw lpError(`the problem has more than ${LP_LIMITS.maxNonzeros} non-zero coefficients`, [...path(), name], LpRule.SIZE);
+      const value = values.get(text) ?? read(text, () => [...path(), name]);
+      if (value.num === 0n) throw lpError('a zero coefficient, which the canonical form drops', [...path(), name], LpRule.CANONICAL);
+      nonzeros++;
     }
+    if (nonzeros > LP_LIMITS.maxNonzeros) throw lpError(`the problem has more than ${LP_LIMITS.maxNonzeros} non-zero coefficients`, path(), LpRule.SIZE);
   };
   form(problem.objective, () => ['objective']);
   for (const [i, c] of problem.constraints.entries()) {
