@@ -8,7 +8,7 @@
  * A failed condition is named with its number, where it fails (the row or variable) and by how
  * much, e.g. "condition 1 (x feasible): row cap: a·x = 7/2 > rhs 3, by 1/2".
  */
-import { LpCertificateClaimSchema, parseCanonicalLpNumber, type LpCertificateClaim, type LpRelation } from '@jacobian/shared';
+import { LpCertificateClaimSchema, type LpCertificateClaim, type LpRelation } from '@jacobian/shared';
 import { brief, compare, equal, fraction, neg, scaled, sign, sub, Sum, ZERO, type Q, type Scaled } from './exact.js';
 
 export const LpRejectionReason = {
@@ -86,11 +86,17 @@ function numberReader(): NumberReader {
   };
 }
 
+const CANONICAL_NUMBER = /^-?(0|[1-9][0-9]*)(\/[1-9][0-9]*)?$/;
+
+/**
+ * The value of a number of a parsed claim. Its schema has refused every number not in lowest terms
+ * (and "-0", "p/1"), so the gcd is not taken a second time here: a vertex's coordinates run to
+ * thousands of bits, where that gcd is a large share of the check. Anything else is a bug.
+ */
 function readCanonical(text: string): Q {
-  const value = parseCanonicalLpNumber(text);
-  // The claim parsed with its schema, which refuses non-canonical numbers; anything else is a bug.
-  if (value === null) throw new Error(`not a canonical number: ${text.slice(0, 40)}`);
-  return value;
+  if (!CANONICAL_NUMBER.test(text)) throw new Error(`not a canonical number: ${text.slice(0, 40)}`);
+  const slash = text.indexOf('/');
+  return slash < 0 ? { num: BigInt(text), den: 1n } : { num: BigInt(text.slice(0, slash)), den: BigInt(text.slice(slash + 1)) };
 }
 
 function rowOf(row: LpCertificateClaim['problem']['constraints'][number], at: (name: string) => number, read: NumberReader): Row {
