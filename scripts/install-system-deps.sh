@@ -7,10 +7,9 @@
 #   cadical                        the SAT solver of the SAT-based providers
 #   singular                       the Groebner-basis provider, and the truth the TypeScript engine is compared with
 #   pari-gp                        PARI/GP (gp): the exact linear algebra provider, and the truth our matrix engine is compared with
-#   coinor-cbc                     CBC (cbc): the first mixed-integer programming provider of milp.solve
-#   glpk-utils                     GLPK (glpsol): milp.solve's provider when CBC is absent, and CBC's peer in the agreement tests
+#   coinor-cbc                     CBC (cbc): the first mixed-integer programming provider of milp.solve; glpsol and cbc also read our written CPLEX LP and MPS in tests
+#   glpk-utils                     GLPK (glpsol): milp.solve's provider when CBC is absent, CBC's peer in the agreement tests, the glpsol --exact reference
 #   prometheus                     for promtool: the alert rules in infra/observability are checked and unit-tested
-#   glpk-utils coinor-cbc          glpsol and cbc: the LP text format tests check that they read our written CPLEX LP and MPS
 # Tests start and stop their own instances on free loopback ports; nothing here starts a service.
 set -euo pipefail
 
@@ -26,8 +25,6 @@ command -v gp >/dev/null 2>&1 || need+=(pari-gp)
 command -v cbc >/dev/null 2>&1 || need+=(coinor-cbc)
 command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
-command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
-command -v cbc >/dev/null 2>&1 || need+=(coinor-cbc)
 [ "${#need[@]}" -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
