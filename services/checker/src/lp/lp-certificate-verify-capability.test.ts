@@ -1,51 +1,19 @@
-import type { KeyObject } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admitRequest,
-  CapabilityRequestSchema,
-  CapabilityResultSchema,
   canonicalLpCertificateClaim,
   canonicalLpProblem,
-  checkerIdentity,
-  createLocalFolderArtifactStore,
-  createProcessPool,
-  executeCapability,
-  installCapability,
   LP_CERTIFICATE_CLAIM_SCHEMA_URI,
   LP_CERTIFICATE_CLAIM_SEMANTICS_URI,
   LP_PROBLEM_SCHEMA_URI,
   LP_PROBLEM_SEMANTICS_URI,
-  loadOrCreateSigningKey,
   verifyRecordSignature,
   type ArtifactStore,
-  type CapabilityDefinition,
   type CapabilityResult,
-  type CheckerAuthorization,
-  type CheckerIdentity,
   type InstalledCapability,
-  type IsolatedExecutor,
   type LpProblemInput,
-  type ProviderRuntime,
-  type SigningKey,
 } from '@jacobian/shared';
-import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from '../checker-test-support.js';
 import { verifyFarkas, verifyLpCertificate, type LpCertificateVerifyOutput } from './lp-certificate-verify-capability.js';
-
-const RUNTIME: ProviderRuntime = {
-  provider: 'jacobian-checker-ts',
-  availability: 'AVAILABLE',
-  version: '0.0.0',
-  digest_kind: 'SOURCE_TREE',
-  digest: 'c'.repeat(64),
-  platform: 'test',
-  install_tier: 'T0',
-  license_id: 'MIT',
-  license_files: [],
-  features: [],
-};
 
 /** min x + 2y, demand: x + y ≥ 2, cap: x ≤ 3/2; optimum 5/2 at (3/2, 1/2), duals (2, −1). */
 const small: LpProblemInput = {
@@ -60,52 +28,27 @@ const small: LpProblemInput = {
 const optimal = { outcome: 'OPTIMAL', objective_value: '5/2', primal: { x: '3/2', y: '1/2' }, dual: { demand: 2, cap: -1 }, reduced_costs: {} } as const;
 
 describe('lp.certificate.verify and lp.farkas.verify as capabilities', () => {
-  let root: string;
+  let h: CheckerHarness;
   let artifacts: ArtifactStore;
-  let executor: IsolatedExecutor;
-  let key: SigningKey;
-  let trusted: Map<string, KeyObject>;
   let certificate: InstalledCapability;
   let farkas: InstalledCapability;
   let unauthorized: InstalledCapability;
 
-  async function install(make: (a: CheckerAuthority) => CapabilityDefinition<unknown, unknown>, authorize: boolean): Promise<InstalledCapability> {
-    let identity: CheckerIdentity | null = null;
-    const authority: CheckerAuthority = {
-      authorization: (): CheckerAuthorization => ({ authorized: authorize && identity !== null ? [{ checker_id: identity.checker_id, checker_digest: identity.checker_digest }] : [] }),
-      signingKey: key,
-      identity: () => identity as CheckerIdentity,
-    };
-    const definition = make(authority);
-    if (definition.checker === undefined) throw new Error('no checker declaration');
-    identity = await checkerIdentity(definition.checker);
-    return installCapability(definition, RUNTIME, identity);
-  }
-  const run = (which: InstalledCapability, payload: Record<string, unknown>): Promise<CapabilityResult> =>
-    executeCapability(which, admitRequest(CapabilityRequestSchema.parse({ capability_id: which.descriptor.id, mode: 'VERIFY', payload })), { artifacts, executor }, new AbortController().signal);
-  const out = (result: CapabilityResult): LpCertificateVerifyOutput => {
-    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
-    expect(CapabilityResultSchema.safeParse(result).success).toBe(true);
-    return result.output as LpCertificateVerifyOutput;
-  };
+  const run = (which: InstalledCapability, payload: Record<string, unknown>): Promise<CapabilityResult> => h.run(which, payload);
+  const out = (result: CapabilityResult): LpCertificateVerifyOutput => completedOutput<LpCertificateVerifyOutput>(result);
   const putProblem = async (problem: LpProblemInput): Promise<string> => (await artifacts.put({ schema_uri: LP_PROBLEM_SCHEMA_URI, semantics_uri: LP_PROBLEM_SEMANTICS_URI, payload: canonicalLpProblem(problem), parents: [], summary: {} })).uri;
   const putClaim = async (problem: LpProblemInput, claim: Parameters<typeof canonicalLpCertificateClaim>[0]): Promise<string> =>
     (await artifacts.put({ schema_uri: LP_CERTIFICATE_CLAIM_SCHEMA_URI, semantics_uri: LP_CERTIFICATE_CLAIM_SEMANTICS_URI, payload: canonicalLpCertificateClaim(claim, canonicalLpProblem(problem)), parents: [], summary: {} })).uri;
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'jacobian-lp-checker-'));
-    artifacts = createLocalFolderArtifactStore({ root: join(root, 'artifacts') });
-    executor = createProcessPool({ size: 1 });
-    key = await loadOrCreateSigningKey(join(root, 'key.pem'));
-    trusted = new Map([[key.keyId, key.publicKey]]);
-    certificate = await install(verifyLpCertificate, true);
-    farkas = await install(verifyFarkas, true);
-    unauthorized = await install(verifyFarkas, false);
+    h = await createCheckerHarness('jacobian-lp-checker-');
+    artifacts = h.artifacts;
+    certificate = await h.install(verifyLpCertificate);
+    farkas = await h.install(verifyFarkas);
+    unauthorized = await h.install(verifyFarkas, false);
   });
   afterAll(async () => {
-    await executor?.close();
-    await artifacts?.close();
-    if (root !== undefined) await rm(root, { recursive: true, force: true });
+    await h?.[Symbol.asyncDispose]();
   });
 
   it('verifies every advertised example, with a signed record bound to the stored claim', async () => {
@@ -116,7 +59,7 @@ describe('lp.certificate.verify and lp.farkas.verify as capabilities', () => {
         expect(output.verdict, example.title).toBe('ACCEPTED');
         expect(result.assurance.level).toBe('VERIFIED');
         const record = await artifacts.get(output.verification_record_uri as string);
-        expect(verifyRecordSignature(record.payload, trusted)).toMatchObject({ body: { candidate_uri: output.claim_uri } });
+        expect(verifyRecordSignature(record.payload, h.trusted)).toMatchObject({ body: { candidate_uri: output.claim_uri } });
       }
     }
   });
@@ -137,7 +80,7 @@ describe('lp.certificate.verify and lp.farkas.verify as capabilities', () => {
     expect(out(result)).toMatchObject({ verdict: 'ACCEPTED' });
     expect(result.scope?.statement).toMatch(/^the LP relaxation \(integrality dropped\) of the given 2-variable, 2-row minimization with 2 integer variables has optimal value 5\/2.*; the certificate is about the LP relaxation only, not about the integer program$/);
     const record = await artifacts.get(out(result).verification_record_uri as string);
-    expect(verifyRecordSignature(record.payload, trusted)).toMatchObject({ body: { claim: { value: { relaxation: true } }, scope: { statement: result.scope?.statement } } });
+    expect(verifyRecordSignature(record.payload, h.trusted)).toMatchObject({ body: { claim: { value: { relaxation: true } }, scope: { statement: result.scope?.statement } } });
   });
 
   it('rejects a false certificate naming the condition, the place and the amount, with no record', async () => {

@@ -9,7 +9,7 @@ import {
   type InstalledCapability,
   type Rational,
 } from '@jacobian/shared';
-import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from '../checker-test-support.js';
 import { verifyLatticeBasis, type LatticeBasisVerifyOutput } from './lattice-basis-verify-capability.js';
 import { checkLatticeBasisClaim, LatticeRejectionReason } from './lattice-basis-verify.js';
 

@@ -10,7 +10,7 @@ import {
   type InstalledCapability,
   type Rational,
 } from '@jacobian/shared';
-import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from '../checker-test-support.js';
 import { verifyInverse, verifyLinearSystem, type MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { checkInverseClaim, checkLinearSystemClaim, MatrixRejectionReason } from './linear-algebra-verify.js';
 

@@ -13,7 +13,7 @@ import {
   type Rational,
 } from '@jacobian/shared';
 import { triangularWithKnownMinimalPolynomial } from '@jacobian/shared/testing';
-import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from '../checker-test-support.js';
 import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { MatrixRejectionReason } from './linear-algebra-verify.js';
 import { verifyMinimalPolynomial } from './minimal-polynomial-verify-capability.js';

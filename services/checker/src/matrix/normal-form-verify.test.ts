@@ -7,7 +7,7 @@ import {
   type CapabilityResult,
   type InstalledCapability,
 } from '@jacobian/shared';
-import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from '../checker-test-support.js';
 import { verifyNormalForm, type NormalFormVerifyOutput } from './normal-form-verify-capability.js';
 import { checkNormalFormClaim, integerDeterminant, NormalFormRejectionReason } from './normal-form-verify.js';
 

@@ -11,7 +11,7 @@ import {
   type InstalledCapability,
   type Rational,
 } from '@jacobian/shared';
-import { completedOutput, createCheckerHarness, type CheckerHarness } from './checker-test-support.js';
+import { completedOutput, createCheckerHarness, type CheckerHarness } from '../checker-test-support.js';
 import type { MatrixVerifyOutput } from './linear-algebra-verify-capability.js';
 import { verifyRationalCanonicalForm } from './rational-canonical-form-verify-capability.js';
 import { checkRationalCanonicalFormClaim } from './rational-canonical-form-verify.js';

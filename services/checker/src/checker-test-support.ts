@@ -1,4 +1,4 @@
-// What the matrix checkers' capability tests share: a runtime, a temporary artifact store, one
+// What the checkers' capability tests share: a runtime, a temporary artifact store, one
 // isolated process and a signing key, checkers installed with the operator's authorization (or
 // without it), and the runs of a VERIFY request. Test support only: never imported by product
 // code (and, not being a *.test.ts file, never run as a test itself).
@@ -24,7 +24,7 @@ import {
   type InstalledCapability,
   type ProviderRuntime,
 } from '@jacobian/shared';
-import type { CheckerAuthority } from '../graph/induced-tree-verify.js';
+import type { CheckerAuthority } from './graph/induced-tree-verify.js';
 
 export const CHECKER_TEST_RUNTIME: ProviderRuntime = {
   provider: 'jacobian-checker-ts',
