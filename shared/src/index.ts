@@ -618,3 +618,26 @@ export {
 export type { LpCertificateClaim, LpCertificateClaimInput, LpNumber, LpNumberLimits, LpOperand, LpOutcome, LpProblem, LpProblemInput, LpRelation, NumberProblem, ResolvedLp } from './domains/lp/index.js';
 export { isCplexLpName, isFreeMpsName, LP_TEXT_LIMITS, LP_TEXT_SOURCES, LpTextRule, parseCplexLp, parseFreeMps, writeCplexLp, writeFreeMps } from './domains/lp/index.js';
 export type { FractionStyle, LpWriteOptions, MpsWriteOptions, TextPosition, TextReadOptions, WrittenLp } from './domains/lp/index.js';
+
+export {
+  bigAbs,
+  DETERMINISTIC_MR_BOUND,
+  extendedGcd,
+  factorInteger,
+  integerTextSchema,
+  iroot,
+  isPrimeProven,
+  isProbablePrimeBpsw,
+  isqrt,
+  isSquare,
+  isStrongLucasProbablePrime,
+  isStrongProbablePrime,
+  jacobi,
+  mod,
+  modInverse,
+  perfectPowerRoot,
+  pollardRhoBrent,
+  powMod,
+  smallPrimes,
+} from './domains/numbers/index.js';
+export type { ArithmeticBudget, PrimePower } from './domains/numbers/index.js';

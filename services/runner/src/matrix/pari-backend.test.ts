@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATIONALS, resolveMatrixRing, type Field, type MatrixPayload, type Rational } from '@jacobian/shared';
-import { checkPariIdentity, gpMatrix, probePari, runGp, type PariTools } from '../providers/pari.js';
+import { checkPariIdentity, gpInteger, gpMatrix, gpPolynomial, gpProgram, probePari, runGp, type PariTools } from '../providers/pari.js';
 import { characteristicPolynomial, isSquareFree, minimalPolynomial, rationalCharacteristicPolynomial, rationalMinimalPolynomial } from './characteristic.js';
 import { primitiveIntegerVector, ringEngine } from './engine.js';
 import { asText, generator, randomIntegerCases, gpOptions as options, matrix, randomMatrix } from './matrix-test-support.js';
@@ -124,6 +124,17 @@ describe('PARI/GP scripts and answers', () => {
     expect(() => gpMatrix(forged)).toThrow(/not a number/);
     const fraction = { ring: { kind: 'Z' }, nrows: 1, ncols: 1, rows: [['1/2']] } as MatrixPayload;
     expect(() => gpMatrix(fraction)).toThrow(/not a number/);
+  });
+
+  it('re-prints only integers and polynomials of numbers into a number-theory script', () => {
+    expect(gpInteger('-123')).toBe('-123');
+    for (const bad of ['1e5', '0x10', '-0', '1;quit', ' 1', '']) expect(() => gpInteger(bad), bad).toThrow(/not an integer/);
+    expect(gpPolynomial(['1', '0', '-2'])).toBe("Pol([1,0,-2],'x)");
+    expect(gpPolynomial(['1/2', '3'], 'y')).toBe("Pol([1/2,3],'y)");
+    expect(() => gpPolynomial(['1', 'x'])).toThrow(/not a number/);
+    expect(() => gpPolynomial(['1'], 'xy')).toThrow(/one-letter/);
+    expect(() => gpPolynomial([])).toThrow(/at least one/);
+    expect(gpProgram(['n=5;'], [{ name: 'f', statements: 'print(n);' }])).toMatch(/^default\(debugmem,0\);[\s\S]*\nn=5;\nprint\("@@jacobian:f"\);\nprint\(n\);\nprint\("@@jacobian:end"\);\nquit;\n$/);
   });
 
   describe('with a fake gp', () => {

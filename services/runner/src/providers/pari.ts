@@ -1,12 +1,14 @@
 /**
- * PARI/GP (Debian package `pari-gp`) as a native provider of exact linear algebra: found on
- * disk, identified by the bytes that run (the `gp` executable, and any libpari it loads), its
- * release read, and proved healthy on matrices with known determinants, ranks, normal forms and
- * polynomials before any capability registers with it (fail closed, like Singular).
+ * PARI/GP (Debian package `pari-gp`) as a native provider of exact linear algebra and number
+ * theory: found on disk, identified by the bytes that run (the `gp` executable, and any libpari it
+ * loads), its release read, and proved healthy on matrices with known determinants, ranks, normal
+ * forms and polynomials, and on known factorizations, primes, class numbers, a conductor and an
+ * ECPP certificate, before any capability registers with it (fail closed, like Singular).
  *
  * Nothing a client sends reaches gp as text. A script is built from a canonical stored matrix
  * whose every entry is checked again here against the number grammar (an integer or a fraction
- * of integers; the characteristic a positive integer), and constant text of our own. gp prints
+ * of integers; the characteristic a positive integer), integers and polynomials re-printed by
+ * {@link gpInteger} / {@link gpPolynomial}, and constant text of our own. gp prints
  * its answers between our markers, one row of space-separated numbers per line; anything else on
  * stdout, and anything on stderr (where gp reports errors, then goes on), is a PROVIDER_FAILED.
  */
@@ -122,7 +124,39 @@ export interface GpSection {
 
 /** The script: define `A` (the matrix), then print each section after its marker. */
 export function gpScript(matrix: MatrixPayload, sections: readonly GpSection[], setup: readonly string[] = []): string {
-  return [...PRELUDE, `A=${gpMatrix(matrix)};`, ...setup, ...sections.flatMap((s) => [`print("${MARK}${s.name}");`, s.statements]), `print("${MARK}end");`, 'quit;', ''].join('\n');
+  return gpProgram([`A=${gpMatrix(matrix)};`, ...setup], sections);
+}
+
+/**
+ * A script of our own definitions (built only from constant text and the literals of
+ * {@link gpInteger} / {@link gpPolynomial}), then each section after its marker.
+ */
+export function gpProgram(definitions: readonly string[], sections: readonly GpSection[]): string {
+  return [...PRELUDE, ...definitions, ...sections.flatMap((s) => [`print("${MARK}${s.name}");`, s.statements]), `print("${MARK}end");`, 'quit;', ''].join('\n');
+}
+
+/**
+ * The gp literal of an integer given as decimal text, checked here against the integer grammar
+ * whatever checked it before.
+ *
+ * @throws JacobianError INTERNAL for anything else; nothing is sent to gp.
+ */
+export function gpInteger(text: string): string {
+  if (!INTEGER.test(text) || text === '-0') throw new JacobianError('INTERNAL', `"${text.slice(0, 40)}" is not an integer; nothing was sent to gp`);
+  return text;
+}
+
+/**
+ * The gp literal of a polynomial in `variable` (one lower-case letter) from its coefficients,
+ * highest degree first, each an integer or a fraction checked here: `Pol([c_n, …, c_0], 'x)`.
+ *
+ * @throws JacobianError INTERNAL for a coefficient that is not a number or a bad variable.
+ */
+export function gpPolynomial(coefficients: readonly string[], variable = 'x'): string {
+  if (!/^[a-z]$/.test(variable)) throw new JacobianError('INTERNAL', `"${variable.slice(0, 10)}" is not a one-letter variable; nothing was sent to gp`);
+  if (coefficients.length === 0) throw new JacobianError('INTERNAL', 'a polynomial needs at least one coefficient; nothing was sent to gp');
+  for (const c of coefficients) if (!NUMBER.test(c) || c === '-0') throw new JacobianError('INTERNAL', `a coefficient "${c.slice(0, 40)}" is not a number; nothing was sent to gp`);
+  return `Pol([${coefficients.join(',')}],'${variable})`;
 }
 
 function failed(message: string): JacobianError {
@@ -185,7 +219,7 @@ export async function runGp(binary: string, script: string, names: readonly stri
 }
 
 /** Known answers gp must reproduce before it serves: a determinant, ranks, an HNF, a Smith form and polynomials, over Z, Q and GF(7). */
-const HEALTH: readonly { matrix: MatrixPayload; section: GpSection; expected: string[][] }[] = [
+const MATRIX_HEALTH: readonly { matrix: MatrixPayload; section: GpSection; expected: string[][] }[] = [
   { matrix: { ring: { kind: 'Z' }, nrows: 3, ncols: 3, rows: [['2', '0', '1'], ['1', '3', '2'], ['1', '1', '2']] }, section: { name: 'det', statements: 'print(matdet(A));' }, expected: [['6']] },
   { matrix: { ring: { kind: 'Q' }, nrows: 2, ncols: 2, rows: [['1', '1/2'], ['1/2', '1/3']] }, section: { name: 'det', statements: 'print(matdet(A));' }, expected: [['1/12']] },
   { matrix: { ring: { kind: 'GF', characteristic: '7' }, nrows: 2, ncols: 3, rows: [['1', '2', '3'], ['2', '4', '6']] }, section: { name: 'rank', statements: 'print(matrank(A));' }, expected: [['1']] },
@@ -193,11 +227,31 @@ const HEALTH: readonly { matrix: MatrixPayload; section: GpSection; expected: st
   { matrix: { ring: { kind: 'Z' }, nrows: 2, ncols: 2, rows: [['1', '2'], ['3', '4']] }, section: { name: 'poly', statements: 'jv(Vec(charpoly(A)));jv(Vec(minpoly(A)));jm(mathnf(A));' }, expected: [['1', '-5', '-2'], ['1', '-5', '-2'], ['2', '1'], ['0', '1']] },
 ];
 
+/**
+ * Known number-theory answers: a factorization (F6 = 2^64 + 1, Landry), a Mersenne prime, a class
+ * number (h(−23) = 3), the class number of Q(√−5), the conductor of the curve 37a, and an ECPP
+ * certificate of 10^30 + 57 that gp's own checker accepts (its values depend on PARI's random
+ * choices, so only its shape and acceptance are compared).
+ */
+const NUMBER_HEALTH: readonly { section: GpSection; expected: string[][] }[] = [
+  { section: { name: 'factor', statements: 'jv(factor(2^64+1)[,1]);' }, expected: [['274177', '67280421310721']] },
+  { section: { name: 'isprime', statements: 'print(isprime(2^127-1));print(isprime(2^128+1));' }, expected: [['1'], ['0']] },
+  { section: { name: 'class', statements: 'print(qfbclassno(-23));print(bnfinit(y^2+5).no);' }, expected: [['3'], ['2']] },
+  { section: { name: 'curve', statements: 'print(ellglobalred(ellinit([0,0,1,-1,0]))[1]);' }, expected: [['37']] },
+  { section: { name: 'primecert', statements: 'c=primecert(10^30+57);print(type(c)=="t_VEC"&&#c>=1&&c[1][1]==10^30+57);print(primecertisvalid(c));' }, expected: [['1'], ['1']] },
+];
+
 async function healthCheck(binary: string, signal: AbortSignal | undefined): Promise<void> {
-  for (const health of HEALTH) {
-    const answer = await runGp(binary, gpScript(health.matrix, [health.section]), [health.section.name], { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
+  const run = (script: string, section: GpSection): Promise<GpAnswer> => runGp(binary, script, [section.name], { signal, deadline: Date.now() + PROBE_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
+  for (const health of MATRIX_HEALTH) {
+    const answer = await run(gpScript(health.matrix, [health.section]), health.section);
     const got = JSON.stringify(answer.sections[health.section.name]);
     if (got !== JSON.stringify(health.expected)) throw new Error(`${health.section.statements} on ${JSON.stringify(health.matrix.rows)} printed ${got}, expected ${JSON.stringify(health.expected)}`);
+  }
+  for (const health of NUMBER_HEALTH) {
+    const answer = await run(gpProgram([], [health.section]), health.section);
+    const got = JSON.stringify(answer.sections[health.section.name]);
+    if (got !== JSON.stringify(health.expected)) throw new Error(`${health.section.statements} printed ${got}, expected ${JSON.stringify(health.expected)}`);
   }
 }
 
@@ -231,7 +285,7 @@ export async function probePari(options: PariLocation & { signal?: AbortSignal; 
       install_tier: 'T1',
       license_id: 'GPL-2.0-or-later',
       license_files: licenseFiles,
-      features: ['matdet', 'matrank', 'matker', 'mathnf', 'matsnf', 'charpoly', 'minpoly', 'qflll', 'fields-Q-GF(p)', ...(libraries.length > 0 ? ['libpari-digested'] : [])],
+      features: ['matdet', 'matrank', 'matker', 'mathnf', 'matsnf', 'charpoly', 'minpoly', 'qflll', 'fields-Q-GF(p)', 'factor', 'isprime', 'primecert', 'qfbclassno', 'bnfinit', 'ellinit', ...(libraries.length > 0 ? ['libpari-digested'] : [])],
     });
     // The files as digested: checkPariIdentity need not digest them again until they change.
     rememberVerifiedStamp(digest, stamp);
