@@ -210,7 +210,8 @@ const StoredNumber = z.string().max(LP_LIMITS.maxNumberTextLength);
 export function storedNumberRecord(maxLength: number): z.ZodType<Record<string, string>> {
   const record = z
     .unknown()
-    .refine(isPlainObject, 'Invalid input: expected a JSON object of name → number')
+    // abort: the holder's refinement, which reads the entries, must not run on a non-object.
+    .refine(isPlainObject, { message: 'Invalid input: expected a JSON object of name → number', abort: true })
     .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'string', maxLength } });
   // The cast is the refinement's promise: the holder's refinement fails the parse on any value that is not such a string.
   return record as unknown as z.ZodType<Record<string, string>>;
