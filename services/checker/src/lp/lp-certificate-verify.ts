@@ -51,7 +51,7 @@ interface Row {
   name: string;
   /** The row's coefficients over one denominator: a_{i,columns[k]} = numerators[k]/den. */
   columns: number[];
-  numerators: bigint[];
+  numerators: readonly bigint[];
   den: bigint;
   relation: LpRelation;
   rhs: Q;
@@ -108,12 +108,13 @@ function rowOf(row: LpCertificateClaim['problem']['constraints'][number], at: (n
     values.push(read(row.coefficients[name] as string));
   }
   const { nums, den } = scaled(values);
-  return { name: row.name, columns, numerators: [...nums], den, relation: row.relation, rhs: read(row.rhs) };
+  return { name: row.name, columns, numerators: nums, den, relation: row.relation, rhs: read(row.rhs) };
 }
 
 function modelOf(claim: LpCertificateClaim, number: NumberReader): Model {
   const { problem } = claim;
-  const index = new Map(problem.variables.map((v, j) => [v.name, j]));
+  const index = new Map<string, number>();
+  problem.variables.forEach((v, j) => index.set(v.name, j));
   const at = (name: string): number => {
     const j = index.get(name);
     if (j === undefined) throw new Error(`unknown variable ${name.slice(0, 40)} in a parsed claim`);
