@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkExecutableIdentity, compositeIdentity, fileStamps, linkedLibraries, rememberVerifiedStamp, type ProbedExecutable } from './executable.js';
 
-describe('checkExecutableIdentity (the stat-stamped identity guard of PARI/GP and Singular)', () => {
+describe('checkExecutableIdentity (the stat-stamped identity guard of PARI/GP, Singular, CBC and glpsol)', () => {
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'jacobian-identity-'));
