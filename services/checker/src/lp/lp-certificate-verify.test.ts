@@ -208,6 +208,19 @@ describe('certificates the checker must reject', () => {
     expect(() => checkLpCertificateClaim({ ...claim, dual: { demand: '2', nowhere: '1' } })).toThrow(/not a row of the problem/);
     expect(() => checkLpCertificateClaim({ ...claim, primal: { x: '3/2', z: '1/2' } })).toThrow(/not a variable of the problem/);
   });
+
+  it('never reads a claim whose vectors or rows hold anything but canonical number texts', () => {
+    const claim = stored(small, smallOptimal) as { problem: { constraints: { coefficients: Record<string, unknown> }[] } } & Record<string, unknown>;
+    const [demand, cap] = claim.problem.constraints;
+    const withRow = (coefficients: unknown): unknown => ({ ...claim, problem: { ...claim.problem, constraints: [{ ...demand, coefficients }, cap] } });
+    expect(() => checkLpCertificateClaim({ ...claim, dual: { demand: 2, cap: '-1' } })).toThrow(/rule canonical/);
+    expect(() => checkLpCertificateClaim({ ...claim, primal: { x: '6/4', y: '1/2' } })).toThrow(/rule canonical/);
+    expect(() => checkLpCertificateClaim({ ...claim, primal: ['3/2', '1/2'] })).toThrow(/expected a JSON object/);
+    expect(() => checkLpCertificateClaim(withRow({ x: 1, y: '1' }))).toThrow(/rule canonical/);
+    expect(() => checkLpCertificateClaim(withRow({ x: '1', y: '2/2' }))).toThrow(/rule canonical/);
+    expect(() => checkLpCertificateClaim(withRow({ x: '1', w: '1' }))).toThrow(/not a declared variable/);
+    expect(() => checkLpCertificateClaim(withRow(null))).toThrow(/expected a JSON object/);
+  });
 });
 
 // ------------------------------------------------------------------------------------------------

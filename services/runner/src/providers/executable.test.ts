@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkExecutableIdentity, compositeIdentity, fileStamps, rememberVerifiedStamp, type ProbedExecutable } from './executable.js';
+import { checkExecutableIdentity, compositeIdentity, fileStamps, linkedLibraries, rememberVerifiedStamp, type ProbedExecutable } from './executable.js';
 
-describe('checkExecutableIdentity (the stat-stamped identity guard of PARI/GP and Singular)', () => {
+describe('checkExecutableIdentity (the stat-stamped identity guard of PARI/GP, Singular, CBC and glpsol)', () => {
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'jacobian-identity-'));
@@ -42,5 +42,14 @@ describe('checkExecutableIdentity (the stat-stamped identity guard of PARI/GP an
     const tools = await probed('gone', '#!/bin/sh\necho 1\n');
     await rm(tools.binary);
     await expect(checkExecutableIdentity(tools, 'libnone', 'Tool')).rejects.toThrow();
+  });
+});
+
+describe('linkedLibraries', () => {
+  it('with several prefixes, lists the libraries of each (as the MILP solvers, which load five, ask)', async () => {
+    const node = process.execPath;
+    const [stdcpp, libc, both] = await Promise.all([linkedLibraries(node, 'libstdc++', undefined), linkedLibraries(node, 'libc.', undefined), linkedLibraries(node, ['libstdc++', 'libc.'], undefined)]);
+    expect(both).toEqual([...new Set([...stdcpp, ...libc])].sort());
+    expect(await linkedLibraries(node, [], undefined)).toEqual([]);
   });
 });

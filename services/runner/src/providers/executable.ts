@@ -39,11 +39,12 @@ export async function findExecutable(name: string, location: ExecutableLocation,
 }
 
 /**
- * The shared objects whose names start with `prefix` (e.g. "libpari") that `binary` loads, per
- * `ldd`: absolute, symlink-free, distinct and sorted; [] when ldd is absent, fails, or the
- * executable is static.
+ * The shared objects whose names start with `prefix` (e.g. "libpari"), or with one of several
+ * prefixes, that `binary` loads, per `ldd`: absolute, symlink-free, distinct and sorted; [] when
+ * ldd is absent, fails, or the executable is static.
  */
-export async function linkedLibraries(binary: string, prefix: string, signal: AbortSignal | undefined): Promise<string[]> {
+export async function linkedLibraries(binary: string, prefix: string | readonly string[], signal: AbortSignal | undefined): Promise<string[]> {
+  const prefixes = typeof prefix === 'string' ? [prefix] : prefix;
   for (const ldd of ['/usr/bin/ldd', '/bin/ldd']) {
     try {
       await access(ldd, constants.X_OK);
@@ -52,7 +53,7 @@ export async function linkedLibraries(binary: string, prefix: string, signal: Ab
     }
     try {
       const out = await runNativeTool(ldd, [binary], '', { signal, deadline: Date.now() + LDD_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
-      const libraries = [...out.stdout.matchAll(/^\s*(\S+) => (\/\S+)/gm)].filter((m) => (m[1] ?? '').startsWith(prefix)).map((m) => m[2] ?? '');
+      const libraries = [...out.stdout.matchAll(/^\s*(\S+) => (\/\S+)/gm)].filter((m) => prefixes.some((p) => (m[1] ?? '').startsWith(p))).map((m) => m[2] ?? '');
       return [...new Set(await Promise.all(libraries.map((lib) => realpath(lib))))].sort();
     } catch {
       return [];
@@ -102,14 +103,15 @@ export function rememberVerifiedStamp(digest: string, stamp: string | null): voi
 }
 
 /**
- * Check, before a run, that an executable (and the libraries named `libraryPrefix`… it loads) are
+ * Check, before a run, that an executable (and the libraries named `libraryPrefix`… it loads, or
+ * one of several prefixes) are
  * still the bytes its probe digested. A run can take a few milliseconds, less than digesting a
  * large executable again: the digest is recomputed only when a file's stat differs from the last
  * one digested, which any package upgrade or rewrite of the file changes.
  *
  * @throws JacobianError PROVIDER_FAILED naming `label` when anything changed (an upgrade under a running runner).
  */
-export async function checkExecutableIdentity(tools: ProbedExecutable, libraryPrefix: string, label: string): Promise<void> {
+export async function checkExecutableIdentity(tools: ProbedExecutable, libraryPrefix: string | readonly string[], label: string): Promise<void> {
   const stamp = await fileStamps(tools.binary);
   if (stamp !== null && verifiedStamps.get(tools.digest) === stamp) return;
   const libraries = tools.components.filter((c) => c.role === 'library').map((c) => c.file);

@@ -11,7 +11,7 @@
  * memory budget enforced); the solution file is read strictly (lp/milp/solution-read.ts).
  */
 import { constants } from 'node:fs';
-import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ import { exactIncumbent } from '../lp/milp/incumbent.js';
 import { exactMilp, objectiveValue } from '../lp/milp/exact-problem.js';
 import { readCbcSolution, readGlpsolSolution, SolverVerdict, type SolverAnswer } from '../lp/milp/solution-read.js';
 import { writeSolverMps, type SolverFeed } from '../lp/milp/solver-mps.js';
-import { compositeIdentity, findExecutable, linkedLibraries, type ExecutableLocation } from './executable.js';
+import { checkExecutableIdentity, compositeIdentity, fileStamps, findExecutable, linkedLibraries, rememberVerifiedStamp, type ExecutableLocation } from './executable.js';
 import { ensureHealthy, type HealthCache } from './health-cache.js';
 import { runNativeTool, type Component } from './nauty.js';
 
@@ -71,39 +71,20 @@ export interface MilpSolverTools {
   readonly kind: MilpSolverKind;
   readonly binary: string;
   readonly version: string;
+  /** The executable and the solver libraries it loads, as digested (role, file name, bytes, sha256). */
   readonly components: readonly Component[];
-  /** Absolute paths of the executable and the solver libraries it loads, as digested. */
-  readonly files: readonly string[];
   /** The COMPOSITE digest of the executable and its solver libraries. */
   readonly digest: string;
 }
 
-/** The stat stamp (device, inode, size, mtime, ctime) of a tool's files when last found to have its digest, by digest. */
-const verifiedStamps = new Map<string, string>();
-
-/** One string of the stats of `files`; null when one is missing. */
-async function fileStamps(files: readonly string[]): Promise<string | null> {
-  try {
-    const stats = await Promise.all(files.map((file) => stat(file, { bigint: true })));
-    return stats.map((s) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`).join('|');
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Check, before a run, that the solver's executable and libraries are still the bytes its probe
- * digested: digested again only when a file's stat changed (a package upgrade does).
+ * digested (by stat stamp, digesting again only when a stat changed: see checkExecutableIdentity).
  *
  * @throws JacobianError PROVIDER_FAILED when they changed.
  */
 export async function checkMilpSolverIdentity(tools: MilpSolverTools): Promise<void> {
-  const { files } = tools;
-  const stamp = await fileStamps(files);
-  if (stamp !== null && verifiedStamps.get(tools.digest) === stamp) return;
-  const { digest } = await compositeIdentity(tools.binary, files.slice(1));
-  if (digest !== tools.digest) throw new JacobianError('PROVIDER_FAILED', `the ${tools.kind} installation at ${tools.binary} is not the one probed (its digest changed); restart the runner to probe it again`);
-  if (stamp !== null) verifiedStamps.set(tools.digest, stamp);
+  await checkExecutableIdentity(tools, SPECS[tools.kind].libraries, tools.kind);
 }
 
 /** How one solver run is bounded and what it is asked. */
@@ -242,10 +223,12 @@ export async function probeMilpSolver(kind: MilpSolverKind, options: ExecutableL
   const binary = await findExecutable(spec.executable, options, DEFAULT_MILP_SOLVER_DIRECTORIES, spec.hint);
   try {
     const version = await readVersion(spec, binary, options.signal);
-    const libraries = [...new Set((await Promise.all(spec.libraries.map((prefix) => linkedLibraries(binary, prefix, options.signal)))).flat())].sort();
+    const libraries = await linkedLibraries(binary, spec.libraries, options.signal);
+    // Stamped before digesting: a file swapped in between then has a stamp of its own, which
+    // checkMilpSolverIdentity does not find vouched for, and it digests the file again.
+    const stamp = await fileStamps(binary, libraries);
     const { components, digest } = await compositeIdentity(binary, libraries);
-    const stamp = await fileStamps([binary, ...libraries]);
-    const tools: MilpSolverTools = { kind, binary, version, components, files: [binary, ...libraries], digest };
+    const tools: MilpSolverTools = { kind, binary, version, components, digest };
     const identity = { provider: kind, version, digest_kind: 'COMPOSITE', digest, platform: platformTag(), paths: [binary, ...libraries], check_module: fileURLToPath(import.meta.url) };
     await ensureHealthy(options.health, () => identity, () => healthCheck(tools, options.signal));
     const licenseFiles = await access(spec.copyright, constants.R_OK).then(
@@ -264,7 +247,8 @@ export async function probeMilpSolver(kind: MilpSolverKind, options: ExecutableL
       license_files: licenseFiles,
       features: [...spec.features],
     });
-    if (stamp !== null) verifiedStamps.set(digest, stamp);
+    // The files as digested: checkMilpSolverIdentity need not digest them again until they change.
+    rememberVerifiedStamp(digest, stamp);
     return { runtime, tools };
   } catch (error) {
     const cause = toAppError(error);

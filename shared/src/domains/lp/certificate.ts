@@ -31,7 +31,7 @@
 import { z } from 'zod';
 import { ArtifactUriSchema } from '../../artifacts/manifest.js';
 import { JacobianError, type JsonPath } from '../../errors.js';
-import { formatLpNumber, LP_CERTIFICATE_NUMBER_LIMITS, LP_LIMITS, LpProblemInputSchema, LpProblemSchema, LpRule, lpNumber, parseCanonicalLpNumber, type LpNumber, type LpProblem } from './problem.js';
+import { formatLpNumber, isStoredText, LP_CERTIFICATE_NUMBER_LIMITS, LP_LIMITS, LpProblemInputSchema, LpProblemSchema, LpRule, lpNumber, parseCanonicalLpNumber, storedNumberRecord, storedTextError, type LpNumber, type LpProblem } from './problem.js';
 
 export const LP_CERTIFICATE_CLAIM_SCHEMA_URI = 'jacobian:schema/lp.certificate.claim/v1';
 export const LP_CERTIFICATE_CLAIM_SEMANTICS_URI = 'jacobian:semantics/lp.certificate.duality_farkas_ray/v1';
@@ -45,7 +45,8 @@ export const LpCertificateNumberSchema = z
   .describe('an exact number: an integer, a decimal such as "2.5", or a fraction "p/q"; JSON numbers are read as the decimal they print as');
 const StoredNumber = z.string().max(LP_LIMITS.maxCertificateNumberTextLength);
 const SparseVector = z.record(z.string(), LpCertificateNumberSchema);
-const StoredSparseVector = z.record(z.string(), StoredNumber);
+/** Its entries are checked in the claim's refinement (see storedNumberRecord). */
+const StoredSparseVector = storedNumberRecord(LP_LIMITS.maxCertificateNumberTextLength);
 
 /** Which certificate fields each outcome needs; every other certificate field must be absent. */
 export const CERTIFICATE_FIELDS: Record<LpOutcome, readonly ('objective_value' | 'primal' | 'dual' | 'reduced_costs' | 'farkas' | 'ray')[]> = {
@@ -118,10 +119,19 @@ export const LpCertificateClaimSchema = z
       ['farkas', claim.farkas, rows],
     ];
     for (const [field, vector, names] of vectors) {
-      for (const [name, text] of Object.entries(vector ?? {})) {
+      if (vector === null) continue;
+      for (const name of Object.keys(vector)) {
+        const text: unknown = vector[name];
+        if (!isStoredText(text, LP_LIMITS.maxCertificateNumberTextLength)) {
+          ctx.addIssue({ code: 'custom', path: [field, name], message: storedTextError(text, LP_LIMITS.maxCertificateNumberTextLength, [field, name]).message });
+          continue;
+        }
+        if (!names.has(name)) {
+          ctx.addIssue({ code: 'custom', path: [field, name], message: `"${name.slice(0, 40)}" is not a ${names === rows ? 'row' : 'variable'} of the problem (rule ${LpRule.UNKNOWN_NAME})` });
+          continue;
+        }
         const value = parseCanonicalLpNumber(text);
-        if (!names.has(name)) ctx.addIssue({ code: 'custom', path: [field, name], message: `"${name.slice(0, 40)}" is not a ${names === rows ? 'row' : 'variable'} of the problem (rule ${LpRule.UNKNOWN_NAME})` });
-        else if (value === null || value.num === 0n) ctx.addIssue({ code: 'custom', path: [field, name], message: `not a canonical non-zero number (rule ${LpRule.CANONICAL})` });
+        if (value === null || value.num === 0n) ctx.addIssue({ code: 'custom', path: [field, name], message: `not a canonical non-zero number (rule ${LpRule.CANONICAL})` });
       }
     }
   });

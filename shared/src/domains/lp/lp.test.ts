@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { canonicalize } from '../../canonical-json.js';
 import { JacobianError } from '../../errors.js';
 import { canonicalLpCertificateClaim, LpCertificateClaimInputSchema, LpCertificateClaimSchema } from './certificate.js';
@@ -111,6 +112,10 @@ describe('LP problems', () => {
     ['a duplicate row', { ...stored, constraints: [...stored.constraints, stored.constraints[0]!] }, LpRule.DUPLICATE_NAME, ['constraints', 2, 'name']],
     ['a reserved row name', { ...stored, constraints: [...stored.constraints, { ...row({}), name: '__proto__' }] }, LpRule.NAME_SYNTAX, ['constraints', 2, 'name']],
     ['lower above upper', { ...stored, variables: [{ ...stored.variables[0]!, lower: '3', upper: '5/2' }, ...stored.variables.slice(1)] }, LpRule.BOUND_ORDER, ['variables', 0, 'upper']],
+    // The entries of the coefficient records, which the schema leaves to the refinement's loop.
+    ['a coefficient given as a JSON number', { ...stored, objective: { x: 2 as unknown as string } }, LpRule.CANONICAL, ['objective', 'x']],
+    ['a coefficient of more than 700 characters', { ...stored, constraints: [row({ x: `1${'0'.repeat(700)}` }), ...stored.constraints.slice(1)] }, LpRule.NUMBER_SIZE, ['constraints', 0, 'coefficients', 'x']],
+    ['an undeclared key in the objective', { ...stored, objective: { x: '2', w: '1' } }, LpRule.UNKNOWN_NAME, ['objective', 'w']],
   ])('refuses a stored problem with %s, as rebuilding it did', (_, problem, rule, path) => {
     expect(rebuildsUnchanged(problem)).toBe(false);
     const result = LpProblemSchema.safeParse(problem);
@@ -121,6 +126,30 @@ describe('LP problems', () => {
     // Inside a claim, the issue is under `problem`.
     const claim = LpCertificateClaimSchema.safeParse({ problem, relaxation: true, outcome: 'INFEASIBLE', objective_value: null, primal: null, dual: null, reduced_costs: null, farkas: {}, ray: null });
     expect(claim.error?.issues.map((i) => i.path)).toContainEqual(['problem', ...path]);
+  });
+
+  it('refuses coefficient records that are not JSON objects, at their field', () => {
+    for (const bad of [[], null, 'x: 1', 3]) {
+      expect(LpProblemSchema.safeParse({ ...stored, objective: bad }).error?.issues[0]?.path).toEqual(['objective']);
+      expect(LpProblemSchema.safeParse({ ...stored, constraints: [{ ...row({ x: '1' }), coefficients: bad }] }).error?.issues[0]?.path).toEqual(['constraints', 0, 'coefficients']);
+    }
+    const { objective: _, ...without } = stored;
+    expect(LpProblemSchema.safeParse(without).error?.issues[0]?.path).toEqual(['objective']);
+  });
+
+  it('refuses a __proto__ key of a stored record (as JSON.parse gives it) as an unknown name, where zod\'s record dropped it', () => {
+    const problem = JSON.parse(canonicalize(stored).replace('"objective":{', '"objective":{"__proto__":"1",')) as LpProblem;
+    expect(Object.hasOwn(problem.objective, '__proto__')).toBe(true);
+    const issue = LpProblemSchema.safeParse(problem).error?.issues[0];
+    expect(issue?.path).toEqual(['objective', '__proto__']);
+    expect(issue?.message).toContain(`rule ${LpRule.UNKNOWN_NAME}`);
+  });
+
+  it('advertises the coefficient records with the JSON Schema of z.record(z.string(), z.string().max(700))', () => {
+    const { $schema: _, ...expected } = z.toJSONSchema(z.record(z.string(), z.string().max(LP_LIMITS.maxNumberTextLength)));
+    const schema = JSON.parse(JSON.stringify(z.toJSONSchema(LpProblemSchema))) as { properties: { objective: unknown; constraints: { items: { properties: { coefficients: unknown } } } } };
+    expect(schema.properties.objective).toEqual(expected);
+    expect(schema.properties.constraints.items.properties.coefficients).toEqual(expected);
   });
 
   it('refuses a stored problem over the non-zero limit, as rebuilding it did', () => {
@@ -205,5 +234,31 @@ describe('LP certificate claims', () => {
     expect(ruleOf(() => canonicalLpCertificateClaim({ outcome: 'INFEASIBLE', farkas: { x: 1 } }, problem))).toEqual({ rule: LpRule.UNKNOWN_NAME, path: ['payload', 'farkas', 'x'] });
     expect(LpCertificateClaimSchema.safeParse({ ...claim, ray: { z: '0' } }).success).toBe(false);
     expect(LpCertificateClaimSchema.safeParse({ ...claim, relaxation: true }).success).toBe(false);
+  });
+
+  const optimal = canonicalLpCertificateClaim({ outcome: 'OPTIMAL', objective_value: '1', primal: { x: '3' }, dual: { r1: '1' }, reduced_costs: {} }, problem);
+  it.each<[string, Record<string, unknown>, string, (string | number)[]]>([
+    ['a value given as a JSON number', { primal: { x: 3 } }, LpRule.CANONICAL, ['primal', 'x']],
+    ['a null value', { dual: { r1: null } }, LpRule.CANONICAL, ['dual', 'r1']],
+    ['a value over the certificate length limit', { primal: { x: `1${'0'.repeat(LP_LIMITS.maxCertificateNumberTextLength)}` } }, LpRule.NUMBER_SIZE, ['primal', 'x']],
+    ['a non-reduced fraction', { reduced_costs: { y: '2/4' } }, LpRule.CANONICAL, ['reduced_costs', 'y']],
+    ['a stored zero', { primal: { x: '3', y: '0' } }, LpRule.CANONICAL, ['primal', 'y']],
+    ['bad rational text', { primal: { x: '1.5' } }, LpRule.CANONICAL, ['primal', 'x']],
+    ['an unknown variable', { reduced_costs: { w: '1' } }, LpRule.UNKNOWN_NAME, ['reduced_costs', 'w']],
+    ['a row name among the variables', { primal: { cap: '1' } }, LpRule.UNKNOWN_NAME, ['primal', 'cap']],
+    ['an unknown row', { dual: { r1: '1', nowhere: '1' } }, LpRule.UNKNOWN_NAME, ['dual', 'nowhere']],
+    ['a __proto__ key (as JSON.parse gives it)', { dual: JSON.parse('{"__proto__":"1"}') as unknown }, LpRule.UNKNOWN_NAME, ['dual', '__proto__']],
+  ])('refuses a stored claim with %s in a vector, naming the field and the rule', (_, change, rule, path) => {
+    expect(LpCertificateClaimSchema.safeParse(optimal).success).toBe(true);
+    const issue = LpCertificateClaimSchema.safeParse({ ...optimal, ...change }).error?.issues[0];
+    expect(issue?.path).toEqual(path);
+    expect(issue?.message).toContain(`rule ${rule}`);
+  });
+
+  it('refuses a stored vector that is not a JSON object, at its field, and advertises the vectors as records', () => {
+    for (const bad of [['1'], '1', 1]) expect(LpCertificateClaimSchema.safeParse({ ...optimal, primal: bad }).error?.issues[0]?.path).toEqual(['primal']);
+    const record = z.toJSONSchema(z.record(z.string(), z.string().max(LP_LIMITS.maxCertificateNumberTextLength)).nullable());
+    const schema = z.toJSONSchema(LpCertificateClaimSchema) as { properties: Record<string, unknown> };
+    for (const field of ['primal', 'dual', 'reduced_costs', 'farkas', 'ray']) expect({ $schema: record.$schema, ...(schema.properties[field] as object) }).toEqual(record);
   });
 });

@@ -11,6 +11,7 @@
  * unless it is asked for the relaxation).
  */
 import { z } from 'zod';
+import { isPlainObject } from '../../artifacts/manifest.js';
 import { JacobianError, type JsonPath } from '../../errors.js';
 import { makeRational, RATIONALS, type Rational } from '../polynomial/field.js';
 
@@ -194,7 +195,38 @@ export const LpProblemInputSchema = z
 export type LpProblemInput = z.infer<typeof LpProblemInputSchema>;
 
 const StoredNumber = z.string().max(LP_LIMITS.maxNumberTextLength);
-const StoredCoefficients = z.record(z.string(), StoredNumber);
+
+/**
+ * A stored map from names to number texts (a sparse form; a certificate vector), advertised as
+ * what it is, `z.record(z.string(), z.string().max(maxLength))`, but parsed as the JSON object it
+ * is rather than entry by entry: zod's record parse runs two schemas per entry and copies the
+ * object, which was most of a certificate check on a dense problem (40 000 entries at 200×200).
+ * The schema holding such a record checks its entries in its refinement, in the one loop that
+ * reads them anyway: each value a string of at most `maxLength` characters (else rule
+ * CANONICAL, or NUMBER_SIZE when too long), at its own path, with the name and number rules.
+ * The object is passed through as parsed, so a `__proto__` key (which zod's record dropped) is
+ * seen there and refused as an unknown name.
+ */
+export function storedNumberRecord(maxLength: number): z.ZodType<Record<string, string>> {
+  const record = z
+    .unknown()
+    // abort: the holder's refinement, which reads the entries, must not run on a non-object.
+    .refine(isPlainObject, { message: 'Invalid input: expected a JSON object of name → number', abort: true })
+    .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'string', maxLength } });
+  // The cast is the refinement's promise: the holder's refinement fails the parse on any value that is not such a string.
+  return record as unknown as z.ZodType<Record<string, string>>;
+}
+
+/** Whether one value of a {@link storedNumberRecord} is a string of at most `maxLength` characters. */
+export const isStoredText = (text: unknown, maxLength: number): text is string => typeof text === 'string' && text.length <= maxLength;
+
+/** The error about a value of a {@link storedNumberRecord} that is not {@link isStoredText}. */
+export function storedTextError(text: unknown, maxLength: number, path: JsonPath): JacobianError {
+  if (typeof text !== 'string') return lpError(`${(JSON.stringify(text) ?? String(text)).slice(0, 40)} is not a number text (a stored number is a string such as "3" or "-7/2")`, path, LpRule.CANONICAL);
+  return lpError(`"${text.slice(0, 40)}…" has more than ${maxLength} characters`, path, LpRule.NUMBER_SIZE);
+}
+
+const StoredCoefficients = storedNumberRecord(LP_LIMITS.maxNumberTextLength);
 
 /** A stored linear program: names explicit and unique, numbers canonical, zero coefficients dropped. */
 export const LpProblemSchema = z
@@ -295,7 +327,9 @@ interface StoredLpProblemShape {
  * (reduced, no sign on positives, no leading zeros, q > 1) or a coefficient is zero, and refuses
  * it on a bad or duplicate name, an undeclared coefficient key, a number over the data's size
  * limits, crossed bounds or too many non-zeros; those are the conditions checked here, with
- * canonicalLpProblem's rules and paths (relative to the problem).
+ * canonicalLpProblem's rules and paths (relative to the problem). Also the entries of the
+ * coefficient records, which the schema leaves to this loop ({@link storedNumberRecord}): each a
+ * string of at most maxNumberTextLength characters.
  */
 function storedProblemIssue(problem: StoredLpProblemShape): { path: JsonPath; message: string } | null {
   try {
@@ -338,6 +372,7 @@ function checkStoredLpProblem(problem: StoredLpProblemShape): void {
   const read = (text: string, path: () => JsonPath): Rational => {
     let value = values.get(text);
     if (value === undefined) {
+      if (!isStoredText(text, LP_LIMITS.maxNumberTextLength)) throw storedTextError(text, LP_LIMITS.maxNumberTextLength, path());
       value = storedValue(text) ?? undefined;
       if (value === undefined) throw storedNumberError(text, path());
       values.set(text, value);
@@ -354,8 +389,10 @@ function checkStoredLpProblem(problem: StoredLpProblemShape): void {
   let nonzeros = 0;
   // The path of an entry is built only for an error: a stored problem has up to 100 000 of them.
   // (The limit is checked per form, at the form that passes it.)
+  // Object.keys, not Object.entries: the entries' pairs were a large share of this loop on wide rows.
   const form = (coefficients: Record<string, string>, path: () => JsonPath): void => {
-    for (const [name, text] of Object.entries(coefficients)) {
+    for (const name of Object.keys(coefficients)) {
+      const text = coefficients[name] as string;
       if (!variables.has(name)) throw lpError(`"${name.slice(0, 40)}" is not a declared variable (declare it in variables)`, [...path(), name], LpRule.UNKNOWN_NAME);
       const value = values.get(text) ?? read(text, () => [...path(), name]);
       if (value.num === 0n) throw lpError('a zero coefficient, which the canonical form drops', [...path(), name], LpRule.CANONICAL);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityResultSchema, canonicalLpProblem, type CapabilityResult, type InstalledCapability, type LpProblemInput } from '@jacobian/shared';
 import { mulberry32 } from '@jacobian/shared/testing';
 import { createCapabilityHarness, type CapabilityHarness } from '../../testing/fixtures.js';
+import { compositeIdentity, fileStamps, rememberVerifiedStamp } from '../../providers/executable.js';
 import { milpSolverProvider, probeMilpSolver, runMilpSolver, type MilpSolverProbe, type MilpSolverTools } from '../../providers/milp-solvers.js';
 import { exactMilp } from './exact-problem.js';
 import { milpSolve, type MilpSolveOutput } from './milp-solve.js';
@@ -181,7 +182,11 @@ describe.skipIf(!HAVE_CBC)('solver runs are bounded, and a tampered answer is ne
     const file = ['Optimal - objective value -29', '      0 r1 19 0', '      0 x1 1 0', '      1 x2 1 0', '      2 x3 1 0', '      3 x4 1 0'].join('\\n');
     await writeFile(fake, `#!/bin/sh\nwhile [ "$#" -gt 1 ]; do if [ "$1" = "-solu" ]; then printf '${file}\\n' > "$2"; fi; shift; done\necho "Result - Optimal solution found"\n`);
     await chmod(fake, 0o755);
-    const probe: MilpSolverProbe = { name: 'cbc', tools: { ...tools, binary: fake }, probe: () => Promise.reject(new Error('not probed')) };
+    // The fake's identity vouched for as a probe would (stamp, then digest), so that the identity guard lets it run.
+    const stamp = await fileStamps(fake, []);
+    const { components, digest } = await compositeIdentity(fake, []);
+    rememberVerifiedStamp(digest, stamp);
+    const probe: MilpSolverProbe = { name: 'cbc', tools: { ...tools, binary: fake, components, digest }, probe: () => Promise.reject(new Error('not probed')) };
     const runtime = (await probeMilpSolver('cbc')).runtime;
     await using h = await createCapabilityHarness();
     const cap = h.install(milpSolve(runtime, { cbc: probe }), runtime);
@@ -209,6 +214,15 @@ describe.skipIf(!HAVE_CBC)('solver runs are bounded, and a tampered answer is ne
     await expect(runMilpSolver(probed, written.feed, options)).resolves.toMatchObject({ verdict: 'OPTIMAL' });
     await fs.appendFile(copy, Buffer.from([0]));
     await expect(runMilpSolver(probed, written.feed, options)).rejects.toMatchObject({ code: 'PROVIDER_FAILED', message: expect.stringMatching(/digest changed/) as unknown });
+  });
+
+  it('a run of an executable other than the probed one is refused before it runs, whatever the probed files\' stamps say', async () => {
+    const other = path.join(dir, 'other-cbc');
+    await writeFile(other, '#!/bin/sh\necho "Result - Optimal solution found"\n');
+    await chmod(other, 0o755);
+    const written = writeSolverMps(exactMilp(canonicalLpProblem(marketSplit(5, 2, 6))), (field) => field);
+    if (!('feed' in written)) throw new Error('the market split is not infeasible');
+    await expect(runMilpSolver({ ...tools, binary: other }, written.feed, { deadline: Date.now() + 60_000, timeLimitS: 10, relativeGap: 0 })).rejects.toMatchObject({ code: 'PROVIDER_FAILED', message: expect.stringMatching(/not the one probed/) as unknown });
   });
 
   it('a solver that fails its health check is not registered (PROVIDER_UNAVAILABLE)', async () => {
