@@ -656,6 +656,7 @@ export {
   PRIMALITY_CLAIM_SCHEMA_URI,
   PRIMALITY_CLAIM_SEMANTICS_URI,
   PRIMALITY_LIMITS,
+  PRIMALITY_SOURCES,
   PrimalityCertificateKind,
   PrimalityCertificateSchema,
   PrimalityClaimSchema,

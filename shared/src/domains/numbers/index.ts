@@ -34,6 +34,7 @@ export {
   PRIMALITY_CLAIM_SCHEMA_URI,
   PRIMALITY_CLAIM_SEMANTICS_URI,
   PRIMALITY_LIMITS,
+  PRIMALITY_SOURCES,
   PrimalityCertificateKind,
   PrimalityCertificateSchema,
   PrimalityClaimSchema,

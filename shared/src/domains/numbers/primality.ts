@@ -21,8 +21,12 @@
  * A compositeness witness of n is a non-trivial factor d (1 < d < n, d | n), or a base a
  * (2 ≤ a ≤ n − 2) to which odd n is not a strong probable prime (Miller–Rabin).
  */
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DETERMINISTIC_MR_BOUND, integerTextSchema } from './arith.js';
+
+/** The files whose bytes define these contracts and the arithmetic under them (for provider and checker identities). */
+export const PRIMALITY_SOURCES: readonly string[] = ['./arith.ts', './primality.ts', './factorization.ts', '../polynomial/field.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)));
 
 export const PRIMALITY_CLAIM_SCHEMA_URI = 'jacobian:schema/integer.primality.claim/v1';
 export const PRIMALITY_CLAIM_SEMANTICS_URI = 'jacobian:semantics/integer.primality.small_pratt_ecpp/v1';
