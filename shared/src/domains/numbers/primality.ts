@@ -59,26 +59,28 @@ export const EcppStepSchema = z
   .describe('[N, t, s, a, [x, y]]: the curve y² = x³ + a·x + b mod N through P = (x, y), of order m = N + 1 − t = s·q');
 export type EcppStep = z.infer<typeof EcppStepSchema>;
 
-export interface SmallCertificate {
+// Type aliases, not interfaces: certificates are JSON values (artifact payloads), and only
+// aliases are assignable to an index signature.
+export type SmallCertificate = {
   kind: 'small';
   n: string;
-}
-export interface PrattFactor {
+};
+export type PrattFactor = {
   prime: string;
   exponent: number;
   certificate: PrimalityCertificate;
-}
-export interface PrattCertificate {
+};
+export type PrattCertificate = {
   kind: 'pratt';
   n: string;
   witness: string;
   factors: PrattFactor[];
-}
-export interface EcppCertificate {
+};
+export type EcppCertificate = {
   kind: 'ecpp';
   n: string;
   steps: EcppStep[];
-}
+};
 /** A primality certificate of `n` (see the module comment for what each kind proves). */
 export type PrimalityCertificate = SmallCertificate | PrattCertificate | EcppCertificate;
 

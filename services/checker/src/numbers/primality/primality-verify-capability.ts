@@ -35,6 +35,7 @@ import {
   type CapabilityOutcome,
   type IntegerFactorizationClaim,
   type JsonPath,
+  type JsonValue,
   type PrimalityClaim,
 } from '@jacobian/shared';
 import type { CheckerAuthority } from '../../graph/induced-tree-verify.js';
@@ -94,7 +95,7 @@ function factorizationStatement(claim: IntegerFactorizationClaim): string {
 }
 
 interface ReadClaim {
-  claim: unknown;
+  claim: JsonValue;
   storedUri: string | null;
   statement: string;
   kind: string;
