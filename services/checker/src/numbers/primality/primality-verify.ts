@@ -3,8 +3,9 @@
  * factorizations (conditions in shared/src/domains/numbers/primality.ts), with this checker's own
  * code: nothing of the runner's certifier or replay.
  *
- * ECPP points are multiplied in Jacobian coordinates (X : Y : Z) ↔ (X/Z², Y/Z³) modulo N, with no
- * inversions and no case distinctions on values modulo N. Modulo each prime p | N every triple is
+ * ECPP points are multiplied in Jacobian coordinates (X : Y : Z) ↔ (X/Z², Y/Z³) modulo N, adding
+ * affine points (Z = 1; made affine only with an inverse of Z modulo N, which exists exactly when
+ * the point is not O modulo any factor), with no case distinctions on values modulo N. Modulo each prime p | N every triple is
  * then either a correct representative of the true multiple of P on E(F_p), or (0 : 0 : 0): the
  * formulas' degenerate cases (adding equal points, adding to O) give (0 : 0 : 0), which stays
  * (0 : 0 : 0) under both formulas. Hence [s]P ≠ O modulo every p iff gcd(Z, N) = 1, and a final
@@ -115,40 +116,101 @@ function smallPrime(n: bigint): boolean {
 }
 
 type Jacobian = [bigint, bigint, bigint];
+type Affine = readonly [bigint, bigint];
 
 function jDouble([X, Y, Z]: Jacobian, a: bigint, N: bigint): Jacobian {
   const YY = (Y * Y) % N;
   const S = (4n * X * YY) % N;
-  const ZZ = (Z * Z) % N;
-  const M = (3n * X * X + a * ((ZZ * ZZ) % N)) % N;
+  // M = 3X² + aZ⁴ (one reduction when a = 0, as on PARI's CM curves with j = 0).
+  const M = a === 0n ? (3n * X * X) % N : (3n * X * X + a * ((Z * Z) % N) ** 2n) % N;
   const X3 = (((M * M - 2n * S) % N) + N) % N;
-  const Y3 = (((M * (S - X3) - 8n * ((YY * YY) % N)) % N) + N) % N;
+  const Y3 = (((M * (S - X3) - 8n * YY * YY) % N) + N) % N;
   return [X3, Y3, (2n * Y * Z) % N];
 }
 
-function jAdd([X1, Y1, Z1]: Jacobian, [X2, Y2, Z2]: Jacobian, N: bigint): Jacobian {
+/** (X1 : Y1 : Z1) + (x2, y2): the Jacobian formula with Z2 = 1 (same degenerate cases, see the module comment). */
+function jAddAffine([X1, Y1, Z1]: Jacobian, [x2, y2]: Affine, N: bigint): Jacobian {
   const Z1Z1 = (Z1 * Z1) % N;
-  const Z2Z2 = (Z2 * Z2) % N;
-  const U1 = (X1 * Z2Z2) % N;
-  const U2 = (X2 * Z1Z1) % N;
-  const S1 = (((Y1 * Z2) % N) * Z2Z2) % N;
-  const S2 = (((Y2 * Z1) % N) * Z1Z1) % N;
-  const H = (((U2 - U1) % N) + N) % N;
-  const r = (((S2 - S1) % N) + N) % N;
+  const U2 = (x2 * Z1Z1) % N;
+  const S2 = (((y2 * Z1) % N) * Z1Z1) % N;
+  const H = (((U2 - X1) % N) + N) % N;
+  const r = (((S2 - Y1) % N) + N) % N;
   const HH = (H * H) % N;
   const HHH = (HH * H) % N;
-  const U1HH = (U1 * HH) % N;
-  const X3 = (((r * r - HHH - 2n * U1HH) % N) + N) % N;
-  const Y3 = (((r * (U1HH - X3) - S1 * HHH) % N) + N) % N;
-  return [X3, Y3, (((Z1 * Z2) % N) * H) % N];
+  const X1HH = (X1 * HH) % N;
+  const X3 = (((r * r - HHH - 2n * X1HH) % N) + N) % N;
+  const Y3 = (((r * (X1HH - X3) - Y1 * HHH) % N) + N) % N;
+  return [X3, Y3, (Z1 * H) % N];
 }
 
-function jMultiply(P: Jacobian, k: bigint, a: bigint, N: bigint): Jacobian {
+/** The inverse of z modulo N, or null when gcd(z, N) ≠ 1 (extended Euclid). */
+function inverse(z: bigint, N: bigint): bigint | null {
+  let [r0, r1] = [N, ((z % N) + N) % N];
+  let [t0, t1] = [0n, 1n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [t0, t1] = [t1, t0 - q * t1];
+  }
+  return r0 === 1n ? ((t0 % N) + N) % N : null;
+}
+
+/** (X/Z², Y/Z³), or null when Z is not a unit modulo N (the point is O modulo a factor of N). */
+function toAffine([X, Y, Z]: Jacobian, N: bigint): Affine | null {
+  const zi = inverse(Z, N);
+  if (zi === null) return null;
+  const zi2 = (zi * zi) % N;
+  return [(X * zi2) % N, (((Y * zi2) % N) * zi) % N];
+}
+
+/** [k]P for k ≥ 1 and affine P, left to right over the bits of k, with the formulas as they are (no case distinctions). */
+function multiplyBinary(P: Affine, k: bigint, a: bigint, N: bigint): Jacobian {
   const bits = k.toString(2);
-  let R: Jacobian = P;
+  let R: Jacobian = [P[0], P[1], 1n];
   for (let i = 1; i < bits.length; i++) {
     R = jDouble(R, a, N);
-    if (bits[i] === '1') R = jAdd(R, P, N);
+    if (bits[i] === '1') R = jAddAffine(R, P, N);
+  }
+  return R;
+}
+
+const WINDOW = 4;
+
+/**
+ * [k]P for odd k ≥ 1 by a sliding window of 4 bits over the odd multiples P, 3P, …, 15P made
+ * affine; null when one of them is O modulo a factor of N (never for a point of prime order
+ * q > 15 modulo a prime N). Each step is a doubling or an addition of a correct representative,
+ * so the invariant of the module comment holds as for the binary method.
+ */
+function multiplyWindow(P: Affine, k: bigint, a: bigint, N: bigint): Jacobian | null {
+  const table: Affine[] = [P];
+  const P2 = toAffine(jDouble([P[0], P[1], 1n], a, N), N);
+  if (P2 === null) return null;
+  for (let i = 1; i < 1 << (WINDOW - 1); i++) {
+    const next = toAffine(jAddAffine([...(table[i - 1] as Affine), 1n], P2, N), N);
+    if (next === null) return null;
+    table.push(next);
+  }
+  const bits = k.toString(2);
+  let R: Jacobian | null = null;
+  let i = 0;
+  while (i < bits.length) {
+    if (bits[i] === '0') {
+      if (R !== null) R = jDouble(R, a, N);
+      i++;
+      continue;
+    }
+    // The longest window of at most WINDOW bits starting here and ending in a 1.
+    let j = Math.min(i + WINDOW, bits.length);
+    while (bits[j - 1] === '0') j--;
+    const value = parseInt(bits.slice(i, j), 2);
+    const point = table[(value - 1) >> 1] as Affine;
+    if (R === null) R = [point[0], point[1], 1n];
+    else {
+      for (let d = i; d < j; d++) R = jDouble(R, a, N);
+      R = jAddAffine(R, point, N);
+    }
+    i = j;
   }
   return R;
 }
@@ -172,10 +234,11 @@ function checkEcppStep(step: EcppStep, path: (string | number)[]): bigint {
   const discriminant = (((4n * a * a * a + 27n * b * b) % N) + N) % N;
   const g = bigGcd(discriminant, N);
   if (g !== 1n) throw new Rejection('ECPP_SINGULAR', 'gcd(4a³ + 27b², N) ≠ 1: the curve is singular modulo a factor of N', [...path, 3], g.toString());
-  const Q = jMultiply([x, y, 1n], s, a, N);
-  const gz = bigGcd(Q[2], N);
-  if (gz !== 1n) throw new Rejection('ECPP_COFACTOR', '[s]P is O modulo a factor of N', [...path, 4], gz.toString());
-  const R = jMultiply(Q, q, a, N);
+  const sP = multiplyBinary([x, y], s, a, N);
+  const Q = toAffine(sP, N);
+  if (Q === null) throw new Rejection('ECPP_COFACTOR', '[s]P is O modulo a factor of N', [...path, 4], bigGcd(sP[2], N).toString());
+  const R = q % 2n === 1n ? multiplyWindow(Q, q, a, N) : multiplyBinary(Q, q, a, N);
+  if (R === null) throw new Rejection('ECPP_COFACTOR', 'a small multiple of [s]P is O modulo a factor of N', [...path, 4]);
   if (R[2] !== 0n || bigGcd(R[1], N) !== 1n) throw new Rejection('ECPP_ORDER', '[m]P ≠ O: the curve order m = N + 1 − t or the point P is wrong', [...path, 1]);
   return q;
 }
