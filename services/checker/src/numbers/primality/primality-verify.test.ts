@@ -110,6 +110,20 @@ describe('integer.primality.verify: certificates that must be rejected', () => {
     expect(composite('561', { kind: 'base', base: '560' })).toBe('NOT_A_WITNESS');
   });
 
+  // Composite N = p·r (p, r primes near 10^9) with random curves, points, traces and cofactors: an ECPP step never passes.
+  const PRIMES_NEAR_1E9 = [1000000007n, 1000000009n, 1000000021n, 1000000033n, 1000000087n, 1000000093n];
+  test.prop([fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.bigInt({ min: -(2n * 10n ** 9n), max: 2n * 10n ** 9n }), fc.integer({ min: 1, max: 50 })])(
+    'an ECPP step for a composite N is rejected whatever its curve, point, trace and cofactor',
+    (i, j, a, x, y, t, s) => {
+      const N = (PRIMES_NEAR_1E9[i] as bigint) * (PRIMES_NEAR_1E9[j] as bigint);
+      const S = BigInt(s);
+      const m = N + 1n - t;
+      const tAdjusted = t + (m % S); // make s divide m = N + 1 − t
+      const step: EcppStep = [N.toString(), tAdjusted.toString(), S.toString(), (a % N).toString(), [(x % N).toString(), (y % N).toString()]];
+      expect(prime({ kind: 'ecpp', n: N.toString(), steps: [step] }).accepted).toBe(false);
+    },
+  );
+
   test.prop([fc.bigInt({ min: 42n, max: 10n ** 12n })])('a small certificate is accepted exactly when trial division says prime', (n) => {
     let isPrime = n > 1n;
     for (let d = 2n; d * d <= n && isPrime; d++) if (n % d === 0n) isPrime = false;
