@@ -25,3 +25,5 @@ export {
   smallPrimes,
 } from './arith.js';
 export type { ArithmeticBudget, PrimePower } from './arith.js';
+export { DIOPHANTINE_CLAIM_SCHEMA_URI, DIOPHANTINE_CLAIM_SEMANTICS_URI, DIOPHANTINE_LIMITS, DIOPHANTINE_SOURCES, DiophantineClaimSchema, FormSchema, TransformSchema } from './diophantine.js';
+export type { DiophantineClaim, FormText, TransformText } from './diophantine.js';
