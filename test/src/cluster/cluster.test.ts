@@ -106,6 +106,12 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'diophantine.continued_fraction.compute',
+  'diophantine.pell_equation.solve',
+  'diophantine.linear_system.solve',
+  'quadratic_form.reduce',
+  'quadratic_form.equivalence.decide',
+  'quadratic_form.class_group.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -127,6 +133,7 @@ const CHECKER_CAPABILITIES = [
   'lattice.basis.verify',
   'lp.certificate.verify',
   'lp.farkas.verify',
+  'diophantine.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -8,7 +8,6 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { integerTextSchema } from './arith.js';
 
 export const DIOPHANTINE_CLAIM_SCHEMA_URI = 'jacobian:schema/number_theory.diophantine.claim/v1';
 export const DIOPHANTINE_CLAIM_SEMANTICS_URI = 'jacobian:semantics/number_theory.diophantine.claim/v1';
@@ -29,8 +28,12 @@ export const DIOPHANTINE_LIMITS = {
   maxClassGroupDigits: 60,
 } as const;
 
-const claimInteger = integerTextSchema({ maxDigits: DIOPHANTINE_LIMITS.maxClaimDigits });
-const formInteger = integerTextSchema({ maxDigits: DIOPHANTINE_LIMITS.maxClaimDigits });
+// Claims hold many integers: a plain pattern without a description each keeps their JSON Schema short.
+const claimInteger = z
+  .string()
+  .max(DIOPHANTINE_LIMITS.maxClaimDigits + 1, { message: `an integer of at most ${DIOPHANTINE_LIMITS.maxClaimDigits} digits (rule: integer-digits)` })
+  .regex(/^(0|-?[1-9][0-9]*)$/, { message: 'an integer in decimal without leading zeros (rule: integer-text)' });
+const formInteger = claimInteger;
 
 /** A binary quadratic form as request or claim text: [a, b, c]. */
 export const FormSchema = z.tuple([formInteger, formInteger, formInteger]).describe('[a, b, c]: the form a x² + b xy + c y²');

@@ -44,8 +44,8 @@ export const DIOPHANTINE_CHECKER_SOURCES: string[] = [
 
 const CheckResult = matrixCheckResult(DiophantineRejectionReason);
 const VerifyInput = matrixVerifyInput(DiophantineClaimSchema, {
-  resultUri: 'a claim stored by diophantine.pell_equation.solve, diophantine.linear_system.solve (NONE), quadratic_form.reduce, quadratic_form.equivalence.decide or quadratic_form.class_group.compute (their output\'s result_uri)',
-  claim: 'the claim inline: {kind: PELL | FORM_REDUCTION | FORM_EQUIVALENCE | CLASS_NUMBER | INTEGER_SYSTEM_NONE, …}',
+  resultUri: 'the result_uri of a Diophantine or quadratic form capability',
+  claim: 'the claim inline, by kind',
 });
 type VerifyInput = z.infer<typeof VerifyInput>;
 const ClaimKind = z.enum(['PELL', 'FORM_REDUCTION', 'FORM_EQUIVALENCE', 'CLASS_NUMBER', 'INTEGER_SYSTEM_NONE']);
@@ -74,9 +74,9 @@ export function verifyDiophantineClaim(authority: CheckerAuthority): CapabilityD
   return {
     id: DIOPHANTINE_VERIFY_CAPABILITY_ID,
     version: VERSION,
-    title: 'Verify a Pell, binary quadratic form, class number or integer-system claim',
+    title: 'Verify a Diophantine claim',
     description:
-      "Independently checks a number-theory claim with its own exact arithmetic and no code of the producers. PELL: x² − D y² = 1 (and −1) exactly, and fundamentality by re-deriving the period of the continued fraction of √D (the negative Pell equation is solvable iff the period is odd). FORM_REDUCTION: det M = 1, f·M equals the claimed form, which is reduced. FORM_EQUIVALENCE: det T = 1 and f·T = g; non-equivalence of definite forms by the checker's own reduction (indefinite non-equivalence is refused, rule indefinite-inequivalence). CLASS_NUMBER (D < 0, |D| ≤ 10^10): the checker's own count of primitive reduced forms. INTEGER_SYSTEM_NONE: y A integral and y·b not an integer. A false claim is REJECTED naming the check (IDENTITY_FAILS, NOT_FUNDAMENTAL, WRONG_SOLVABILITY, NOT_SL2, NOT_REDUCED, WRONG_EQUIVALENCE, WRONG_CLASS_NUMBER, SHAPE).",
+      "Independently checks a number-theory claim with its own exact arithmetic, no producer code. PELL: x² − D y² = ±1 exactly, fundamentality from its own period of √D (−1 solvable iff the period is odd). FORM_REDUCTION: det M = 1, f·M = the form, which is reduced. FORM_EQUIVALENCE: det T = 1, f·T = g; definite non-equivalence by its own reduction (indefinite refused, rule indefinite-inequivalence). CLASS_NUMBER (D < 0, |D| ≤ 10^10): its own count of reduced forms. INTEGER_SYSTEM_NONE: y A integral, y·b not. False claims are REJECTED naming the check.",
     tags: ['number-theory', 'diophantine', 'pell-equation', 'quadratic-form', 'class-number', 'verification', 'checker', 'certificate'],
     keywords: ['verify a Pell equation solution', 'check fundamental solution', 'fundamental unit check', 'verify a reduced binary quadratic form', 'check SL2(Z) transform', 'verify form equivalence', 'verify a class number', 'count reduced forms', 'certificate of no integer solution', 'linear Diophantine certificate'],
     domain: 'number_theory',
@@ -101,7 +101,7 @@ export function verifyDiophantineClaim(authority: CheckerAuthority): CapabilityD
       { kind: 'VERIFIES', capability_id: 'quadratic_form.class_group.compute' },
     ],
     assurance_ceiling: 'VERIFIED',
-    scope_rule: 'Covers exactly the one claim as stated in its kind (for a class group answer: its class number only, not its structure).',
+    scope_rule: 'The one claim, as its kind states it.',
     limits: { max_period: CHECKER_LIMITS.maxPeriod, max_class_number_abs_discriminant: CHECKER_LIMITS.maxClassNumberAbsD.toString() },
     checker: {
       checker_id: DIOPHANTINE_CHECKER_ID,

@@ -36,7 +36,7 @@ export function integerLinearSystemSolve(runtime: ProviderRuntime): CapabilityDe
   return {
     id: INTEGER_LINEAR_SYSTEM_ID,
     version: DIOPHANTINE_VERSION,
-    title: 'Integer solutions of a linear Diophantine system A x = b',
+    title: 'Integer solutions of A x = b',
     description:
       'All integer solutions of a system of linear Diophantine equations A x = b (A an integer matrix, any shape): one particular solution and a lattice basis of the integer kernel, so that the solutions are exactly x0 + Z-combinations of the basis (the Bezout identity generalised; one equation a1 x1 + … + an xn = c is solvable iff gcd(a) | c). Computed from the Hermite normal form U Aᵀ = H with unimodular U (the HNF engine of the linear algebra pack; Smith/Hermite normal forms). NONE comes with a certificate: a rational y with y A integral and y·b not an integer. Rechecked exactly (A x0 = b, A k = 0, |det U| = 1; y A ∈ Z^n, y·b ∉ Z). Example: 6x + 10y + 15z = 1 has the solutions (−14, 7, 1) + lattice.',
     tags: ['number-theory', 'diophantine', 'linear-diophantine', 'integer', 'hermite-normal-form', 'certificate', 'exact', 'typescript'],
@@ -56,7 +56,7 @@ export function integerLinearSystemSolve(runtime: ProviderRuntime): CapabilityDe
     ],
     relationships: [{ kind: 'VERIFIED_BY', capability_id: 'diophantine.claim.verify' }],
     assurance_ceiling: 'COMPUTED',
-    scope_rule: 'Covers exactly the given system A x = b over the integers: all its integer solutions, or a certificate that there are none.',
+    scope_rule: 'A x = b over Z: all solutions, or proof of none.',
     limits: { ...MATRIX_DESCRIPTOR_LIMITS },
     async run(input, context) {
       const resolved = await resolveMatrix(input, context);
