@@ -8,7 +8,7 @@ import { JacobianError, type KernelContext } from '@jacobian/shared';
 import { checkPeriodicExpansion, convergents, foldContinuedFraction, quadraticContinuedFraction, rationalContinuedFraction, type Checkpoint } from './continued-fraction.js';
 import { fractionText, solveIntegerSystem } from './integer-linear-system.js';
 import { solvePell } from './pell.js';
-import { classGroup, compose as composeReduced, decideEquivalence, formText, reduceForm, type Form, type Transform } from './quadratic-forms.js';
+import { classGroup, compose as composeReduced, decideEquivalence, formText, principalForm, reduceForm, type Form, type Transform } from './quadratic-forms.js';
 
 const Int = z.string().regex(/^-?(0|[1-9]\d*)$/);
 const FormIn = z.tuple([Int, Int, Int]);
@@ -160,7 +160,7 @@ function checkGenerators(D: bigint, invariants: bigint[], generators: Form[], ch
     const d = invariants[i] as bigint;
     if (g[1] * g[1] - 4n * g[0] * g[2] !== D) return { ok: false, message: `generator ${i} has another discriminant` };
     const reduced = reduceForm(g, checkpoint).form;
-    const identity = reduceForm([1n, ((D % 2n) + 2n) % 2n, (((D % 2n) + 2n) % 2n - D) / 4n], checkpoint).form;
+    const identity = principalForm(D);
     let power = identity;
     let base = reduced;
     let k = d;

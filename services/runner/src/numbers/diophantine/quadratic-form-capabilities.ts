@@ -13,7 +13,6 @@ export const FORM_CONVENTION =
 
 const Form = z.tuple([z.string(), z.string(), z.string()]);
 const Transform = z.tuple([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string()])]);
-const KIND = { definite: 'DEFINITE', indefinite: 'INDEFINITE' } as const;
 
 export const ReduceInput = z.object({ form: formInput(DIGITS) }).strict();
 export type ReduceInput = z.infer<typeof ReduceInput>;

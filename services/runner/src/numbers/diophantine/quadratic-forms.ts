@@ -387,8 +387,8 @@ export function classGroup(D: bigint, checkpoint: Checkpoint = NO_CHECKPOINT): C
     H = next;
   }
   const r = chosen.length;
-  let invariants: bigint[] = [];
-  let generators: Form[] = [];
+  const invariants: bigint[] = [];
+  const generators: Form[] = [];
   if (r > 0) {
     const R = relations.map((row) => Array.from({ length: r }, (_, j) => row[j] ?? 0n));
     // U R V = diag(d): the new basis of Z^r / (relations) is the rows of V⁻¹ (hermiteNormalForm of the unimodular V is I, its transform V⁻¹).
@@ -424,8 +424,6 @@ export function classGroup(D: bigint, checkpoint: Checkpoint = NO_CHECKPOINT): C
   });
   const product = invariants.reduce((x, d) => x * d, 1n);
   if (product !== BigInt(h) || span.size !== h || forms.some((f) => !span.has(key(f)))) {
-    invariants = [];
-    generators = [];
     throw new JacobianError('INTERNAL', 'the class group structure failed its recheck (the generators do not give the h reduced forms); nothing was concluded');
   }
   return { D, classNumber: h, forms, invariants, generators };
