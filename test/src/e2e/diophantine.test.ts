@@ -68,15 +68,31 @@ describe('the Diophantine pack through MCP', () => {
     expect(await verify({ claim: { kind: 'PELL', D: '61', plus: square, minus: out.minus === null ? null : { x: out.minus.x, y: out.minus.y } } })).toEqual({ level: 'COMPUTED', verdict: 'REJECTED', reason: 'NOT_FUNDAMENTAL' });
   });
 
+  it('every Pell claim for D = 2..50 and every class number for −3 ≥ D ≥ −200 is VERIFIED by the checker', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    for (let D = 2; D <= 50; D++) {
+      if (Number.isInteger(Math.sqrt(D))) continue;
+      const out = await explore<{ result_uri: string }>('diophantine.pell_equation.solve', { D });
+      expect((await verify({ result_uri: out.result_uri })).level, `D = ${D}`).toBe('VERIFIED');
+    }
+    for (let D = -3; D >= -200; D--) {
+      if (((D % 4) + 4) % 4 > 1) continue;
+      const out = await explore<{ result_uri: string }>('quadratic_form.class_group.compute', { discriminant: D });
+      expect((await verify({ result_uri: out.result_uri })).level, `D = ${D}`).toBe('VERIFIED');
+    }
+  });
+
   it('class group of −3299 (Z/3 × Z/9) and its class number VERIFIED by the checker\'s own count', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const out = await explore<{ class_number: string; invariants: string[]; result_uri: string }>('quadratic_form.class_group.compute', { discriminant: -3299 });
     expect(out).toMatchObject({ class_number: '27', invariants: ['3', '9'] });
     expect((await verify({ result_uri: out.result_uri })).level).toBe('VERIFIED');
   });
 
-  it('form reduction and a NONE certificate for an integer system, both VERIFIED', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+  it('form reduction and integer systems (SOLVED with K W = I, NONE with y) VERIFIED', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const reduced = await explore<{ reduced: string[]; result_uri: string }>('quadratic_form.reduce', { form: [33, 71, 39] });
     expect((await verify({ result_uri: reduced.result_uri })).level).toBe('VERIFIED');
+    const solved = await explore<{ outcome: string; result_uri: string }>('diophantine.linear_system.solve', { matrix: { ring: { kind: 'Z' }, rows: [[6, 10, 15], [1, 2, 3]] }, rhs: [1, 7] });
+    expect(solved.outcome).toBe('SOLVED');
+    expect((await verify({ result_uri: solved.result_uri })).level).toBe('VERIFIED');
     const none = await explore<{ outcome: string; result_uri: string }>('diophantine.linear_system.solve', { matrix: { ring: { kind: 'Z' }, rows: [[4, 6], [2, 8]] }, rhs: [1, 2] });
     expect(none.outcome).toBe('NONE');
     expect((await verify({ result_uri: none.result_uri })).level).toBe('VERIFIED');

@@ -74,6 +74,16 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
     .strict(),
   z
     .object({
+      kind: z.literal('INTEGER_SYSTEM_SOLVED'),
+      matrix: z.array(z.array(claimInteger)).min(1),
+      rhs: z.array(claimInteger).min(1),
+      particular: z.array(claimInteger).min(1).describe('x0 with A x0 = b'),
+      kernel: z.array(z.array(claimInteger)).describe('K: rows spanning {x ∈ Z^n : A x = 0}'),
+      kernel_right_inverse: z.array(z.array(claimInteger)).describe('W (n × rows of K) with K W = I: the rows of K span a saturated lattice'),
+    })
+    .strict(),
+  z
+    .object({
       kind: z.literal('INTEGER_SYSTEM_NONE'),
       matrix: z.array(z.array(claimInteger)).min(1),
       rhs: z.array(claimInteger).min(1),

@@ -48,7 +48,7 @@ const VerifyInput = matrixVerifyInput(DiophantineClaimSchema, {
   claim: 'the claim inline, by kind',
 });
 type VerifyInput = z.infer<typeof VerifyInput>;
-const ClaimKind = z.enum(['PELL', 'FORM_REDUCTION', 'FORM_EQUIVALENCE', 'CLASS_NUMBER', 'INTEGER_SYSTEM_NONE']);
+const ClaimKind = z.enum(['PELL', 'FORM_REDUCTION', 'FORM_EQUIVALENCE', 'CLASS_NUMBER', 'INTEGER_SYSTEM_SOLVED', 'INTEGER_SYSTEM_NONE']);
 const VerifyOutput = matrixVerifyOutput(ClaimKind, DiophantineRejectionReason, '["plus"]');
 export type DiophantineVerifyOutput = z.infer<typeof VerifyOutput>;
 
@@ -64,6 +64,8 @@ function statementOf(claim: DiophantineClaim): string {
       return `(${claim.f.join(', ')}) and (${claim.g.join(', ')}) are ${claim.equivalent ? '' : 'not '}properly equivalent (SL₂(Z))`;
     case 'CLASS_NUMBER':
       return `the class number of primitive positive definite binary quadratic forms of discriminant ${claim.D} is ${claim.class_number}`;
+    case 'INTEGER_SYSTEM_SOLVED':
+      return `the integer solutions of the ${claim.matrix.length}×${claim.matrix[0]?.length ?? 0} system A x = b are exactly the given x0 plus integer combinations of the ${claim.kernel.length} given kernel vectors`;
     case 'INTEGER_SYSTEM_NONE':
       return `the ${claim.matrix.length}×${claim.matrix[0]?.length ?? 0} system A x = b has no integer solution, as the given y (y A integral, y·b not an integer) shows`;
   }
@@ -76,7 +78,7 @@ export function verifyDiophantineClaim(authority: CheckerAuthority): CapabilityD
     version: VERSION,
     title: 'Verify a Diophantine claim',
     description:
-      "Independently checks a number-theory claim with its own exact arithmetic, no producer code. PELL: x² − D y² = ±1 exactly, fundamentality from its own period of √D (−1 solvable iff the period is odd). FORM_REDUCTION: det M = 1, f·M = the form, which is reduced. FORM_EQUIVALENCE: det T = 1, f·T = g; definite non-equivalence by its own reduction (indefinite refused, rule indefinite-inequivalence). CLASS_NUMBER (D < 0, |D| ≤ 10^10): its own count of reduced forms. INTEGER_SYSTEM_NONE: y A integral, y·b not. False claims are REJECTED naming the check.",
+      "Independently checks a number-theory claim with its own exact arithmetic, no producer code. PELL: x² − D y² = ±1 exactly, fundamentality from its own period of √D (−1 solvable iff the period is odd). FORM_REDUCTION: det M = 1, f·M = the form, which is reduced. FORM_EQUIVALENCE: det T = 1, f·T = g; definite non-equivalence by its own reduction (indefinite refused, rule indefinite-inequivalence). CLASS_NUMBER (D < 0, |D| ≤ 10^10): its own count of reduced forms. INTEGER_SYSTEM_SOLVED: A x0 = b, A K = 0, K W = I and rank K = n − rank A (its own elimination): all integer solutions. INTEGER_SYSTEM_NONE: y A integral, y·b not. False claims are REJECTED naming the check.",
     tags: ['number-theory', 'diophantine', 'pell-equation', 'quadratic-form', 'class-number', 'verification', 'checker', 'certificate'],
     keywords: ['verify a Pell equation solution', 'check fundamental solution', 'fundamental unit check', 'verify a reduced binary quadratic form', 'check SL2(Z) transform', 'verify form equivalence', 'verify a class number', 'count reduced forms', 'certificate of no integer solution', 'linear Diophantine certificate'],
     domain: 'number_theory',

@@ -56,6 +56,18 @@ describe('the Diophantine checks', () => {
     expect(checkDiophantineClaim({ kind: 'INTEGER_SYSTEM_NONE', matrix: [['2', '3']], rhs: ['3'], certificate: ['1/2'] })).toMatchObject({ accepted: false, reason_code: 'IDENTITY_FAILS' });
   });
 
+  it('integer systems SOLVED: accepted with K W = I and the right kernel rank; must reject a sublattice, a short basis, a wrong x0', () => {
+    const base = { kind: 'INTEGER_SYSTEM_SOLVED' as const, matrix: [['6', '10', '15']], rhs: ['1'], particular: ['-14', '7', '1'] };
+    // K = rows (−5, 3, 0), (−30, 15, 2); W from U⁻¹ (K W = I).
+    const K = [['-5', '3', '0'], ['-30', '15', '2']];
+    const W = [['1', '-3'], ['2', '-5'], ['0', '-7']];
+    expect(checkDiophantineClaim({ ...base, kernel: K, kernel_right_inverse: W }).accepted).toBe(true);
+    // Twice a kernel vector spans a sublattice of index 2: no integer W exists, and this one fails.
+    expect(checkDiophantineClaim({ ...base, kernel: [['-10', '6', '0'], K[1] as string[]], kernel_right_inverse: W })).toMatchObject({ accepted: false, reason_code: 'IDENTITY_FAILS' });
+    expect(checkDiophantineClaim({ ...base, kernel: [K[0] as string[]], kernel_right_inverse: W.map((row) => [row[0] as string]) })).toMatchObject({ accepted: false, reason_code: 'SHAPE' });
+    expect(checkDiophantineClaim({ ...base, particular: ['1', '1', '1'], kernel: K, kernel_right_inverse: W })).toMatchObject({ accepted: false, reason_code: 'IDENTITY_FAILS' });
+  });
+
   it('refuses what it does not check: indefinite non-equivalence', () => {
     expect(() => checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-1', '5', '3'], equivalent: false, transform: null })).toThrow(/indefinite-inequivalence/);
   });

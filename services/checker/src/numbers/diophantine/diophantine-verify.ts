@@ -13,6 +13,10 @@
  *    non-equivalence of indefinite forms is not checked here (refused, rule indefinite-inequivalence).
  *  - CLASS_NUMBER: h re-counted by this module's own enumeration of primitive reduced forms, by b
  *    and then the divisors a of (b² − D)/4 (the producer enumerates by a, then b).
+ *  - INTEGER_SYSTEM_SOLVED: A x₀ = b, A k = 0 for each row k of K, K W = I (so the rows of K are
+ *    independent and span a saturated lattice: any integer v = c K has c = v W integral), and the
+ *    number of rows of K is n − rank A by this module's own fraction-free elimination: K is then a
+ *    basis of ker A ∩ Z^n, and x₀ + Z-span(K) is every integer solution.
  *  - INTEGER_SYSTEM_NONE: y A ∈ Z^n and y·b ∉ Z, in exact rationals.
  */
 import { DiophantineClaimSchema, isqrt, JacobianError, type DiophantineClaim } from '@jacobian/shared';
@@ -218,6 +222,59 @@ function checkClassNumber(claim: Extract<DiophantineClaim, { kind: 'CLASS_NUMBER
   return { accepted: true, message: `the checker's own count of primitive reduced forms of discriminant ${D} is ${h}` };
 }
 
+/** The rank of an integer matrix by fraction-free elimination (this module's own). */
+function integerRank(rows: readonly (readonly bigint[])[], checkpoint: Checkpoint): number {
+  const M = rows.map((row) => [...row]);
+  const n = M[0]?.length ?? 0;
+  let rank = 0;
+  let previous = 1n;
+  for (let c = 0; c < n && rank < M.length; c++) {
+    const p = M.findIndex((row, i) => i >= rank && row[c] !== 0n);
+    if (p < 0) continue;
+    [M[rank], M[p]] = [M[p] as bigint[], M[rank] as bigint[]];
+    const top = M[rank] as bigint[];
+    const pivot = top[c] as bigint;
+    for (let i = rank + 1; i < M.length; i++) {
+      checkpoint();
+      const row = M[i] as bigint[];
+      const a = row[c] as bigint;
+      for (let j = c; j < n; j++) row[j] = (pivot * (row[j] as bigint) - a * (top[j] as bigint)) / previous;
+    }
+    previous = pivot;
+    rank++;
+  }
+  return rank;
+}
+
+function checkSystemSolved(claim: Extract<DiophantineClaim, { kind: 'INTEGER_SYSTEM_SOLVED' }>, checkpoint: Checkpoint): DiophantineCheckResult {
+  const A = claim.matrix.map((row) => row.map(BigInt));
+  const b = claim.rhs.map(BigInt);
+  const n = A[0]?.length ?? 0;
+  const x = claim.particular.map(BigInt);
+  const K = claim.kernel.map((row) => row.map(BigInt));
+  const W = claim.kernel_right_inverse.map((row) => row.map(BigInt));
+  const k = K.length;
+  if (A.length !== b.length || A.some((row) => row.length !== n) || x.length !== n || K.some((row) => row.length !== n) || W.length !== n || W.some((row) => row.length !== k)) {
+    return reject('SHAPE', 'A, b, x0, K and W must have matching dimensions', ['kernel_right_inverse']);
+  }
+  const times = (v: readonly bigint[]): bigint[] => A.map((row) => row.reduce((s, a, j) => s + a * (v[j] as bigint), 0n));
+  if (times(x).some((v, i) => v !== b[i])) return reject('IDENTITY_FAILS', 'A x0 ≠ b', ['particular']);
+  for (const [i, row] of K.entries()) {
+    checkpoint();
+    if (times(row).some((v) => v !== 0n)) return reject('IDENTITY_FAILS', `A k ≠ 0 for kernel row ${i}`, ['kernel', i]);
+  }
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      checkpoint();
+      const v = (K[i] as bigint[]).reduce((s, a, t) => s + a * ((W[t] as bigint[])[j] as bigint), 0n);
+      if (v !== (i === j ? 1n : 0n)) return reject('IDENTITY_FAILS', `(K W)[${i}][${j}] = ${v}, not ${i === j ? 1 : 0}: the kernel rows are not a basis of a saturated lattice`, ['kernel_right_inverse']);
+    }
+  }
+  const rank = integerRank(A, checkpoint);
+  if (k !== n - rank) return reject('SHAPE', `rank A = ${rank}, so the integer kernel has rank ${n - rank}, not ${k}`, ['kernel']);
+  return { accepted: true, message: `A x0 = b, A K = 0, K W = I and rank A = ${rank}: x0 + Z-span of the ${k} kernel rows is every integer solution` };
+}
+
 function rational(text: string): { num: bigint; den: bigint } {
   const [n, d = '1'] = text.split('/');
   return { num: BigInt(n as string), den: BigInt(d) };
@@ -258,6 +315,8 @@ export function checkDiophantineClaim(raw: unknown, checkpoint: Checkpoint = () 
       return checkEquivalence(claim, checkpoint);
     case 'CLASS_NUMBER':
       return checkClassNumber(claim, checkpoint);
+    case 'INTEGER_SYSTEM_SOLVED':
+      return checkSystemSolved(claim, checkpoint);
     case 'INTEGER_SYSTEM_NONE':
       return checkSystemNone(claim, checkpoint);
   }

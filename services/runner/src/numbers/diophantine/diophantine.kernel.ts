@@ -41,6 +41,7 @@ export const DiophantineKernelOutput = z.discriminatedUnion('operation', [
       rank: z.number().int(),
       particular: Texts.nullable(),
       kernel: z.array(Texts).nullable(),
+      kernel_right_inverse: z.array(Texts).nullable(),
       obstruction: z.enum(['NOT_INTEGRAL', 'INCONSISTENT_OVER_Q']).nullable(),
       certificate: Texts.nullable(),
       certificate_dot_rhs: z.string().nullable(),
@@ -123,8 +124,18 @@ export function diophantineKernel(raw: unknown, ctx: KernelContext): Diophantine
         checkpoint,
       );
       return answer.outcome === 'SOLVED'
-        ? { operation: 'linear_system', outcome: 'SOLVED', rank: answer.rank, particular: answer.particular.map(String), kernel: answer.kernel.map((row) => row.map(String)), obstruction: null, certificate: null, certificate_dot_rhs: null }
-        : { operation: 'linear_system', outcome: 'NONE', rank: answer.rank, particular: null, kernel: null, obstruction: answer.obstruction, certificate: answer.certificate.map(fractionText), certificate_dot_rhs: fractionText(answer.yb) };
+        ? {
+            operation: 'linear_system',
+            outcome: 'SOLVED',
+            rank: answer.rank,
+            particular: answer.particular.map(String),
+            kernel: answer.kernel.map((row) => row.map(String)),
+            kernel_right_inverse: answer.kernelRightInverse.map((row) => row.map(String)),
+            obstruction: null,
+            certificate: null,
+            certificate_dot_rhs: null,
+          }
+        : { operation: 'linear_system', outcome: 'NONE', rank: answer.rank, particular: null, kernel: null, kernel_right_inverse: null, obstruction: answer.obstruction, certificate: answer.certificate.map(fractionText), certificate_dot_rhs: fractionText(answer.yb) };
     }
     case 'reduce': {
       const { form, transform, kind } = reduceForm(toForm(input.form), checkpoint);

@@ -5,8 +5,8 @@
  * (r = rank A), z_r … z_{n−1} are free. So
  *
  *  - if every forced zᵢ is an integer and the remaining equations hold, the integer solutions are
- *    exactly x₀ + span_Z(rows r … n−1 of U), x₀ = Σ zᵢ·(row i of U) — a lattice basis of ker A ∩ Z^n
- *    because U is unimodular;
+ *    exactly x₀ + span_Z(rows r … n−1 of U), x₀ = Σ zᵢ·(row i of U) — a lattice basis K of
+ *    ker A ∩ Z^n because U is unimodular; the last n − r columns W of U⁻¹ (K W = I) certify it;
  *  - if some zᵢ is not an integer, the rational y with y Hᵀ = eᵢ (supported on the pivot rows) has
  *    y A = eᵢ (Uᵀ)⁻¹ integral and y·b = zᵢ not an integer: no integer x exists (y·b = y A x ∈ Z);
  *  - if an equation outside the pivot rows fails, the system has no rational solution: y with
@@ -40,7 +40,7 @@ const divInt = (x: Fraction, k: bigint): Fraction => frac(x.num, x.den * k);
 export const fractionText = (x: Fraction): string => (x.den === 1n ? x.num.toString() : `${x.num}/${x.den}`);
 
 export type IntegerSystemAnswer =
-  | { outcome: 'SOLVED'; rank: number; particular: bigint[]; kernel: bigint[][] }
+  | { outcome: 'SOLVED'; rank: number; particular: bigint[]; kernel: bigint[][]; kernelRightInverse: bigint[][] }
   | { outcome: 'NONE'; rank: number; obstruction: 'NOT_INTEGRAL' | 'INCONSISTENT_OVER_Q'; certificate: Fraction[]; yb: Fraction };
 
 /** Solve A x = b over Z; see the module comment. */
@@ -105,7 +105,17 @@ export function solveIntegerSystem(A: readonly (readonly bigint[])[], b: readonl
   if (!unimodular || times(particular).some((v, i) => v !== b[i]) || kernel.some((k) => times(k).some((v) => v !== 0n)) || kernel.length !== n - r) {
     throw new JacobianError('INTERNAL', 'the integer solution failed its recheck; nothing was concluded');
   }
-  return { outcome: 'SOLVED', rank: r, particular, kernel };
+  // W = the last n − r columns of U⁻¹ (the transform of U's own Hermite form, which is I): K W = I certifies that the kernel rows span a saturated lattice.
+  const Uinv = hermiteNormalForm(U, { transforms: true, checkpoint }).transform as bigint[][];
+  const kernelRightInverse = Uinv.map((row) => row.slice(r));
+  const k = kernel.length;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      const v = (kernel[i] as bigint[]).reduce((s, x, t) => s + x * ((kernelRightInverse[t] as bigint[])[j] as bigint), 0n);
+      if (v !== (i === j ? 1n : 0n)) throw new JacobianError('INTERNAL', 'the kernel basis failed its saturation recheck (K W ≠ I); nothing was concluded');
+    }
+  }
+  return { outcome: 'SOLVED', rank: r, particular, kernel, kernelRightInverse };
 }
 
 function recheckNone(A: readonly (readonly bigint[])[], b: readonly bigint[], answer: Extract<IntegerSystemAnswer, { outcome: 'NONE' }>): IntegerSystemAnswer {

@@ -26,7 +26,7 @@ export const IntegerSystemOutput = z
     certificate: z.array(z.string()).nullable().describe('NONE: a rational vector y (one entry per equation) with y A integral and y·b not an integer; an integer x with A x = b would make y·b = (y A)·x an integer'),
     certificate_dot_rhs: z.string().nullable().describe('NONE: y·b, a non-integer rational'),
     rank: z.number().int(),
-    result_uri: z.string().nullable().describe('NONE: the certificate stored for diophantine.claim.verify'),
+    result_uri: z.string().nullable().describe('the answer stored as a claim for diophantine.claim.verify (SOLVED with W, K W = I, certifying the kernel basis; NONE with y)'),
     engine: EngineSchema,
   })
   .strict();
@@ -71,11 +71,18 @@ export function integerLinearSystemSolve(runtime: ProviderRuntime): CapabilityDe
       const diagnostics: Diagnostic[] = [];
       if (output.outcome === 'SOLVED') {
         const kernel = output.kernel ?? [];
+        const solvedUri = await storeDiophantineClaim(
+          { kind: 'INTEGER_SYSTEM_SOLVED', matrix: matrix.rows, rhs: input.rhs, particular: output.particular, kernel, kernel_right_inverse: output.kernel_right_inverse },
+          { kind: 'INTEGER_SYSTEM_SOLVED', nrows: matrix.nrows, ncols: matrix.ncols },
+          context,
+          diagnostics,
+          resolved.input_uris,
+        );
         return exactOutcome<IntegerSystemOutput>(
-          { outcome: 'SOLVED', particular: output.particular, kernel_basis: kernel, obstruction: null, certificate: null, certificate_dot_rhs: null, rank: output.rank, result_uri: null, engine },
+          { outcome: 'SOLVED', particular: output.particular, kernel_basis: kernel, obstruction: null, certificate: null, certificate_dot_rhs: null, rank: output.rank, result_uri: solvedUri, engine },
           `all integer solutions of ${system}`,
-          `U is unimodular (|det U| = 1 rechecked), so the last ${kernel.length} rows of U are a basis of the integer kernel; A x0 = b rechecked`,
-          { diagnostics, inputUris: resolved.input_uris },
+          `U is unimodular (|det U| = 1 rechecked), so the last ${kernel.length} rows of U are a basis of the integer kernel (K W = I rechecked); A x0 = b rechecked`,
+          { artifactUris: solvedUri === null ? [] : [solvedUri], diagnostics, inputUris: resolved.input_uris },
         );
       }
       const resultUri = await storeDiophantineClaim({ kind: 'INTEGER_SYSTEM_NONE', matrix: matrix.rows, rhs: input.rhs, certificate: output.certificate }, { kind: 'INTEGER_SYSTEM_NONE', nrows: matrix.nrows, ncols: matrix.ncols }, context, diagnostics, resolved.input_uris);
