@@ -663,3 +663,6 @@ export {
   PrimeClaimSchema,
 } from './domains/numbers/index.js';
 export type { CompositeClaim, CompositenessWitness, EcppCertificate, EcppStep, IntegerFactorizationClaim, PrattCertificate, PrattFactor, PrimalityCertificate, PrimalityClaim, PrimeClaim, SmallCertificate } from './domains/numbers/index.js';
+// Diophantine pack (issue 35): continued fractions, Pell, integer linear systems, binary quadratic forms, class groups.
+export { DIOPHANTINE_CLAIM_SCHEMA_URI, DIOPHANTINE_CLAIM_SEMANTICS_URI, DIOPHANTINE_LIMITS, DIOPHANTINE_SOURCES, DiophantineClaimSchema, FormSchema, TransformSchema } from './domains/numbers/index.js';
+export type { DiophantineClaim, FormText, TransformText } from './domains/numbers/index.js';

@@ -71,6 +71,12 @@ import { enumerateModelsCapability } from './universal-algebra/enumerate-models.
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { RUNNER_VERSION } from './version.js';
 import { PRIMALITY_TS_FILES, PRIMALITY_TS_PROVIDER, PRIMALITY_TS_SHARED_SOURCES, primalityDecide } from './numbers/primality/primality-decide.js';
+import { classGroupCompute } from './numbers/diophantine/class-group-capability.js';
+import { continuedFractionCompute } from './numbers/diophantine/continued-fraction-capability.js';
+import { integerLinearSystemSolve } from './numbers/diophantine/linear-system-capability.js';
+import { pellEquationSolve } from './numbers/diophantine/pell-capability.js';
+import { diophantineTsProvider } from './numbers/diophantine/provider.js';
+import { formEquivalenceDecide, formReduce } from './numbers/diophantine/quadratic-form-capabilities.js';
 
 const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -237,6 +243,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const cbc = once(milpSolverProvider('cbc', health));
   const glpk = once(milpSolverProvider('glpk', health));
+  const diophantineTs = once(diophantineTsProvider());
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -273,6 +280,13 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     // Exact linear algebra on our TypeScript engine; PARI/GP serves the ones it can where it is installed.
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
+    // Diophantine pack (issue 35): our exact code; the class group is PARI's above our enumeration's reach where gp is installed.
+    capabilityRegistration(diophantineTs, (runtime) => continuedFractionCompute(runtime)),
+    capabilityRegistration(diophantineTs, (runtime) => pellEquationSolve(runtime)),
+    capabilityRegistration(diophantineTs, (runtime) => integerLinearSystemSolve(runtime)),
+    capabilityRegistration(diophantineTs, (runtime) => formReduce(runtime)),
+    capabilityRegistration(diophantineTs, (runtime) => formEquivalenceDecide(runtime)),
+    capabilityRegistration(firstHealthyOf([pari, diophantineTs], skipped), (runtime) => classGroupCompute(runtime, { pari })),
     // Linear programs from JSON, CPLEX LP or free MPS text, read by our own parsers and stored canonically.
     capabilityRegistration(typescriptProvider('jacobian-lp-problem-ts', ['./lp/problem-construct.ts'], ['lp-problem-construction', 'cplex-lp-format', 'free-mps-format'], [...LP_SOURCES, ...LP_TEXT_SOURCES]), () => constructLpProblem),
     capabilityRegistration(lp, (runtime) => lpSolve(runtime)),

@@ -107,6 +107,12 @@ const RUNNER_CAPABILITIES = [
   'polytope.separate',
   'milp.solve',
   'integer.primality.decide',
+  'diophantine.continued_fraction.compute',
+  'diophantine.pell_equation.solve',
+  'diophantine.linear_system.solve',
+  'quadratic_form.reduce',
+  'quadratic_form.equivalence.decide',
+  'quadratic_form.class_group.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -130,6 +136,7 @@ const CHECKER_CAPABILITIES = [
   'lp.farkas.verify',
   'integer.primality.verify',
   'integer.factorization.verify',
+  'diophantine.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -43,3 +43,5 @@ export {
 export type { CompositeClaim, CompositenessWitness, EcppCertificate, EcppStep, PrattCertificate, PrattFactor, PrimalityCertificate, PrimalityClaim, PrimeClaim, SmallCertificate } from './primality.js';
 export { INTEGER_FACTORIZATION_CLAIM_SCHEMA_URI, INTEGER_FACTORIZATION_CLAIM_SEMANTICS_URI, INTEGER_FACTORIZATION_LIMITS, IntegerFactorizationClaimSchema } from './factorization.js';
 export type { IntegerFactorizationClaim } from './factorization.js';
+export { DIOPHANTINE_CLAIM_SCHEMA_URI, DIOPHANTINE_CLAIM_SEMANTICS_URI, DIOPHANTINE_LIMITS, DIOPHANTINE_SOURCES, DiophantineClaimSchema, FormSchema, TransformSchema } from './diophantine.js';
+export type { DiophantineClaim, FormText, TransformText } from './diophantine.js';

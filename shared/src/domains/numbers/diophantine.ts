@@ -1,0 +1,97 @@
+/**
+ * Contracts of the Diophantine pack (continued fractions, Pell's equation, integer linear
+ * systems, binary quadratic forms, imaginary quadratic class groups): the integers and forms of
+ * requests, and the claim the producers store and diophantine.claim.verify checks.
+ *
+ * Forms (a, b, c) mean a x² + b xy + c y², discriminant D = b² − 4ac; a transform
+ * [[p, q], [r, s]] ∈ SL₂(Z) acts by (f·M)(x, y) = f(p x + q y, r x + s y).
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const DIOPHANTINE_CLAIM_SCHEMA_URI = 'jacobian:schema/number_theory.diophantine.claim/v1';
+export const DIOPHANTINE_CLAIM_SEMANTICS_URI = 'jacobian:semantics/number_theory.diophantine.claim/v1';
+
+/** Size limits of requests and claims, stated in the descriptors. */
+export const DIOPHANTINE_LIMITS = {
+  /** Digits of P, Q, p, q of a continued fraction and of D under a square root. */
+  maxInputDigits: 200,
+  /** Digits of D of Pell's equation. */
+  maxPellDigits: 40,
+  /** Digits of the coefficients of a binary quadratic form. */
+  maxFormDigits: 60,
+  /** Digits of an integer of a stored claim (a Pell solution can be long). */
+  maxClaimDigits: 200_000,
+  /** |D| up to which our own code enumerates reduced forms (class numbers exactly). */
+  ourClassGroupMaxAbsD: 10_000_000_000n,
+  /** Digits of D that PARI/GP takes for class groups. */
+  maxClassGroupDigits: 60,
+} as const;
+
+// Claims hold many integers: a plain pattern without a description each keeps their JSON Schema short.
+const claimInteger = z
+  .string()
+  .max(DIOPHANTINE_LIMITS.maxClaimDigits + 1, { message: `an integer of at most ${DIOPHANTINE_LIMITS.maxClaimDigits} digits (rule: integer-digits)` })
+  .regex(/^(0|-?[1-9][0-9]*)$/, { message: 'an integer in decimal without leading zeros (rule: integer-text)' });
+const formInteger = claimInteger;
+
+/** A binary quadratic form as request or claim text: [a, b, c]. */
+export const FormSchema = z.tuple([formInteger, formInteger, formInteger]).describe('[a, b, c]: the form a x² + b xy + c y²');
+export type FormText = z.infer<typeof FormSchema>;
+/** [[p, q], [r, s]] with ps − qr = 1. */
+export const TransformSchema = z.tuple([z.tuple([claimInteger, claimInteger]), z.tuple([claimInteger, claimInteger])]).describe('[[p, q], [r, s]] ∈ SL₂(Z): f·M (x, y) = f(p x + q y, r x + s y)');
+export type TransformText = z.infer<typeof TransformSchema>;
+
+const Pair = z.object({ x: claimInteger, y: claimInteger }).strict();
+const Fraction = z.string().regex(/^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/).max(DIOPHANTINE_LIMITS.maxClaimDigits).describe('a rational number p/q or an integer');
+
+/** One claim of the pack; `kind` says which and what it asserts. */
+export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('PELL'),
+      D: claimInteger,
+      plus: Pair.describe('the fundamental (least positive) solution of x² − D y² = 1'),
+      minus: Pair.nullable().describe('the fundamental solution of x² − D y² = −1, or null: it has no solution'),
+    })
+    .strict(),
+  z.object({ kind: z.literal('FORM_REDUCTION'), form: FormSchema, reduced: FormSchema, transform: TransformSchema }).strict(),
+  z
+    .object({
+      kind: z.literal('FORM_EQUIVALENCE'),
+      f: FormSchema,
+      g: FormSchema,
+      equivalent: z.boolean(),
+      transform: TransformSchema.nullable().describe('when equivalent: T ∈ SL₂(Z) with f·T = g; null otherwise'),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('CLASS_NUMBER'),
+      D: claimInteger,
+      class_number: claimInteger.describe('the number of classes of primitive positive definite forms of discriminant D < 0'),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('INTEGER_SYSTEM_SOLVED'),
+      matrix: z.array(z.array(claimInteger)).min(1),
+      rhs: z.array(claimInteger).min(1),
+      particular: z.array(claimInteger).min(1).describe('x0 with A x0 = b'),
+      kernel: z.array(z.array(claimInteger)).describe('K: rows spanning {x ∈ Z^n : A x = 0}'),
+      kernel_right_inverse: z.array(z.array(claimInteger)).describe('W (n × rows of K) with K W = I: the rows of K span a saturated lattice'),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('INTEGER_SYSTEM_NONE'),
+      matrix: z.array(z.array(claimInteger)).min(1),
+      rhs: z.array(claimInteger).min(1),
+      certificate: z.array(Fraction).min(1).describe('y with y A integral and y·b not an integer'),
+    })
+    .strict(),
+]);
+export type DiophantineClaim = z.infer<typeof DiophantineClaimSchema>;
+
+/** The files of these contracts, for the SOURCE_TREE digest of a provider or checker built on them. */
+export const DIOPHANTINE_SOURCES: readonly string[] = ['./diophantine.ts', './arith.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)));
