@@ -25,3 +25,51 @@ export {
   smallPrimes,
 } from './arith.js';
 export type { ArithmeticBudget, PrimePower } from './arith.js';
+export {
+  addPoints,
+  changeModel,
+  countPointsModP,
+  curveInvariants,
+  formatRational,
+  hasExactOrder,
+  isIntegralModel,
+  isOnCurve,
+  MAZUR_MAX_ORDER,
+  MAZUR_STRUCTURES,
+  multiplyPoint,
+  negatePoint,
+  parseRational,
+  pointOrder,
+  pointToModel,
+  qAdd,
+  qDiv,
+  qEq,
+  qInt,
+  qIsZero,
+  qMul,
+  qNeg,
+  qPow,
+  qSub,
+  rational,
+  rationalTextSchema,
+  torsionSubgroup,
+} from './elliptic.js';
+export type { CurveInvariants, CurvePoint, ModelChange, Rational, Weierstrass } from './elliptic.js';
+export {
+  ELLIPTIC_CURVE_CLAIM_SCHEMA_URI,
+  ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI,
+  ELLIPTIC_CURVE_LIMITS,
+  EllipticCurveClaimSchema,
+  ModelChangeInputSchema,
+  modelChangeOf,
+  PointInputSchema,
+  pointOf,
+  PointOrderSchema,
+  pointText,
+  requireEllipticCurve,
+  WeierstrassInputSchema,
+  weierstrassOf,
+} from './elliptic-claim.js';
+export type { EllipticCurveClaim, EllipticCurveClaimInput } from './elliptic-claim.js';
+export { NUMBER_FIELD_LIMITS, NumberFieldPolynomialSchema, qpolyAdd, qpolyCompose, qpolyEq, qpolyIsZero, qpolyMod, qpolyMul, qpolyNeg, X as QPOLY_X } from './number-field.js';
+export type { QPolynomial } from './number-field.js';
