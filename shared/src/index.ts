@@ -672,7 +672,7 @@ export {
   rationalTextSchema,
   torsionSubgroup,
 } from './domains/numbers/index.js';
-export type { CurveInvariants, CurvePoint, ModelChange, Rational, Weierstrass } from './domains/numbers/index.js';
+export type { CurveInvariants, CurvePoint, ModelChange, Weierstrass } from './domains/numbers/index.js';
 export {
   ELLIPTIC_CURVE_CLAIM_SCHEMA_URI,
   ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI,

@@ -12,35 +12,22 @@
  */
 import { z } from 'zod';
 import { JacobianError } from '../../errors.js';
-import { bigGcd, jacobi, mod, powMod } from './arith.js';
+import { makeRational, RATIONALS, type Rational } from '../polynomial/field.js';
+import { jacobi, mod, powMod } from './arith.js';
 
-/** A rational number in lowest terms with a positive denominator. */
-export interface Rational {
-  readonly num: bigint;
-  readonly den: bigint;
-}
-
-export function rational(num: bigint, den: bigint = 1n): Rational {
-  if (den === 0n) throw new JacobianError('INTERNAL', 'a rational number with denominator 0');
-  if (den < 0n) [num, den] = [-num, -den];
-  const g = bigGcd(num, den);
-  return g <= 1n ? { num, den } : { num: num / g, den: den / g };
-}
-
-export const ZERO: Rational = { num: 0n, den: 1n };
-export const ONE: Rational = { num: 1n, den: 1n };
-
-export const qAdd = (a: Rational, b: Rational): Rational => (a.den === b.den ? rational(a.num + b.num, a.den) : rational(a.num * b.den + b.num * a.den, a.den * b.den));
-export const qSub = (a: Rational, b: Rational): Rational => qAdd(a, qNeg(b));
-export const qMul = (a: Rational, b: Rational): Rational => rational(a.num * b.num, a.den * b.den);
-export const qNeg = (a: Rational): Rational => ({ num: -a.num, den: a.den });
-export function qDiv(a: Rational, b: Rational): Rational {
-  if (b.num === 0n) throw new JacobianError('INTERNAL', 'division by zero in Q');
-  return rational(a.num * b.den, a.den * b.num);
-}
-export const qEq = (a: Rational, b: Rational): boolean => a.num === b.num && a.den === b.den;
-export const qIsZero = (a: Rational): boolean => a.num === 0n;
-export const qInt = (n: bigint | number): Rational => ({ num: BigInt(n), den: 1n });
+// Q is the polynomial domain's field of rationals (lowest terms, positive denominator); these are short names for it.
+export type { Rational };
+export const rational = (num: bigint, den: bigint = 1n): Rational => makeRational(num, den);
+export const ZERO: Rational = RATIONALS.zero;
+export const ONE: Rational = RATIONALS.one;
+export const qAdd = RATIONALS.add;
+export const qSub = RATIONALS.sub;
+export const qMul = RATIONALS.mul;
+export const qNeg = RATIONALS.neg;
+export const qDiv = RATIONALS.div;
+export const qEq = RATIONALS.equals;
+export const qIsZero = RATIONALS.isZero;
+export const qInt = (n: bigint | number): Rational => RATIONALS.fromBigInt(BigInt(n));
 export function qPow(a: Rational, e: number): Rational {
   let out = ONE;
   for (let i = 0; i < e; i++) out = qMul(out, a);
@@ -57,7 +44,7 @@ export function parseRational(text: string): Rational | null {
 }
 
 /** "a" for an integer, else "a/b" in lowest terms. */
-export const formatRational = (q: Rational): string => (q.den === 1n ? q.num.toString() : `${q.num}/${q.den}`);
+export const formatRational = RATIONALS.format;
 
 /**
  * An integer or a fraction of integers, as a JSON integer or decimal text "a" / "a/b" (b > 0;

@@ -54,7 +54,7 @@ export {
   rationalTextSchema,
   torsionSubgroup,
 } from './elliptic.js';
-export type { CurveInvariants, CurvePoint, ModelChange, Rational, Weierstrass } from './elliptic.js';
+export type { CurveInvariants, CurvePoint, ModelChange, Weierstrass } from './elliptic.js';
 export {
   ELLIPTIC_CURVE_CLAIM_SCHEMA_URI,
   ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI,
