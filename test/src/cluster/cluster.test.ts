@@ -106,6 +106,11 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'number_field.invariants.compute',
+  'number_field.class_group.compute',
+  'elliptic_curve.invariants.compute',
+  'elliptic_curve.torsion.compute',
+  'elliptic_curve.rank.bound',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -127,6 +132,7 @@ const CHECKER_CAPABILITIES = [
   'lattice.basis.verify',
   'lp.certificate.verify',
   'lp.farkas.verify',
+  'elliptic_curve.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -196,7 +196,7 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
         { name: 'min', statements: 'M=ellminimalmodel(E,&v);jv([M.a1,M.a2,M.a3,M.a4,M.a6]);jv(v);' },
         { name: 'cond', statements: 'G=ellglobalred(M);print(G[1]);print(G[3]);F=G[4];for(i=1,matsize(F)[1],p=F[i,1];L=elllocalred(M,p);jv([p,F[i,2],L[1],L[2],L[4]]));' },
       ];
-      const answer = await runPari(tools, context, definitions, sections);
+      const answer = await runPari(tools(), context, definitions, sections);
       const ours = curveInvariants(a);
       const disc = rationalOf(single(answer, 'inv', 0), 'Δ');
       const j = rationalOf(single(answer, 'inv', 1), 'j');
@@ -342,7 +342,7 @@ export function ellipticTorsion(runtime: ProviderRuntime, options: PariBackendOp
     async run(input, context) {
       const { a, definitions } = curveOf(input.curve);
       const sections: GpSection[] = [{ name: 'tors', statements: 'T=elltors(E);print(T[1]);jv(T[2]);for(i=1,#T[3],jv(T[3][i]));' }];
-      const answer = await runPari(tools, context, definitions, sections);
+      const answer = await runPari(tools(), context, definitions, sections);
       const rows = section(answer, 'tors');
       const order = smallIntegerOf(single(answer, 'tors', 0), 'the torsion order');
       const structure = (rows[1] ?? []).map((x) => smallIntegerOf(x, 'a torsion invariant'));
@@ -440,7 +440,7 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
     async run(input, context) {
       const { a, definitions } = curveOf(input.curve);
       const sections: GpSection[] = [{ name: 'rank', statements: `setrand(1);R=ellrank(E,${input.effort});jv(R[1..3]);for(i=1,#R[4],jv(R[4][i]));` }];
-      const answer = await runPari(tools, context, definitions, sections);
+      const answer = await runPari(tools(), context, definitions, sections);
       const rows = section(answer, 'rank');
       const [lower, upper, s] = (rows[0] ?? []).map((x) => smallIntegerOf(x, 'a rank bound'));
       if (lower === undefined || upper === undefined || s === undefined || lower < 0 || lower > upper) throw pariFailed('ellrank gave no bounds lower ≤ upper');

@@ -186,7 +186,7 @@ export function numberFieldInvariants(runtime: ProviderRuntime, options: PariBac
         { name: 'cert', statements: guard('print(#nfcertify(nf))') },
         { name: 'red', statements: guard('R=polredabs(T1,1);jv(Vec(R[1]));jv(Vecrev(lift(R[2])));jv(Vecrev(lift(modreverse(R[2]))))') },
       ];
-      const answer = await runPari(tools, context, field.definitions, sections);
+      const answer = await runPari(tools(), context, field.definitions, sections);
       requireIrreducible(answer, input.polynomial);
       const inv = section(answer, 'inv');
       const [r1, r2] = (inv[0] ?? []).map((x) => smallIntegerOf(x, 'the signature'));
@@ -295,7 +295,7 @@ export function numberFieldClassGroup(runtime: ProviderRuntime, options: PariBac
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the number field defined by the given polynomial; unconditional only when certified.',
     limits: { max_degree: NUMBER_FIELD_LIMITS.maxDegree, max_coefficient_digits: NUMBER_FIELD_LIMITS.maxDigits, certification: 'bnfcertify within the run budget' },
-    run: (input, context) => classGroup(tools, runtime, input, context),
+    run: (input, context) => classGroup(tools(), runtime, input, context),
   };
 }
 

@@ -21,6 +21,8 @@ it('Kodaira codes of PARI/GP read as symbols', () => {
 
 it('refuses to register on any provider but PARI/GP', () => {
   for (const create of NUMBER_FIELD_CAPABILITY_FACTORIES) expect(() => create(FAKE_RUNTIME, {})).toThrow(/PARI\/GP only/);
+  // On PARI/GP's runtime it installs; a run reads the tools the probe found (PROVIDER_UNAVAILABLE without them).
+  for (const create of NUMBER_FIELD_CAPABILITY_FACTORIES) expect(() => create({ ...FAKE_RUNTIME, provider: PARI_PROVIDER }, {})).not.toThrow();
 });
 
 describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP', () => {

@@ -24,11 +24,17 @@ export interface PariBackendOptions {
   readonly pari?: { readonly tools: PariTools | undefined } | undefined;
 }
 
-/** gp's tools; registration is refused on any other provider (these capabilities are PARI/GP only). */
-export function requirePari(id: string, runtime: ProviderRuntime, options: PariBackendOptions): PariTools {
-  const tools = options.pari?.tools;
-  if (runtime.provider !== PARI_PROVIDER || tools === undefined) throw new JacobianError('REGISTRATION_INVALID', `${id} runs on PARI/GP only and needs the tools its probe found`);
-  return tools;
+/**
+ * gp's tools as the probe found them, read at run time; registration is refused on any other
+ * provider (these capabilities are PARI/GP only, and register on its probe: fail closed).
+ */
+export function requirePari(id: string, runtime: ProviderRuntime, options: PariBackendOptions): () => PariTools {
+  if (runtime.provider !== PARI_PROVIDER) throw new JacobianError('REGISTRATION_INVALID', `${id} runs on PARI/GP only, not on ${runtime.provider}`);
+  return () => {
+    const tools = options.pari?.tools;
+    if (tools === undefined) throw new JacobianError('PROVIDER_UNAVAILABLE', `${id}: PARI/GP's probe has not vouched for a gp executable`);
+    return tools;
+  };
 }
 
 /** The gp literal of a canonical rational text, numerator and denominator re-printed by gpInteger. */
