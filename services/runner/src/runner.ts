@@ -60,7 +60,7 @@ import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-
 import { singularProvider } from './providers/singular.js';
 import { pariProvider } from './providers/pari.js';
 import { milpSolverProvider } from './providers/milp-solvers.js';
-import { NUMBER_FIELD_CAPABILITY_FACTORIES } from './numbers/field/index.js';
+import { numberFieldRegistrations } from './numbers/field/index.js';
 import { milpSolve } from './lp/milp/milp-solve.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
 import { findModel } from './sat/model-find.js';
@@ -274,7 +274,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     ...MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebraTs, create)),
     ...PARI_MATRIX_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(linearAlgebra, (runtime) => create(runtime, { pari }))),
     // Number fields and elliptic curves over Q: PARI/GP only, absent without it (its answers rechecked by our exact code).
-    ...NUMBER_FIELD_CAPABILITY_FACTORIES.map((create) => capabilityRegistration(pari, (runtime) => create(runtime, { pari }))),
+    ...numberFieldRegistrations(pari),
     // Linear programs from JSON, CPLEX LP or free MPS text, read by our own parsers and stored canonically.
     capabilityRegistration(typescriptProvider('jacobian-lp-problem-ts', ['./lp/problem-construct.ts'], ['lp-problem-construction', 'cplex-lp-format', 'free-mps-format'], [...LP_SOURCES, ...LP_TEXT_SOURCES]), () => constructLpProblem),
     capabilityRegistration(lp, (runtime) => lpSolve(runtime)),

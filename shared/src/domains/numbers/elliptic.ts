@@ -20,13 +20,13 @@ export type { Rational };
 export const rational = (num: bigint, den: bigint = 1n): Rational => makeRational(num, den);
 export const ZERO: Rational = RATIONALS.zero;
 export const ONE: Rational = RATIONALS.one;
-export const qAdd = RATIONALS.add;
-export const qSub = RATIONALS.sub;
-export const qMul = RATIONALS.mul;
-export const qNeg = RATIONALS.neg;
-export const qDiv = RATIONALS.div;
-export const qEq = RATIONALS.equals;
-export const qIsZero = RATIONALS.isZero;
+export const qAdd = (a: Rational, b: Rational): Rational => RATIONALS.add(a, b);
+export const qSub = (a: Rational, b: Rational): Rational => RATIONALS.sub(a, b);
+export const qMul = (a: Rational, b: Rational): Rational => RATIONALS.mul(a, b);
+export const qNeg = (a: Rational): Rational => RATIONALS.neg(a);
+export const qDiv = (a: Rational, b: Rational): Rational => RATIONALS.div(a, b);
+export const qEq = (a: Rational, b: Rational): boolean => RATIONALS.equals(a, b);
+export const qIsZero = (a: Rational): boolean => RATIONALS.isZero(a);
 export const qInt = (n: bigint | number): Rational => RATIONALS.fromBigInt(BigInt(n));
 export function qPow(a: Rational, e: number): Rational {
   let out = ONE;
@@ -44,7 +44,7 @@ export function parseRational(text: string): Rational | null {
 }
 
 /** "a" for an integer, else "a/b" in lowest terms. */
-export const formatRational = RATIONALS.format;
+export const formatRational = (q: Rational): string => RATIONALS.format(q);
 
 /**
  * An integer or a fraction of integers, as a JSON integer or decimal text "a" / "a/b" (b > 0;

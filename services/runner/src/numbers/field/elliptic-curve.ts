@@ -243,7 +243,7 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
       const output: EllipticInvariantsOutput = {
         curve: [...input.curve],
         discriminant: q(ours.discriminant),
-        j_invariant: q(ours.j as Rational),
+        j_invariant: q(j),
         c4: q(ours.c4),
         c6: q(ours.c6),
         minimal_model: {

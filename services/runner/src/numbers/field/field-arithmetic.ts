@@ -13,7 +13,6 @@ export function monicModel(coefficients: readonly bigint[]): { monic: bigint[]; 
   const sign = (coefficients[0] as bigint) < 0n ? -1n : 1n;
   const T = coefficients.map((c) => c * sign);
   const c = T[0] as bigint;
-  const n = T.length - 1;
   // T[k] is the coefficient of x^(n−k); in T₁ it is multiplied by c^(k−1) (k ≥ 1), and T₁ is monic.
   return { monic: T.map((t, k) => (k === 0 ? 1n : t * c ** BigInt(k - 1))), scale: c };
 }

@@ -5,12 +5,15 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CapabilityResult, InstalledCapability, ProviderRuntime } from '@jacobian/shared';
+import type { CapabilityDefinition, CapabilityResult, InstalledCapability, ProviderRuntime } from '@jacobian/shared';
 import { PARI_PROVIDER, probePari, type PariTools } from '../../providers/pari.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../../testing/fixtures.js';
 import { ellipticInvariants, ellipticRankBound, ellipticTorsion, kodairaSymbol } from './elliptic-curve.js';
 import { numberFieldClassGroup, numberFieldInvariants } from './number-field.js';
-import { NUMBER_FIELD_CAPABILITY_FACTORIES } from './index.js';
+import type { PariBackendOptions } from './support.js';
+
+/** The pack's factories, typed loosely enough to hold them all. */
+const FACTORIES: readonly ((runtime: ProviderRuntime, options: PariBackendOptions) => CapabilityDefinition<never, unknown>)[] = [numberFieldInvariants, numberFieldClassGroup, ellipticInvariants, ellipticTorsion, ellipticRankBound] as never;
 
 const GP = ['/usr/bin/gp', '/usr/local/bin/gp'].find((file) => existsSync(file));
 const PARI: ProviderRuntime = { ...FAKE_RUNTIME, provider: PARI_PROVIDER };
@@ -20,9 +23,9 @@ it('Kodaira codes of PARI/GP read as symbols', () => {
 });
 
 it('refuses to register on any provider but PARI/GP', () => {
-  for (const create of NUMBER_FIELD_CAPABILITY_FACTORIES) expect(() => create(FAKE_RUNTIME, {})).toThrow(/PARI\/GP only/);
+  for (const create of FACTORIES) expect(() => create(FAKE_RUNTIME, {})).toThrow(/PARI\/GP only/);
   // On PARI/GP's runtime it installs; a run reads the tools the probe found (PROVIDER_UNAVAILABLE without them).
-  for (const create of NUMBER_FIELD_CAPABILITY_FACTORIES) expect(() => create({ ...FAKE_RUNTIME, provider: PARI_PROVIDER }, {})).not.toThrow();
+  for (const create of FACTORIES) expect(() => create({ ...FAKE_RUNTIME, provider: PARI_PROVIDER }, {})).not.toThrow();
 });
 
 describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP', () => {
@@ -32,7 +35,7 @@ describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP'
   beforeAll(async () => {
     h = await createCapabilityHarness();
     tools = (await probePari({ binary: GP as string })).tools;
-    for (const create of [numberFieldInvariants, numberFieldClassGroup, ellipticInvariants, ellipticTorsion, ellipticRankBound]) {
+    for (const create of FACTORIES) {
       const capability = h.install(create(PARI, { pari: { tools } }), PARI);
       installed.set(capability.descriptor.id, capability);
     }
