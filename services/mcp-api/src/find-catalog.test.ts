@@ -383,7 +383,6 @@ const NO_STRONG_MATCH = [
   'numerical integration of an ODE',
   'fast Fourier transform of a signal',
   'eigenvalues of a Hermitian operator',
-  'prime factorization of an integer with the elliptic curve method',
   'homology of a simplicial complex',
 ];
 

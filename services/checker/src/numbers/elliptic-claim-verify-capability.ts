@@ -138,7 +138,7 @@ export function verifyEllipticCurveClaim(authority: CheckerAuthority): Capabilit
   return {
     id: ELLIPTIC_CLAIM_VERIFY_CAPABILITY_ID,
     version: VERSION,
-    title: 'Verify points, orders, torsion and a change of model on an elliptic curve over Q',
+    title: 'Verify points, torsion and models of an elliptic curve',
     description:
       'Independently checks, in exact rational arithmetic with no code of the producers, a claim about an elliptic curve over Q (Weierstrass [a1, a2, a3, a4, a6]): the curve non-singular (Δ ≠ 0); each rational point on the curve with its exact order by repeated addition, or of infinite order (no multiple up to 12 is O: Mazur\'s theorem); a torsion subgroup from its generators (orders, Mazur\'s list, n₁n₂ distinct elements) and, with bound primes, that it is all of E(Q)_tors (gcd #Ẽ(F_p) over odd primes of good reduction); a change of variables [u, r, s, t] to a given model, by substitution. Give the result_uri of elliptic_curve.torsion.compute or elliptic_curve.rank.bound, or a claim inline. A false claim is REJECTED naming the part and rule (NOT_ON_CURVE, WRONG_ORDER, FINITE_ORDER, SUBGROUP_ORDER, BOUND_NOT_MET, MODEL_MISMATCH, …).',
     tags: ['number-theory', 'elliptic-curve', 'verification', 'checker', 'certificate'],
@@ -162,7 +162,7 @@ export function verifyEllipticCurveClaim(authority: CheckerAuthority): Capabilit
       { kind: 'VERIFIES', capability_id: 'elliptic_curve.rank.bound' },
     ],
     assurance_ceiling: 'VERIFIED',
-    scope_rule: 'Covers exactly the one claim about the given curve: the stated points and orders, torsion subgroup (and its completeness when bound primes are given) and change of variables; nothing about rank, conductor or class groups.',
+    scope_rule: 'Covers exactly the one claim about the given curve: its points, orders, torsion and model change.',
     limits: LIMITS,
     checker: {
       checker_id: ELLIPTIC_CLAIM_CHECKER_ID,
