@@ -89,3 +89,40 @@ export function isPrimitiveRootOfUnity(zeta: QPolynomial, w: number, T: QPolynom
   }
   return true;
 }
+
+/** The trace of u ∈ Q[θ]/(T): the trace of its multiplication matrix. */
+export function trace(u: QPolynomial, T: QPolynomial): Rational {
+  const M = multiplicationMatrix(u, T);
+  return M.reduce((s, row, i) => qAdd(s, row[i] as Rational), ZERO_RATIONAL);
+}
+
+/** det A over Q by Gaussian elimination (A square). */
+export function determinant(A: readonly (readonly Rational[])[], poll: () => void = () => undefined): Rational {
+  const M = A.map((row) => [...row]);
+  const n = M.length;
+  let det: Rational = qInt(1);
+  for (let col = 0; col < n; col++) {
+    poll();
+    const pivot = M.findIndex((row, i) => i >= col && !qIsZero(row[col] as Rational));
+    if (pivot < 0) return ZERO_RATIONAL;
+    if (pivot !== col) {
+      [M[col], M[pivot]] = [M[pivot] as Rational[], M[col] as Rational[]];
+      det = qNeg(det);
+    }
+    const p = (M[col] as Rational[])[col] as Rational;
+    det = qMul(det, p);
+    for (let i = col + 1; i < n; i++) {
+      const row = M[i] as Rational[];
+      const f = qDiv(row[col] as Rational, p);
+      if (qIsZero(f)) continue;
+      for (let j = col; j < n; j++) row[j] = qAdd(row[j] as Rational, qNeg(qMul(f, (M[col] as Rational[])[j] as Rational)));
+    }
+  }
+  return det;
+}
+
+/** disc(w₁, …, w_n) = det(Tr(w_i w_j)). */
+export function basisDiscriminant(basis: readonly QPolynomial[], T: QPolynomial, poll?: () => void): Rational {
+  const gram = basis.map((wi) => basis.map((wj) => trace(qpolyMod(qpolyMul(wi, wj), T), T)));
+  return determinant(gram, poll);
+}

@@ -33,7 +33,7 @@ import {
 import type { GpSection, PariTools } from '../../providers/pari.js';
 import { gpPolynomial } from '../../providers/pari.js';
 import { EngineSchema } from '../../matrix/capability-support.js';
-import { isPrimitiveRootOfUnity, lowestFirst, monicModel, toOriginalRoot, unitCheck } from './field-arithmetic.js';
+import { basisDiscriminant, isPrimitiveRootOfUnity, lowestFirst, monicModel, toOriginalRoot, unitCheck } from './field-arithmetic.js';
 import { engine, GRH_OBLIGATION_ID, integerOf, NUMBER_FIELD_VERSION, pariFailed, pariOutcome, rationalOf, requirePari, runPari, section, single, smallIntegerOf, type PariBackendOptions } from './support.js';
 
 export const NUMBER_FIELD_INVARIANTS_ID = 'number_field.invariants.compute';
@@ -123,7 +123,7 @@ function checkSignature(n: number, r1: number, r2: number, disc: bigint): void {
 }
 
 const DESCRIPTION_INVARIANTS =
-  'Invariants of the number field K = Q(θ) = Q[x]/(T) for an irreducible T ∈ Z[x] (monic or not): degree, signature (r1, r2), the discriminant of K (of its ring of integers O_K) factored, an integral basis of O_K, and the canonical reduced defining polynomial (polredabs) with the isomorphism both ways. Served by PARI/GP (nfinit, polredabs, nfcertify); rechecked by our exact code: r1 + 2r2 = n and the sign of the discriminant (Brill), the factorization multiplied out and its primes tested, disc(K)·index² = disc(T₁), each basis element an algebraic integer, and the isomorphism by substitution (P(α) = 0 in K, T(θ(z)) ≡ 0 mod P). Irreducibility by PARI/GP (polisirreducible); a reducible T is refused.';
+  'Invariants of the number field K = Q(θ) = Q[x]/(T) for an irreducible T ∈ Z[x] (monic or not): degree, signature (r1, r2), the discriminant of K (of its ring of integers O_K) factored, an integral basis of O_K, and the canonical reduced defining polynomial (polredabs) with the isomorphism both ways. Served by PARI/GP (nfinit, polredabs, nfcertify); rechecked by our exact code: r1 + 2r2 = n and the sign of the discriminant (Brill), the factorization multiplied out and its primes tested, disc(K)·index² = disc(T₁), each basis element an algebraic integer with det(Tr(w_i w_j)) = disc(K), and the isomorphism by substitution (P(α) = 0 in K, T(θ(z)) ≡ 0 mod P). Irreducibility by PARI/GP (polisirreducible); a reducible T is refused.';
 
 const KEYWORDS_INVARIANTS = [
   'number field',
@@ -215,6 +215,9 @@ export function numberFieldInvariants(runtime: ProviderRuntime, options: PariBac
       basis.forEach((w, i) => {
         if (!unitCheck(w, T1, poll).integral) throw pariFailed(`integral basis element ${i + 1} is not an algebraic integer`);
       });
+      // Integral elements whose discriminant det(Tr(w_i w_j)) is disc(K): they span a subgroup of O_K of index 1 if disc(K) is right.
+      const spanned = basisDiscriminant(basis, T1, poll);
+      if (spanned.den !== 1n || spanned.num !== disc) throw pariFailed(`the integral basis has discriminant ${formatRational(spanned)}, not disc(K) = ${disc}`);
       const red = section(answer, 'red');
       const P = (red[0] ?? []).map((x) => rationalOf(x, 'a polredabs coefficient')).reverse();
       const b = (red[1] ?? []).map((x) => rationalOf(x, 'a root of T₁ modulo P'));
@@ -240,7 +243,7 @@ export function numberFieldInvariants(runtime: ProviderRuntime, options: PariBac
       const certified = output.maximal_order_certified ? 'nfcertify certified the integral basis and discriminant' : 'nfcertify left composites unfactored: the integral basis and discriminant assume them squarefree-free of hidden primes (PARI/GP)';
       return pariOutcome(output, `the invariants of the number field Q[x]/(${input.polynomial.join(', ')})`, {
         completeness: 'PARI/GP ran to the end and every recheck passed',
-        assurance: `computed by PARI/GP (nfinit, polredabs; ${certified}); our exact code checked the signature against the degree and the sign of the discriminant, the factorization, disc(K)·index² = disc(T₁), the integrality of the basis, and the polredabs isomorphism by substitution; irreducibility and maximality are PARI/GP's`,
+        assurance: `computed by PARI/GP (nfinit, polredabs; ${certified}); our exact code checked the signature against the degree and the sign of the discriminant, the factorization, disc(K)·index² = disc(T₁), that the basis elements are algebraic integers with det(Tr(w_i w_j)) = disc(K), and the polredabs isomorphism by substitution; irreducibility and the value of disc(K) (maximality) are PARI/GP's`,
       });
     },
   };
@@ -352,8 +355,10 @@ async function classGroup(tools: PariTools, runtime: ProviderRuntime, input: Cla
       if (!certified) diagnostics.push({ severity: 'WARNING', code: 'NOT_CERTIFIED', stage: 'EXECUTION', message: 'bnfcertify did not return 1: the result stays conditional on GRH', path: ['payload', 'certify'], hint: null });
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code !== 'EXECUTION_TIMEOUT' && code !== 'MEMORY_LIMIT_EXCEEDED') throw error;
-      diagnostics.push({ severity: 'WARNING', code: 'CERTIFICATION_INCOMPLETE', stage: 'EXECUTION', message: `bnfcertify did not finish within the budget (${code}); the result stays conditional on GRH`, path: ['payload', 'certify'], hint: 'bnfcertify is practical for small degree and discriminant; give a larger wall-time budget' });
+      if (code !== 'EXECUTION_TIMEOUT' && code !== 'MEMORY_LIMIT_EXCEEDED' && code !== 'PROVIDER_FAILED') throw error;
+      // PARI/GP documents that bnfcertify may fail with an error message (or loop) on data it cannot certify.
+      const why = code === 'PROVIDER_FAILED' ? `failed: ${(error as Error).message}` : `did not finish within the budget (${code})`;
+      diagnostics.push({ severity: 'WARNING', code: 'CERTIFICATION_INCOMPLETE', stage: 'EXECUTION', message: `bnfcertify ${why}; the result stays conditional on GRH`.slice(0, 2000), path: ['payload', 'certify'], hint: 'bnfcertify is practical for small degree and discriminant; give a larger wall-time budget' });
     }
   }
   const scale = field.scale;
