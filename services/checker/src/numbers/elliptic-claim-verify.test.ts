@@ -11,6 +11,7 @@ import { verifyEllipticCurveClaim, type EllipticClaimVerifyOutput } from './elli
 const E11a1 = [0, -1, 1, -10, -20];
 const E37a1 = [0, 0, 1, -1, 0];
 const E210e2 = [1, 0, 0, -1070, 7812];
+const E14a1 = [1, 0, 1, 4, -6];
 
 const reason = (claim: unknown): string | null => {
   const r = checkEllipticCurveClaim(claim);
@@ -59,11 +60,14 @@ describe('the elliptic curve claim check', () => {
     const q = fc.tuple(fc.integer({ min: -7, max: 7 }), fc.integer({ min: 1, max: 4 })).map(([n, d]) => rational(BigInt(n), BigInt(d)));
     fc.assert(
       fc.property(q.filter((u) => u.num !== 0n), q, q, q, fc.integer({ min: 0, max: 4 }), (u, r, s, t, k) => {
-        const model = changeModel(weierstrassOf(E37a1.map(String)), { u, r, s, t }).map(formatRational);
-        const change = { u: formatRational(u), r: formatRational(r), s: formatRational(s), t: formatRational(t) };
-        expect(reason({ curve: E37a1, model_change: { change, model } })).toBeNull();
-        const wrong = model.map((c, i) => (i === k ? formatRational(rational(BigInt(parseRational(c)!.num) + parseRational(c)!.den, parseRational(c)!.den)) : c));
-        expect(reason({ curve: E37a1, model_change: { change, model: wrong } })).toBe('MODEL_MISMATCH');
+        // 37a1 (a1 = 0) and 14a1 (a1 = a3 = 1: every term of the change formulas matters).
+        for (const curve of [E37a1, E14a1]) {
+          const model = changeModel(weierstrassOf(curve.map(String)), { u, r, s, t }).map(formatRational);
+          const change = { u: formatRational(u), r: formatRational(r), s: formatRational(s), t: formatRational(t) };
+          expect(reason({ curve, model_change: { change, model } })).toBeNull();
+          const wrong = model.map((c, i) => (i === k ? formatRational(rational(BigInt(parseRational(c)!.num) + parseRational(c)!.den, parseRational(c)!.den)) : c));
+          expect(reason({ curve, model_change: { change, model: wrong } })).toBe('MODEL_MISMATCH');
+        }
       }),
       { numRuns: 30 },
     );

@@ -31,6 +31,7 @@ const E11a1 = curve(0, -1, 1, -10, -20);
 const E37a1 = curve(0, 0, 1, -1, 0);
 const E389a1 = curve(0, 1, 1, -2, 0);
 const E5077a1 = curve(0, 0, 1, -7, 6);
+const E14a1 = curve(1, 0, 1, 4, -6);
 
 describe('invariants', () => {
   it('discriminants and j-invariants of 11a1, 37a1, 389a1, 5077a1 (Cremona)', () => {
@@ -153,13 +154,15 @@ describe('models', () => {
     fc.assert(
       fc.property(q.filter((u) => u.num !== 0n), q, q, q, fc.integer({ min: 1, max: 4 }), (u, r, s, t, k) => {
         const change = { u, r, s, t };
-        const b = changeModel(E389a1, change);
-        expect(formatRational(curveInvariants(b).j!)).toBe(formatRational(curveInvariants(E389a1).j!));
-        const P = multiplyPoint(E389a1, pt(-1, 1), BigInt(k));
-        const Q = pt(0, 0);
-        const P2 = pointToModel(P, change);
-        expect(isOnCurve(b, P2)).toBe(true);
-        expect(text(pointToModel(addPoints(E389a1, P, Q), change))).toBe(text(addPoints(b, P2, pointToModel(Q, change))));
+        // 389a1 (a1 = 0) and 14a1 (a1 = a3 = 1, so every term of the formulas is exercised).
+        for (const [a, P0, Q] of [[E389a1, pt(-1, 1), pt(0, 0)], [E14a1, pt(9, 23), pt(1, -3)]] as const) {
+          const b = changeModel(a, change);
+          expect(formatRational(curveInvariants(b).j!)).toBe(formatRational(curveInvariants(a).j!));
+          const P = multiplyPoint(a, P0, BigInt(k));
+          const P2 = pointToModel(P, change);
+          expect(isOnCurve(b, P2)).toBe(true);
+          expect(text(pointToModel(addPoints(a, P, Q), change))).toBe(text(addPoints(b, P2, pointToModel(Q, change))));
+        }
       }),
       { numRuns: 40 },
     );

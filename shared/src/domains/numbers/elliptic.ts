@@ -210,7 +210,7 @@ export function changeModel(a: Weierstrass, change: ModelChange): Weierstrass {
   const n1 = qAdd(a1, m(two, s));
   const n2 = qSub(qAdd(qSub(a2, m(s, a1)), m(three, r)), m(s, s));
   const n3 = qAdd(qAdd(a3, m(r, a1)), m(two, t));
-  const n4 = qSub(qAdd(qSub(qAdd(qSub(a4, m(s, a3)), m(two, m(r, a2))), qNeg(m(qAdd(t, m(r, s)), a1))), m(three, m(r, r))), m(two, m(s, t)));
+  const n4 = qSub(qAdd(qSub(qAdd(qSub(a4, m(s, a3)), m(two, m(r, a2))), m(qAdd(t, m(r, s)), a1)), m(three, m(r, r))), m(two, m(s, t)));
   const n6 = qSub(qSub(qSub(qAdd(qAdd(qAdd(a6, m(r, a4)), m(m(r, r), a2)), qPow(r, 3)), m(t, a3)), m(t, t)), m(r, m(t, a1)));
   return [qDiv(n1, u), qDiv(n2, qPow(u, 2)), qDiv(n3, qPow(u, 3)), qDiv(n4, qPow(u, 4)), qDiv(n6, qPow(u, 6))];
 }

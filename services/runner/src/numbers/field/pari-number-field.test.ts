@@ -5,8 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CapabilityDefinition, CapabilityResult, InstalledCapability, ProviderRuntime } from '@jacobian/shared';
-import { PARI_PROVIDER, probePari, type PariTools } from '../../providers/pari.js';
+import { changeModel, curveInvariants, formatRational, multiplyPoint, rational, weierstrassOf, type CapabilityDefinition, type CapabilityResult, type InstalledCapability, type ProviderRuntime } from '@jacobian/shared';
+import { gpRational } from './support.js';
+import { gpProgram, PARI_PROVIDER, probePari, runGp, type PariTools } from '../../providers/pari.js';
 import { createCapabilityHarness, FAKE_RUNTIME, type CapabilityHarness } from '../../testing/fixtures.js';
 import { ellipticInvariants, ellipticRankBound, ellipticTorsion, kodairaSymbol } from './elliptic-curve.js';
 import { numberFieldClassGroup, numberFieldInvariants } from './number-field.js';
@@ -126,6 +127,43 @@ describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP'
     // y² = x³ + 2^12·(x + 1)... scaled by u = 2 from y² = x³ − x: [0, 0, 0, −16, 0] is not minimal at 2.
     const big = (await output<EI>('elliptic_curve.invariants.compute', { curve: [0, 0, 0, -16 * 81, 0] })).output;
     expect(big.conductor).toBe('32');
+    // y² = x³ − 40x is minimal, but at 2 the valuations of c4, c6, Δ do not decide it (Kraus): left to PARI/GP, and said so.
+    const kraus = (await output<EI & { minimal_model: { minimality_left_to_pari: string[] } }>('elliptic_curve.invariants.compute', { curve: [0, 0, 0, -40, 0] })).output;
+    expect(kraus).toMatchObject({ conductor: '6400', minimal_model: { coefficients: ['0', '0', '0', '-40', '0'], minimality_checked_by_us: false, minimality_left_to_pari: ['2'] } });
+  });
+
+  it('agrees with PARI/GP directly on seeded random curves and changes of variables (Δ, j, ellchangecurve) and on multiples of points (ellmul)', async () => {
+    let seed = 20261208;
+    const next = (lo: number, hi: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return lo + (seed % (hi - lo + 1));
+    };
+    const definitions: string[] = [];
+    const expected: string[][] = [];
+    for (let i = 0; i < 25; i++) {
+      const texts = [next(-3, 3), next(-3, 3), next(-3, 3), next(-50, 50), next(-50, 50)].map(String);
+      texts[next(0, 4)] = `${next(-9, 9)}/${next(1, 7)}`;
+      const a = weierstrassOf(texts.map((t) => formatRational(rational(BigInt(t.split('/')[0] as string), BigInt(t.split('/')[1] ?? '1')))));
+      const inv = curveInvariants(a);
+      if (inv.discriminant.num === 0n) continue;
+      const change = { u: rational(BigInt(next(1, 5)), BigInt(next(1, 3))), r: rational(BigInt(next(-4, 4)), 2n), s: rational(BigInt(next(-3, 3))), t: rational(BigInt(next(-4, 4)), 3n) };
+      const literal = (x: ReturnType<typeof rational>): string => gpRational(formatRational(x));
+      definitions.push(`E${i}=ellinit([${a.map(literal).join(',')}]);C${i}=ellchangecurve(E${i},[${[change.u, change.r, change.s, change.t].map(literal).join(',')}]);`);
+      expected.push([formatRational(inv.discriminant), formatRational(inv.j as ReturnType<typeof rational>), ...changeModel(a, change).map(formatRational)]);
+    }
+    const names = expected.map((_, i) => `c${i}`);
+    const answer = await runGp(tools.binary, gpProgram(definitions, names.map((name, i) => ({ name, statements: `jv(concat([E${i}.disc,E${i}.j],[C${i}.a1,C${i}.a2,C${i}.a3,C${i}.a4,C${i}.a6]));` }))), names, { deadline: Date.now() + 20_000, maxOutputBytes: 1 << 20 });
+    expect(expected.length).toBeGreaterThan(15);
+    expected.forEach((row, i) => expect(answer.sections[`c${i}`]?.[0], `curve ${i}`).toEqual(row));
+
+    const E389 = weierstrassOf(['0', '1', '1', '-2', '0']);
+    const multiples = [2, 3, 7, 12, -5];
+    const P = { x: rational(-1n), y: rational(1n) };
+    const mul = await runGp(tools.binary, gpProgram(['E=ellinit([0,1,1,-2,0]);'], [{ name: 'm', statements: `foreach([${multiples.join(',')}],k,jv(ellmul(E,[-1,1],k)));` }]), ['m'], { deadline: Date.now() + 20_000, maxOutputBytes: 1 << 20 });
+    expect(mul.sections['m']).toEqual(multiples.map((k) => {
+      const Q = multiplyPoint(E389, P, BigInt(k));
+      return Q === null ? ['0'] : [formatRational(Q.x), formatRational(Q.y)];
+    }));
   });
 
   it('refuses a singular curve before gp runs', async () => {
