@@ -100,6 +100,31 @@ describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP'
     expect(cubic.fundamental_units).toHaveLength(2);
   });
 
+  it('seeded random polynomials of degree 2 … 5, monic or not: every recheck passes (or the polynomial is refused as reducible), and both capabilities agree on degree and signature', async () => {
+    let seed = 35;
+    const next = (lo: number, hi: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return lo + (Math.floor(seed / 65536) % (hi - lo + 1));
+    };
+    let completed = 0;
+    for (let i = 0; i < 14; i++) {
+      const degree = next(2, 5);
+      const polynomial = [next(1, 4), ...Array.from({ length: degree - 1 }, () => next(-9, 9)), next(1, 9) * (next(0, 1) === 0 ? -1 : 1)];
+      const invariants = await run('number_field.invariants.compute', { polynomial });
+      if (invariants.execution.status === 'ERROR') {
+        expect(JSON.stringify(invariants.diagnostics), JSON.stringify(polynomial)).toMatch(/rule irreducible/);
+        continue;
+      }
+      expect(invariants.execution.status, `${JSON.stringify(polynomial)} ${JSON.stringify(invariants.diagnostics)}`).toBe('COMPLETED');
+      const classes = await run('number_field.class_group.compute', { polynomial });
+      expect(classes.execution.status, `${JSON.stringify(polynomial)} ${JSON.stringify(classes.diagnostics)}`).toBe('COMPLETED');
+      const [a, b] = [invariants.output as { degree: number; signature: unknown }, classes.output as { degree: number; signature: unknown }];
+      expect([b.degree, b.signature]).toEqual([a.degree, a.signature]);
+      completed++;
+    }
+    expect(completed).toBeGreaterThanOrEqual(8);
+  });
+
   it('refuses a reducible polynomial and a constant term 0, naming the rule', async () => {
     const reducible = await run('number_field.invariants.compute', { polynomial: [1, 0, -4] });
     expect(reducible.execution.status).toBe('ERROR');
