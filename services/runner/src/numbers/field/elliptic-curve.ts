@@ -27,6 +27,7 @@ import {
   isIntegralModel,
   isOnCurve,
   MAZUR_STRUCTURES,
+  multiplyPoint,
   pointOrder,
   qEq,
   requireEllipticCurve,
@@ -397,6 +398,7 @@ export const EllipticRankOutput = z
     rank_determined: z.boolean().describe('true only when the bounds are equal'),
     rank: z.number().int().nullable().describe('the rank, only when the bounds are equal (under the assumptions stated); null otherwise: a bound is never a rank'),
     assumptions: z.string().describe('what the bounds rest on'),
+    two_torsion_point: Point.nullable().describe('a rational point of order 2 (checked by us) when E has one: then the 2-descent needs no class group and the upper bound does not assume GRH'),
     sha_information: z.number().int().describe('PARI/GP\'s s: the 2-rank of Ш[2]/2Ш[4] found with the Cassels pairing'),
     points: z.array(Point).describe('independent points of infinite order that ellrank found, on the given model'),
     points_checked: z.literal(true).describe('each point is on the curve and of infinite order (no multiple up to 12 is O: Mazur), by our exact arithmetic'),
@@ -406,8 +408,20 @@ export const EllipticRankOutput = z
   .strict();
 export type EllipticRankOutput = z.infer<typeof EllipticRankOutput>;
 
-const RANK_ASSUMPTIONS =
-  'The upper bound comes from PARI/GP\'s 2-descent (ellrank: the 2-Selmer rank, the 2-torsion rank and s from the Cassels pairing); the descent computes class groups and units in the cubic algebra of the 2-division polynomial with bnfinit, whose results PARI/GP documents as conditional on GRH, so we treat the upper bound as conditional on GRH. The lower bound is PARI/GP\'s: the number of independent points it found (independence from its height pairing, numerical) or more when its descent implies it; our exact check of the points proves rank ≥ 1 whenever one is found.';
+/**
+ * What the bounds rest on. PARI/GP's ellrank (a port of Denis Simon's ellQ.gp) computes the
+ * 2-Selmer group in the algebra Q[x]/(f) of the 2-division polynomial f: for an irreducible cubic
+ * f it runs bnfinit on it (makevbnf calls Buchall with nf_FORCE in ellrank.c), whose class group
+ * and units are conditional on GRH; when f has a rational root (a rational 2-torsion point) the
+ * factors have degree ≤ 2 and it uses nfinit with Hilbert symbols only. We read that in a 2024
+ * copy of PARI's ellrank.c; the release installed is named in the engine record.
+ */
+function rankAssumptions(twoTorsion: boolean): string {
+  const upper = twoTorsion
+    ? 'The upper bound comes from PARI/GP\'s 2-descent (ellrank: the 2-Selmer rank, the 2-torsion rank and s from the Cassels pairing); E has a rational 2-torsion point (exhibited and checked by us), so the descent needs no class group computation and the bound does not rest on GRH.'
+    : 'The upper bound comes from PARI/GP\'s 2-descent (ellrank: the 2-Selmer rank, the 2-torsion rank and s from the Cassels pairing); E has no rational 2-torsion point that we could exhibit, so the descent computes the class group and units of the cubic field of the 2-division polynomial with bnfinit, conditional on GRH: the upper bound assumes GRH.';
+  return `${upper} The lower bound is PARI/GP's: the independent points it found (independence from its height pairing, computed numerically), or more when its descent implies it; our exact check of the points proves rank ≥ 1 whenever one is found.`;
+}
 
 /** elliptic_curve.rank.bound on PARI/GP. */
 export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackendOptions = {}): CapabilityDefinition<RankInput, EllipticRankOutput> {
@@ -417,7 +431,7 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
     version: NUMBER_FIELD_VERSION,
     title: 'Mordell–Weil rank bounds of an elliptic curve over Q (2-descent), with points',
     description:
-      'Lower and upper bounds for the Mordell–Weil rank of E(Q) (PARI/GP ellrank: 2-descent with the Cassels pairing), labelled as bounds, with the independent points of infinite order found. The rank is reported only when the bounds agree, with the assumptions it rests on (the upper bound is treated as conditional on GRH: the descent uses bnfinit). Our exact rational arithmetic checks each point on the curve and of infinite order (Mazur: no multiple up to 12 is O). The points are stored as a claim for elliptic_curve.claim.verify.',
+      'Lower and upper bounds for the Mordell–Weil rank of E(Q) (PARI/GP ellrank: 2-descent with the Cassels pairing), labelled as bounds, with the independent points of infinite order found. The rank is reported only when the bounds agree, with the assumptions it rests on (without a rational 2-torsion point the descent runs bnfinit on a cubic field, so the upper bound assumes GRH). Our exact rational arithmetic checks each point on the curve and of infinite order (Mazur: no multiple up to 12 is O). The points are stored as a claim for elliptic_curve.claim.verify.',
     tags: ['number-theory', 'elliptic-curve', 'rank', 'descent', 'arithmetic-geometry', 'pari-gp'],
     keywords: ['Mordell–Weil rank', 'rank of an elliptic curve', 'rank bounds', 'algebraic rank', '2-descent', 'Selmer group', 'Tate–Shafarevich group', 'Sha', 'rational points', 'points of infinite order', 'Mordell–Weil group', 'generators', 'ellrank', 'Birch and Swinnerton-Dyer'],
     domain: 'elliptic_curve',
@@ -439,7 +453,10 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
     limits: { ...LIMITS, max_effort: 10 },
     async run(input, context) {
       const { a, definitions } = curveOf(input.curve);
-      const sections: GpSection[] = [{ name: 'rank', statements: `setrand(1);R=ellrank(E,${input.effort});jv(R[1..3]);for(i=1,#R[4],jv(R[4][i]));` }];
+      const sections: GpSection[] = [
+        { name: 'rank', statements: `setrand(1);R=ellrank(E,${input.effort});jv(R[1..3]);for(i=1,#R[4],jv(R[4][i]));` },
+        { name: 'tors', statements: 'T=elltors(E);jv(T[2]);for(i=1,#T[3],jv(T[3][i]));' },
+      ];
       const answer = await runPari(tools(), context, definitions, sections);
       const rows = section(answer, 'rank');
       const [lower, upper, s] = (rows[0] ?? []).map((x) => smallIntegerOf(x, 'a rank bound'));
@@ -452,6 +469,16 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
       const diagnostics: Diagnostic[] = [];
       const claim = EllipticCurveClaimSchema.parse({ curve: input.curve, points: points.map((P) => ({ point: pointOut(P), order: 'infinite' })) });
       const resultUri = points.length === 0 ? null : await storeClaim({ schema_uri: ELLIPTIC_CURVE_CLAIM_SCHEMA_URI, semantics_uri: ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI, payload: claim, parents: [], summary: { points: points.length } }, context, diagnostics);
+      // A rational 2-torsion point, exhibited from elltors's generators and checked exactly: then the descent is GRH-free.
+      const tors = section(answer, 'tors');
+      const invariants = (tors[0] ?? []).map((x) => smallIntegerOf(x, 'a torsion invariant'));
+      let twoTorsion: CurvePoint = null;
+      invariants.forEach((n, i) => {
+        if (twoTorsion !== null || n % 2 !== 0) return;
+        const Q = multiplyPoint(a, pointOfRow(tors[i + 1], `torsion generator ${i + 1}`), BigInt(n / 2));
+        if (Q !== null && isOnCurve(a, Q) && hasExactOrder(a, Q, 2)) twoTorsion = Q;
+      });
+      const grhFree = twoTorsion !== null;
       const determined = lower === upper;
       const output: EllipticRankOutput = {
         curve: [...input.curve],
@@ -459,7 +486,8 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
         rank_upper_bound: upper,
         rank_determined: determined,
         rank: determined ? lower : null,
-        assumptions: RANK_ASSUMPTIONS,
+        assumptions: rankAssumptions(grhFree),
+        two_torsion_point: twoTorsion === null ? null : pointOut(twoTorsion),
         sha_information: s,
         points: points.map(pointOut),
         points_checked: true,
@@ -468,9 +496,9 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
       };
       return pariOutcome(output, `bounds on the Mordell–Weil rank of the elliptic curve [${input.curve.join(', ')}] over Q`, {
         completeness: determined ? `PARI/GP ran to the end; the bounds agree: rank ${lower} under the stated assumptions` : `PARI/GP ran to the end; the rank lies in [${lower}, ${upper}], not determined`,
-        assurance: `computed by PARI/GP (ellrank); ${points.length > 0 ? `our exact arithmetic checked the ${points.length} point(s) on the curve and of infinite order, proving rank ≥ 1; ` : ''}the bounds are PARI/GP's, the upper one treated as conditional on GRH`,
+        assurance: `computed by PARI/GP (ellrank); ${points.length > 0 ? `our exact arithmetic checked the ${points.length} point(s) on the curve and of infinite order, proving rank ≥ 1; ` : ''}the bounds are PARI/GP's${grhFree ? ' (a rational 2-torsion point, checked by us: the 2-descent uses no class group, so no GRH)' : ', the upper one conditional on GRH (bnfinit on the cubic field of the 2-division polynomial)'}`,
         qualifiers: ['BOUNDED', 'DETERMINISTIC'],
-        obligations: [{ id: GRH_OBLIGATION_ID, statement: 'the upper bound rests on class group and unit computations of bnfinit inside the 2-descent, conditional on the Generalized Riemann Hypothesis', status: 'OPEN', discharged_by: [] }],
+        obligations: grhFree ? [] : [{ id: GRH_OBLIGATION_ID, statement: 'the upper bound rests on the class group and units of the cubic field of the 2-division polynomial (bnfinit inside the 2-descent), conditional on the Generalized Riemann Hypothesis', status: 'OPEN', discharged_by: [] }],
         artifactUris: resultUri === null ? [] : [resultUri],
         diagnostics,
       });

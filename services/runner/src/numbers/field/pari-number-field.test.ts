@@ -228,6 +228,15 @@ describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP'
       expect(result.qualifiers).toContain('BOUNDED');
       expect(r.points.length).toBeLessThanOrEqual(rank);
     }
+    // Without rational 2-torsion (389a1) the descent uses bnfinit on a cubic field: GRH stays open; with it (y² = x³ − x, rank 0) it does not.
+    const cubic = await output<R>('elliptic_curve.rank.bound', { curve: [0, 1, 1, -2, 0] });
+    expect(cubic.result.obligations.map((o) => [o.id, o.status])).toEqual([['grh', 'OPEN']]);
+    expect(cubic.output).toMatchObject({ two_torsion_point: null });
+    const split = await output<R & { two_torsion_point: string[] | null; assumptions: string }>('elliptic_curve.rank.bound', { curve: [0, 0, 0, -1, 0] });
+    expect(split.output).toMatchObject({ rank: 0, rank_determined: true });
+    expect(split.output.two_torsion_point?.[1]).toBe('0');
+    expect(split.result.obligations).toEqual([]);
+    expect(split.output.assumptions).toMatch(/does not rest on GRH/);
     // y² = x³ − 127²x: PARI's documented example, rank 1 with no point found at effort 0.
     const noPoint = (await output<R>('elliptic_curve.rank.bound', { curve: [0, 0, 0, -(127 ** 2), 0] })).output;
     expect(noPoint).toMatchObject({ rank_lower_bound: 1, rank_upper_bound: 1, points: [] });
