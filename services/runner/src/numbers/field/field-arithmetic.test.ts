@@ -1,6 +1,7 @@
 // Exact arithmetic in Q[θ]/(T) behind the rechecks of PARI/GP's number field answers, on known fields.
 import { describe, expect, it } from 'vitest';
 import { formatRational, rational } from '@jacobian/shared';
+import { fieldRecheckKernel } from './field-recheck.kernel.js';
 import { basisDiscriminant, characteristicPolynomial, determinant, isPrimitiveRootOfUnity, lowestFirst, monicModel, multiplicationMatrix, toOriginalRoot, unitCheck } from './field-arithmetic.js';
 
 const q = (n: number, d = 1) => rational(BigInt(n), BigInt(d));
@@ -40,5 +41,25 @@ describe('number field arithmetic', () => {
     expect(isPrimitiveRootOfUnity([q(-1)], 2, T)).toBe(true);
     expect(isPrimitiveRootOfUnity([q(0), q(1)], 2, T)).toBe(false);
     expect(isPrimitiveRootOfUnity([q(1)], 2, T)).toBe(false);
+  });
+});
+
+describe('the isolated recheck of PARI/GP answers rejects tampered ones', () => {
+  const ctx = { signal: new AbortController().signal, deadline: Date.now() + 60_000 } as Parameters<typeof fieldRecheckKernel>[1];
+  // Q(√−23) with T₁ = x² + 23: basis {1, (1 + x)/2}; polredabs P = x² − x + 6 with x ↦ 2z − 1 and z ↦ (1 + x)/2.
+  const good = { monic: ['23', '0', '1'], basis: [['1'], ['1/2', '1/2']], reduced: ['6', '-1', '1'], root_in_reduced: ['-1', '2'], reduced_root_in_field: ['1/2', '1/2'] };
+
+  it('accepts the true data', () => {
+    expect(fieldRecheckKernel(good, ctx)).toMatchObject({ basis_integral: [true, true], basis_discriminant: '-23', isomorphism: true });
+  });
+
+  it('rejects a non-integral basis element, a basis of the wrong discriminant, a wrong isomorphism, a non-unit, a wrong root of unity', () => {
+    expect(fieldRecheckKernel({ ...good, basis: [['1'], ['1/3', '1/2']] }, ctx).basis_integral).toEqual([true, false]);
+    expect(fieldRecheckKernel({ ...good, basis: [['1'], ['0', '1']] }, ctx).basis_discriminant).toBe('-92');
+    expect(fieldRecheckKernel({ ...good, root_in_reduced: ['1', '2'] }, ctx).isomorphism).toBe(false);
+    expect(fieldRecheckKernel({ ...good, reduced_root_in_field: ['1/2', '-1/2'] }, ctx).isomorphism).toBe(true); // the conjugate root is a root too
+    expect(fieldRecheckKernel({ ...good, reduced_root_in_field: ['1', '1/2'] }, ctx).isomorphism).toBe(false);
+    expect(fieldRecheckKernel({ monic: ['-79', '0', '1'], units: [['80', '9'], ['81', '9']] }, ctx).units.map((u) => u.unit)).toEqual([true, false]);
+    expect(fieldRecheckKernel({ monic: ['1', '0', '1'], zeta: ['0', '1'], w: 2 }, ctx).root_of_unity).toBe(false);
   });
 });

@@ -11,6 +11,7 @@
  * torsion unit a primitive w-th root of unity. The class group and the fundamentality of the
  * units are PARI's, under GRH unless bnfcertify certified them.
  */
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   formatRational,
@@ -20,8 +21,7 @@ import {
   NumberFieldPolynomialSchema,
   qDiv,
   qInt,
-  qpolyCompose,
-  qpolyIsZero,
+  runKernel,
   type CapabilityContext,
   type CapabilityOutcome,
   type CapabilityDefinition,
@@ -33,7 +33,8 @@ import {
 import type { GpSection, PariTools } from '../../providers/pari.js';
 import { gpPolynomial } from '../../providers/pari.js';
 import { EngineSchema } from '../../matrix/capability-support.js';
-import { basisDiscriminant, isPrimitiveRootOfUnity, lowestFirst, monicModel, toOriginalRoot, unitCheck } from './field-arithmetic.js';
+import { lowestFirst, monicModel, toOriginalRoot } from './field-arithmetic.js';
+import { FieldRecheckOutput, type FieldRecheckInput } from './field-recheck.kernel.js';
 import { engine, GRH_OBLIGATION_ID, integerOf, NUMBER_FIELD_VERSION, pariFailed, pariOutcome, rationalOf, requirePari, runPari, section, single, smallIntegerOf, type PariBackendOptions } from './support.js';
 
 export const NUMBER_FIELD_INVARIANTS_ID = 'number_field.invariants.compute';
@@ -115,6 +116,13 @@ function requireIrreducible(answer: { sections: Record<string, string[][]> }, co
 }
 
 const elementText = (e: readonly Rational[]): string[] => e.map(formatRational);
+
+const KERNEL = { module: fileURLToPath(new URL('./field-recheck.kernel.ts', import.meta.url)), exportName: 'fieldRecheckKernel' };
+
+/** Our exact rechecks, isolated (they can be heavy in high degree) and stopped with the run's budget. */
+async function recheckField(context: CapabilityContext, input: FieldRecheckInput): Promise<FieldRecheckOutput> {
+  return FieldRecheckOutput.parse(await runKernel(context, KERNEL, input));
+}
 
 /** r1 + 2r2 = n and sign(disc) = (−1)^r2 (Brill), exactly. */
 function checkSignature(n: number, r1: number, r2: number, disc: bigint): void {
@@ -209,22 +217,17 @@ export function numberFieldInvariants(runtime: ProviderRuntime, options: PariBac
       const T1 = lowestFirst(field.monic);
       const basis = section(answer, 'zk').map((row) => row.map((x) => rationalOf(x, 'an integral basis coordinate')));
       if (basis.length !== n) throw pariFailed(`the integral basis has ${basis.length} elements for degree ${n}`);
-      const poll = (): void => {
-        if (context.signal.aborted || Date.now() >= context.deadline) throw new JacobianError('EXECUTION_TIMEOUT', "the run's budget ended while our exact recheck was running; nothing was concluded");
-      };
-      basis.forEach((w, i) => {
-        if (!unitCheck(w, T1, poll).integral) throw pariFailed(`integral basis element ${i + 1} is not an algebraic integer`);
-      });
-      // Integral elements whose discriminant det(Tr(w_i w_j)) is disc(K): they span a subgroup of O_K of index 1 if disc(K) is right.
-      const spanned = basisDiscriminant(basis, T1, poll);
-      if (spanned.den !== 1n || spanned.num !== disc) throw pariFailed(`the integral basis has discriminant ${formatRational(spanned)}, not disc(K) = ${disc}`);
       const red = section(answer, 'red');
       const P = (red[0] ?? []).map((x) => rationalOf(x, 'a polredabs coefficient')).reverse();
       const b = (red[1] ?? []).map((x) => rationalOf(x, 'a root of T₁ modulo P'));
       const a = (red[2] ?? []).map((x) => rationalOf(x, 'a root of P modulo T₁'));
       if (P.length !== n + 1) throw pariFailed(`polredabs gave a polynomial of degree ${P.length - 1}, not ${n}`);
-      // T₁(b) ≡ 0 mod P: a ring map Q[x]/(T₁) → Q[z]/(P), injective (K is a field) between spaces of equal dimension: an isomorphism. P(a) ≡ 0 mod T₁ gives its inverse's root.
-      if (!qpolyIsZero(qpolyCompose(T1, b, P)) || !qpolyIsZero(qpolyCompose(P, a, T1))) throw pariFailed('the polredabs isomorphism fails our substitution check');
+      const recheck = await recheckField(context, { monic: T1.map(formatRational), basis: basis.map(elementText), reduced: P.map(formatRational), root_in_reduced: elementText(b), reduced_root_in_field: elementText(a) });
+      const notIntegral = recheck.basis_integral.indexOf(false);
+      if (notIntegral >= 0) throw pariFailed(`integral basis element ${notIntegral + 1} is not an algebraic integer`);
+      // Integral elements whose discriminant det(Tr(w_i w_j)) is disc(K): they span a subgroup of O_K of index 1 if disc(K) is right.
+      if (recheck.basis_discriminant !== disc.toString()) throw pariFailed(`the integral basis has discriminant ${recheck.basis_discriminant ?? '?'}, not disc(K) = ${disc}`);
+      if (recheck.isomorphism !== true) throw pariFailed('the polredabs isomorphism fails our substitution check');
       const scale = field.scale;
       const theta = b.map((x) => qDiv(x, qInt(scale)));
       const output: NumberFieldInvariantsOutput = {
@@ -325,17 +328,14 @@ async function classGroup(tools: PariTools, runtime: ProviderRuntime, input: Cla
   if (cyc.reduce((p, d) => p * d, 1n) !== h) throw pariFailed(`the class group invariants ${cyc.join(', ')} do not multiply to h = ${h}`);
   for (let i = 1; i < cyc.length; i++) if ((cyc[i - 1] as bigint) % (cyc[i] as bigint) !== 0n) throw pariFailed('the class group invariants do not divide each other');
   const T1 = lowestFirst(field.monic);
-  const poll = (): void => {
-    if (context.signal.aborted || Date.now() >= context.deadline) throw new JacobianError('EXECUTION_TIMEOUT', "the run's budget ended while our exact recheck was running; nothing was concluded");
-  };
   const tu = section(answer, 'tu');
   const w = smallIntegerOf(single(answer, 'tu', 0), 'the number of roots of unity');
   const zeta = (tu[1] ?? []).map((x) => rationalOf(x, 'a root of unity coordinate'));
-  if (!isPrimitiveRootOfUnity(zeta, w, T1)) throw pariFailed(`the torsion unit is not a primitive ${w}-th root of unity`);
   const units = section(answer, 'fu').map((row) => row.map((x) => rationalOf(x, 'a unit coordinate')));
   if (units.length !== (r1 as number) + (r2 as number) - 1) throw pariFailed(`${units.length} fundamental units for r1 + r2 − 1 = ${(r1 as number) + (r2 as number) - 1}`);
-  units.forEach((u, i) => {
-    const check = unitCheck(u, T1, poll);
+  const recheck = await recheckField(context, { monic: T1.map(formatRational), units: units.map(elementText), zeta: elementText(zeta), w });
+  if (recheck.root_of_unity !== true) throw pariFailed(`the torsion unit is not a primitive ${w}-th root of unity`);
+  recheck.units.forEach((check, i) => {
     if (!check.unit) throw pariFailed(`fundamental unit ${i + 1} is not a unit (integral: ${check.integral}, norm ${check.norm})`);
   });
   const diagnostics: Diagnostic[] = [];
