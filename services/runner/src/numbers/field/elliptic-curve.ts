@@ -20,7 +20,7 @@ import {
   ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI,
   ELLIPTIC_CURVE_LIMITS,
   EllipticCurveClaimSchema,
-  factorInteger,
+  isPrimeProven,
   formatRational,
   hasExactOrder,
   JacobianError,
@@ -210,15 +210,6 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
       if (!minimal.every((c, i) => qEq(c, model[i] as Rational)) || !isIntegralModel(minimal)) throw pariFailed('the change of variables does not give the integral minimal model PARI/GP printed');
       const inv = curveInvariants(minimal);
       const [c4, c6, dmin] = [inv.c4.num, inv.c6.num, inv.discriminant.num];
-      // Minimality: no p-integral model has a smaller v_p(Δ) when v_p(c4) < 4, v_p(c6) < 6 or v_p(Δ) < 12 (c4, c6, Δ scale by u⁻⁴, u⁻⁶, u⁻¹²); the only candidates divide gcd(c4, c6).
-      const g = c4 === 0n ? (c6 < 0n ? -c6 : c6) : c6 === 0n ? (c4 < 0n ? -c4 : c4) : gcd(c4, c6);
-      const leftToPari: string[] = [];
-      for (const { prime: p } of g <= 1n ? [] : factorInteger(g, { deadline: context.deadline, signal: context.signal })) {
-        if (valuation(c4, p) >= 4 && valuation(c6, p) >= 6 && valuation(dmin, p) >= 12) {
-          if (p >= 5n) throw pariFailed(`the "minimal" model is not minimal at ${p}`);
-          leftToPari.push(p.toString());
-        }
-      }
       const cond = section(answer, 'cond');
       const N = integerOf(single(answer, 'cond', 0), 'the conductor');
       const tamagawaProduct = integerOf(single(answer, 'cond', 1), 'the Tamagawa product');
@@ -226,8 +217,9 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
       let product = 1n;
       let tamagawa = 1n;
       const local = cond.slice(2).map((row) => {
-        const [p, e, f, kod, c] = row.map((x, i) => (i === 0 ? 0 : smallIntegerOf(x, 'local data')));
+        const [e, f, kod, c] = row.slice(1).map((x) => smallIntegerOf(x, 'local data'));
         const prime = integerOf(row[0] ?? '', 'a bad prime');
+        if (isPrimeProven(prime) === false) throw pariFailed(`the conductor's factor ${prime} is composite`);
         const v = valuation(dmin, prime);
         if (v === 0 || v === Number.POSITIVE_INFINITY) throw pariFailed(`the conductor's prime ${prime} does not divide Δ_min`);
         rest /= prime ** BigInt(v);
@@ -236,10 +228,19 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
         const symbol = kodairaSymbol(kod as number);
         if (e !== f || (e as number) < 1 || (e as number) > (prime === 2n ? 8 : prime === 3n ? 5 : 2)) throw pariFailed(`the conductor exponent at ${prime} is out of range`);
         if ((e === 1) !== /^I[1-9]\d*$/.test(symbol) || (e === 1 && symbol !== `I${v}`)) throw pariFailed(`the reduction type ${symbol} at ${prime} disagrees with f_p = ${e} and v_p(Δ_min) = ${v}`);
-        void p;
         return { prime: prime.toString(), conductor_exponent: e as number, reduction: e === 1 ? ('multiplicative' as const) : ('additive' as const), kodaira_symbol: symbol, tamagawa_number: String(c), discriminant_valuation: v };
       });
       if (rest !== 1n) throw pariFailed(`Δ_min has prime factors outside the conductor (${rest} is left)`);
+      // Minimality: no p-integral model has a smaller v_p(Δ) when v_p(c4) < 4, v_p(c6) < 6 or v_p(Δ) < 12 (c4, c6, Δ scale by
+      // u⁻⁴, u⁻⁶, u⁻¹²); for p ≥ 5 that is also necessary. Only primes of Δ_min can fail it, and those are the conductor's (just checked).
+      const leftToPari: string[] = [];
+      for (const { prime } of local) {
+        const p = BigInt(prime);
+        if (valuation(c4, p) >= 4 && valuation(c6, p) >= 6 && valuation(dmin, p) >= 12) {
+          if (p >= 5n) throw pariFailed(`the "minimal" model is not minimal at ${p}`);
+          leftToPari.push(prime);
+        }
+      }
       if (product !== N || tamagawa !== tamagawaProduct) throw pariFailed('the local data do not multiply to the conductor and the Tamagawa product');
       const output: EllipticInvariantsOutput = {
         curve: [...input.curve],
