@@ -417,11 +417,14 @@ export type EllipticRankOutput = z.infer<typeof EllipticRankOutput>;
  * factors have degree ≤ 2 and it uses nfinit with Hilbert symbols only. We read that in a 2024
  * copy of PARI's ellrank.c; the release installed is named in the engine record.
  */
-function rankAssumptions(twoTorsion: boolean): string {
+function rankAssumptions(twoTorsion: boolean, lowerBeyondPoints: boolean): string {
   const upper = twoTorsion
     ? 'The upper bound comes from PARI/GP\'s 2-descent (ellrank: the 2-Selmer rank, the 2-torsion rank and s from the Cassels pairing); E has a rational 2-torsion point (exhibited and checked by us), so the descent needs no class group computation and the bound does not rest on GRH.'
     : 'The upper bound comes from PARI/GP\'s 2-descent (ellrank: the 2-Selmer rank, the 2-torsion rank and s from the Cassels pairing); E has no rational 2-torsion point that we could exhibit, so the descent computes the class group and units of the cubic field of the 2-division polynomial with bnfinit, conditional on GRH: the upper bound assumes GRH.';
-  return `${upper} The lower bound is PARI/GP's: the independent points it found (independence from its height pairing, computed numerically), or more when its descent implies it; our exact check of the points proves rank ≥ 1 whenever one is found.`;
+  const lower = lowerBeyondPoints
+    ? 'The lower bound exceeds the number of points found: the rest comes from the parity in PARI/GP\'s descent (2-Selmer rank = 2-torsion rank + rank + the 2-rank of Ш[2], the latter even when Ш(E)[2^∞] is finite, which is conjectured, not proven), so that part assumes Ш(E)[2^∞] finite.'
+    : 'The lower bound is the number of independent points PARI/GP found (independence from its height pairing, computed numerically).';
+  return `${upper} ${lower} Our exact check of the points proves rank ≥ 1 whenever one is found.`;
 }
 
 /** elliptic_curve.rank.bound on PARI/GP. */
@@ -487,7 +490,7 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
         rank_upper_bound: upper,
         rank_determined: determined,
         rank: determined ? lower : null,
-        assumptions: rankAssumptions(grhFree),
+        assumptions: rankAssumptions(grhFree, lower > points.length),
         two_torsion_point: twoTorsion === null ? null : pointOut(twoTorsion),
         sha_information: s,
         points: points.map(pointOut),
@@ -499,7 +502,10 @@ export function ellipticRankBound(runtime: ProviderRuntime, options: PariBackend
         completeness: determined ? `PARI/GP ran to the end; the bounds agree: rank ${lower} under the stated assumptions` : `PARI/GP ran to the end; the rank lies in [${lower}, ${upper}], not determined`,
         assurance: `computed by PARI/GP (ellrank); ${points.length > 0 ? `our exact arithmetic checked the ${points.length} point(s) on the curve and of infinite order, proving rank ≥ 1; ` : ''}the bounds are PARI/GP's${grhFree ? ' (a rational 2-torsion point, checked by us: the 2-descent uses no class group, so no GRH)' : ', the upper one conditional on GRH (bnfinit on the cubic field of the 2-division polynomial)'}`,
         qualifiers: ['BOUNDED', 'DETERMINISTIC'],
-        obligations: grhFree ? [] : [{ id: GRH_OBLIGATION_ID, statement: 'the upper bound rests on the class group and units of the cubic field of the 2-division polynomial (bnfinit inside the 2-descent), conditional on the Generalized Riemann Hypothesis', status: 'OPEN', discharged_by: [] }],
+        obligations: [
+          ...(grhFree ? [] : [{ id: GRH_OBLIGATION_ID, statement: 'the upper bound rests on the class group and units of the cubic field of the 2-division polynomial (bnfinit inside the 2-descent), conditional on the Generalized Riemann Hypothesis', status: 'OPEN' as const, discharged_by: [] }]),
+          ...(lower > points.length ? [{ id: 'sha-finite', statement: `the lower bound ${lower} exceeds the ${points.length} point(s) found: the excess comes from a parity argument that assumes Ш(E)[2^∞] finite`, status: 'OPEN' as const, discharged_by: [ELLIPTIC_RANK_ID] }] : []),
+        ],
         artifactUris: resultUri === null ? [] : [resultUri],
         diagnostics,
       });
