@@ -77,6 +77,9 @@ describe.skipIf(!GP_INSTALLED)('number fields and elliptic curves through MCP', 
   it('389a1: conductor 389; torsion of 210e2 Z/2 × Z/8 VERIFIED by the checker, a tampered generator REJECTED; rank 2 with its points on the curve', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const invariants = await run<{ conductor: string; minimal_model: { coefficients: string[] } }>('elliptic_curve.invariants.compute', { curve: [0, 1, 1, -2, 0] });
     expect(invariants.output).toMatchObject({ conductor: '389', minimal_model: { coefficients: ['0', '1', '1', '-2', '0'] } });
+    // A non-minimal model with fractions: its change to the minimal model VERIFIED by the checker.
+    const scaled = await run<{ minimal_model: { coefficients: string[] }; result_uri: string }>('elliptic_curve.invariants.compute', { curve: ['1/2', '1/3', 0, 3, 1] });
+    expect((await run<{ verdict: string }>('elliptic_curve.claim.verify', { result_uri: scaled.output.result_uri }, 'VERIFY')).output.verdict).toBe('ACCEPTED');
 
     const torsion = await run<{ structure_text: string; result_uri: string; generators: string[][] }>('elliptic_curve.torsion.compute', { curve: [1, 0, 0, -1070, 7812] });
     expect(torsion.output.structure_text).toBe('Z/2 × Z/8');

@@ -49,7 +49,7 @@ export const ELLIPTIC_CHECKER_SOURCES: string[] = [
 
 const CheckResult = matrixCheckResult(EllipticRejectionReason);
 const VerifyInput = matrixVerifyInput(EllipticCurveClaimSchema, {
-  resultUri: 'a claim stored by elliptic_curve.torsion.compute or elliptic_curve.rank.bound (their output\'s result_uri)',
+  resultUri: 'a claim stored by elliptic_curve.invariants.compute, elliptic_curve.torsion.compute or elliptic_curve.rank.bound (their output\'s result_uri)',
   claim: 'the claim inline: curve [a1, a2, a3, a4, a6], and any of points (with orders), torsion (structure, generators, bound_primes), model_change (change, model)',
 });
 type VerifyInput = z.infer<typeof VerifyInput>;
@@ -140,8 +140,8 @@ export function verifyEllipticCurveClaim(authority: CheckerAuthority): Capabilit
     version: VERSION,
     title: 'Verify points, torsion and models of an elliptic curve',
     description:
-      'Independently checks, in exact rational arithmetic with no code of the producers, a claim about an elliptic curve over Q (Weierstrass [a1, a2, a3, a4, a6]): the curve non-singular (Δ ≠ 0); each rational point on the curve with its exact order by repeated addition, or of infinite order (no multiple up to 12 is O: Mazur\'s theorem); a torsion subgroup from its generators (orders, Mazur\'s list, n₁n₂ distinct elements) and, with bound primes, that it is all of E(Q)_tors (gcd #Ẽ(F_p) over odd primes of good reduction); a change of variables [u, r, s, t] to a given model, by substitution. Give the result_uri of elliptic_curve.torsion.compute or elliptic_curve.rank.bound, or a claim inline. A false claim is REJECTED naming the part and rule (NOT_ON_CURVE, WRONG_ORDER, FINITE_ORDER, SUBGROUP_ORDER, BOUND_NOT_MET, MODEL_MISMATCH, …).',
-    tags: ['number-theory', 'elliptic-curve', 'verification', 'checker', 'certificate'],
+      'Independently checks, in exact rational arithmetic with no code of the producers, a claim about an elliptic curve over Q (Weierstrass [a1, a2, a3, a4, a6]): the curve non-singular (Δ ≠ 0); each rational point on the curve with its exact order by repeated addition, or of infinite order (no multiple up to 12 is O: Mazur\'s theorem); a torsion subgroup from its generators (orders, Mazur\'s list, n₁n₂ distinct elements) and, with bound primes, that it is all of E(Q)_tors (gcd #Ẽ(F_p) over odd primes of good reduction); a change of variables [u, r, s, t] to a given model, by substitution. Give the result_uri of elliptic_curve.invariants.compute, elliptic_curve.torsion.compute or elliptic_curve.rank.bound, or a claim inline. A false claim is REJECTED naming the part and rule (NOT_ON_CURVE, WRONG_ORDER, FINITE_ORDER, SUBGROUP_ORDER, BOUND_NOT_MET, MODEL_MISMATCH, …).',
+    tags: ['number-theory', 'elliptic-curve', 'verification', 'checker'],
     keywords: ['verify a point on an elliptic curve', 'check the order of a torsion point', 'verify torsion subgroup', 'verify minimal model change of variables', 'Weierstrass equation', 'point of infinite order', 'Mazur theorem', 'reduction modulo p', 'isomorphism of Weierstrass models'],
     domain: 'elliptic_curve',
     modes: ['VERIFY'],
@@ -158,6 +158,7 @@ export function verifyEllipticCurveClaim(authority: CheckerAuthority): Capabilit
       { title: 'u = 1/2 takes y² + xy/2 = x³ + 3x + 1 to y² + xy = x³ + 48x + 64', mode: 'VERIFY', payload: { claim: { curve: ['1/2', 0, 0, 3, 1], model_change: { change: { u: '1/2', r: 0, s: 0, t: 0 }, model: [1, 0, 0, 48, 64] } } } },
     ],
     relationships: [
+      { kind: 'VERIFIES', capability_id: 'elliptic_curve.invariants.compute' },
       { kind: 'VERIFIES', capability_id: 'elliptic_curve.torsion.compute' },
       { kind: 'VERIFIES', capability_id: 'elliptic_curve.rank.bound' },
     ],

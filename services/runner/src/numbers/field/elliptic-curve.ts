@@ -138,6 +138,7 @@ export const EllipticInvariantsOutput = z
     conductor: z.string().describe('the conductor N of E'),
     local_data: z.array(LocalData).describe('per prime of bad reduction (the primes dividing N)'),
     tamagawa_product: z.string().describe('Π c_p'),
+    result_uri: z.string().nullable().describe('the change to the minimal model, stored as a claim for elliptic_curve.claim.verify'),
     engine: EngineSchema,
   })
   .strict();
@@ -151,7 +152,7 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
     version: NUMBER_FIELD_VERSION,
     title: 'Elliptic curve invariants: discriminant, j-invariant, minimal model, conductor, Tamagawa numbers',
     description:
-      'For an elliptic curve E over Q in Weierstrass form y² + a1xy + a3y = x³ + a2x² + a4x + a6 (integer or rational coefficients; a singular equation is refused): the discriminant Δ, the j-invariant, c4, c6, a global minimal model with the change of variables [u, r, s, t], the conductor N with, per bad prime, its exponent, the Kodaira symbol, the Tamagawa number c_p and v_p(Δ_min). Served by PARI/GP (ellinit, ellminimalmodel, ellglobalred, elllocalred: Tate\'s algorithm); our exact code recomputes Δ and j, substitutes the change of variables into the given coefficients, decides minimality from the valuations of c4, c6, Δ wherever they decide it (every p ≥ 5; 2 and 3 sometimes left to PARI), and checks that the conductor\'s primes are exactly the primes of Δ_min, with f_p = 1 only for I_ν, ν = v_p(Δ_min).',
+      'For an elliptic curve E over Q in Weierstrass form y² + a1xy + a3y = x³ + a2x² + a4x + a6 (integer or rational coefficients; a singular equation is refused): the discriminant Δ, the j-invariant, c4, c6, a global minimal model with the change of variables [u, r, s, t], the conductor N with, per bad prime, its exponent, the Kodaira symbol, the Tamagawa number c_p and v_p(Δ_min). Served by PARI/GP (ellinit, ellminimalmodel, ellglobalred, elllocalred: Tate\'s algorithm); our exact code recomputes Δ and j, substitutes the change of variables into the given coefficients, decides minimality from the valuations of c4, c6, Δ wherever they decide it (every p ≥ 5; 2 and 3 sometimes left to PARI), and checks that the conductor\'s primes are exactly the primes of Δ_min, with f_p = 1 only for I_ν, ν = v_p(Δ_min). The change of variables is stored as a claim for elliptic_curve.claim.verify.',
     tags: ['number-theory', 'elliptic-curve', 'arithmetic-geometry', 'pari-gp'],
     keywords: [
       'elliptic curve',
@@ -179,14 +180,14 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
     pool: 'heavy',
     input_kinds: ['STRUCTURED_REQUEST'],
     accepted_artifact_types: [],
-    produced_artifact_types: [],
+    produced_artifact_types: [ELLIPTIC_CURVE_CLAIM_SCHEMA_URI],
     input: CurveInput,
     output: EllipticInvariantsOutput,
     examples: [
       { title: 'The curve 37a1: y² + y = x³ − x, conductor 37', mode: 'EXPLORE', payload: { curve: [0, 0, 1, -1, 0] } },
       { title: 'A non-minimal model with a fraction: y² + xy/2 = x³ + 3x + 1', mode: 'EXPLORE', payload: { curve: ['1/2', 0, 0, 3, 1] } },
     ],
-    relationships: [],
+    relationships: [{ kind: 'VERIFIED_BY', capability_id: ELLIPTIC_CLAIM_VERIFY_ID }],
     assurance_ceiling: 'COMPUTED',
     scope_rule: 'Covers exactly the elliptic curve given by these Weierstrass coefficients.',
     limits: LIMITS,
@@ -242,6 +243,9 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
         }
       }
       if (product !== N || tamagawa !== tamagawaProduct) throw pariFailed('the local data do not multiply to the conductor and the Tamagawa product');
+      const diagnostics: Diagnostic[] = [];
+      const claim = EllipticCurveClaimSchema.parse({ curve: input.curve, model_change: { change: { u: q(u), r: q(r), s: q(s), t: q(t) }, model: minimal.map(q) } });
+      const resultUri = await storeClaim({ schema_uri: ELLIPTIC_CURVE_CLAIM_SCHEMA_URI, semantics_uri: ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI, payload: claim, parents: [], summary: { model_change: true } }, context, diagnostics);
       const output: EllipticInvariantsOutput = {
         curve: [...input.curve],
         discriminant: q(ours.discriminant),
@@ -259,11 +263,14 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
         conductor: N.toString(),
         local_data: local,
         tamagawa_product: tamagawaProduct.toString(),
+        result_uri: resultUri,
         engine: engine(runtime, 'PARI/GP ellinit, ellminimalmodel, ellglobalred and elllocalred (Tate\'s algorithm); Δ, j, the change of variables, minimality by valuations and the conductor\'s primes rechecked by our exact arithmetic', answer.runtimeMs),
       };
       return pariOutcome(output, `the invariants of the elliptic curve [${input.curve.join(', ')}]`, {
         completeness: 'PARI/GP ran to the end and every recheck passed',
         assurance: `computed by PARI/GP; our exact code recomputed Δ, j, c4, c6, substituted the change of variables, decided minimality by valuations${leftToPari.length > 0 ? ` (at ${leftToPari.join(', ')} it is PARI/GP's, by Kraus's conditions)` : ''}, and checked the conductor's primes against Δ_min; the conductor exponents, Kodaira symbols and Tamagawa numbers are PARI/GP's (Tate's algorithm), not independently verified`,
+        artifactUris: resultUri === null ? [] : [resultUri],
+        diagnostics,
       });
     },
   };
