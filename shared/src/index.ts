@@ -666,3 +666,52 @@ export type { CompositeClaim, CompositenessWitness, EcppCertificate, EcppStep, I
 // Diophantine pack (issue 35): continued fractions, Pell, integer linear systems, binary quadratic forms, class groups.
 export { DIOPHANTINE_CLAIM_SCHEMA_URI, DIOPHANTINE_CLAIM_SEMANTICS_URI, DIOPHANTINE_LIMITS, DIOPHANTINE_SOURCES, DiophantineClaimSchema, FormSchema, TransformSchema } from './domains/numbers/index.js';
 export type { DiophantineClaim, FormText, TransformText } from './domains/numbers/index.js';
+// Elliptic curves over Q and number fields (issue 35, i-ntfield).
+export {
+  addPoints,
+  changeModel,
+  countPointsModP,
+  curveInvariants,
+  formatRational,
+  hasExactOrder,
+  isIntegralModel,
+  isOnCurve,
+  MAZUR_MAX_ORDER,
+  MAZUR_STRUCTURES,
+  multiplyPoint,
+  negatePoint,
+  parseRational,
+  pointOrder,
+  pointToModel,
+  qAdd,
+  qDiv,
+  qEq,
+  qInt,
+  qIsZero,
+  qMul,
+  qNeg,
+  qPow,
+  qSub,
+  rational,
+  rationalTextSchema,
+  torsionSubgroup,
+} from './domains/numbers/index.js';
+export type { CurveInvariants, CurvePoint, ModelChange, Weierstrass } from './domains/numbers/index.js';
+export {
+  ELLIPTIC_CURVE_CLAIM_SCHEMA_URI,
+  ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI,
+  ELLIPTIC_CURVE_LIMITS,
+  EllipticCurveClaimSchema,
+  ModelChangeInputSchema,
+  modelChangeOf,
+  PointInputSchema,
+  pointOf,
+  PointOrderSchema,
+  pointText,
+  requireEllipticCurve,
+  WeierstrassInputSchema,
+  weierstrassOf,
+} from './domains/numbers/index.js';
+export type { EllipticCurveClaim, EllipticCurveClaimInput } from './domains/numbers/index.js';
+export { NUMBER_FIELD_LIMITS, NumberFieldPolynomialSchema, qpolyAdd, qpolyCompose, qpolyEq, qpolyIsZero, qpolyMod, qpolyMul, qpolyNeg, QPOLY_X } from './domains/numbers/index.js';
+export type { QPolynomial } from './domains/numbers/index.js';

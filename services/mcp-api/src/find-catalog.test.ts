@@ -384,6 +384,21 @@ const EXPECTED: [string, string][] = [
   ['0-1 knapsack problem', 'milp.solve'],
   ['branch and bound for an integer program', 'milp.solve'],
   ['MILP solver CBC', 'milp.solve'],
+  ['class number of a quadratic field', 'number_field.class_group.compute'],
+  ['ideal class group and fundamental units of a number field', 'number_field.class_group.compute'],
+  ['regulator and unit group under GRH', 'number_field.class_group.compute'],
+  ['discriminant and integral basis of a number field', 'number_field.invariants.compute'],
+  ['ring of integers of a cubic field', 'number_field.invariants.compute'],
+  ['signature and polredabs reduced polynomial of an algebraic number field', 'number_field.invariants.compute'],
+  ['conductor of an elliptic curve', 'elliptic_curve.invariants.compute'],
+  ['minimal model and j-invariant of a Weierstrass equation', 'elliptic_curve.invariants.compute'],
+  ['Kodaira symbols and Tamagawa numbers', 'elliptic_curve.invariants.compute'],
+  ['torsion subgroup of an elliptic curve', 'elliptic_curve.torsion.compute'],
+  ['rational torsion points Mazur', 'elliptic_curve.torsion.compute'],
+  ['Mordell-Weil rank of an elliptic curve', 'elliptic_curve.rank.bound'],
+  ['rank bounds by 2-descent and Selmer group', 'elliptic_curve.rank.bound'],
+  ['verify the order of a point on an elliptic curve', 'elliptic_curve.claim.verify'],
+  ['check a torsion subgroup and a change of Weierstrass model', 'elliptic_curve.claim.verify'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -60,6 +60,7 @@ import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-
 import { singularProvider } from './providers/singular.js';
 import { pariProvider } from './providers/pari.js';
 import { milpSolverProvider } from './providers/milp-solvers.js';
+import { numberFieldRegistrations } from './numbers/field/index.js';
 import { milpSolve } from './lp/milp/milp-solve.js';
 import { materializeCnf } from './sat/cnf-materialize.js';
 import { findModel } from './sat/model-find.js';
@@ -287,6 +288,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(diophantineTs, (runtime) => formReduce(runtime)),
     capabilityRegistration(diophantineTs, (runtime) => formEquivalenceDecide(runtime)),
     capabilityRegistration(firstHealthyOf([pari, diophantineTs], skipped), (runtime) => classGroupCompute(runtime, { pari })),
+    // Number fields and elliptic curves over Q: PARI/GP only, absent without it (its answers rechecked by our exact code).
+    ...numberFieldRegistrations(pari),
     // Linear programs from JSON, CPLEX LP or free MPS text, read by our own parsers and stored canonically.
     capabilityRegistration(typescriptProvider('jacobian-lp-problem-ts', ['./lp/problem-construct.ts'], ['lp-problem-construction', 'cplex-lp-format', 'free-mps-format'], [...LP_SOURCES, ...LP_TEXT_SOURCES]), () => constructLpProblem),
     capabilityRegistration(lp, (runtime) => lpSolve(runtime)),

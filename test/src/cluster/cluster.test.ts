@@ -113,6 +113,11 @@ const RUNNER_CAPABILITIES = [
   'quadratic_form.reduce',
   'quadratic_form.equivalence.decide',
   'quadratic_form.class_group.compute',
+  'number_field.invariants.compute',
+  'number_field.class_group.compute',
+  'elliptic_curve.invariants.compute',
+  'elliptic_curve.torsion.compute',
+  'elliptic_curve.rank.bound',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -137,6 +142,7 @@ const CHECKER_CAPABILITIES = [
   'integer.primality.verify',
   'integer.factorization.verify',
   'diophantine.claim.verify',
+  'elliptic_curve.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -45,3 +45,51 @@ export { INTEGER_FACTORIZATION_CLAIM_SCHEMA_URI, INTEGER_FACTORIZATION_CLAIM_SEM
 export type { IntegerFactorizationClaim } from './factorization.js';
 export { DIOPHANTINE_CLAIM_SCHEMA_URI, DIOPHANTINE_CLAIM_SEMANTICS_URI, DIOPHANTINE_LIMITS, DIOPHANTINE_SOURCES, DiophantineClaimSchema, FormSchema, TransformSchema } from './diophantine.js';
 export type { DiophantineClaim, FormText, TransformText } from './diophantine.js';
+export {
+  addPoints,
+  changeModel,
+  countPointsModP,
+  curveInvariants,
+  formatRational,
+  hasExactOrder,
+  isIntegralModel,
+  isOnCurve,
+  MAZUR_MAX_ORDER,
+  MAZUR_STRUCTURES,
+  multiplyPoint,
+  negatePoint,
+  parseRational,
+  pointOrder,
+  pointToModel,
+  qAdd,
+  qDiv,
+  qEq,
+  qInt,
+  qIsZero,
+  qMul,
+  qNeg,
+  qPow,
+  qSub,
+  rational,
+  rationalTextSchema,
+  torsionSubgroup,
+} from './elliptic.js';
+export type { CurveInvariants, CurvePoint, ModelChange, Weierstrass } from './elliptic.js';
+export {
+  ELLIPTIC_CURVE_CLAIM_SCHEMA_URI,
+  ELLIPTIC_CURVE_CLAIM_SEMANTICS_URI,
+  ELLIPTIC_CURVE_LIMITS,
+  EllipticCurveClaimSchema,
+  ModelChangeInputSchema,
+  modelChangeOf,
+  PointInputSchema,
+  pointOf,
+  PointOrderSchema,
+  pointText,
+  requireEllipticCurve,
+  WeierstrassInputSchema,
+  weierstrassOf,
+} from './elliptic-claim.js';
+export type { EllipticCurveClaim, EllipticCurveClaimInput } from './elliptic-claim.js';
+export { NUMBER_FIELD_LIMITS, NumberFieldPolynomialSchema, qpolyAdd, qpolyCompose, qpolyEq, qpolyIsZero, qpolyMod, qpolyMul, qpolyNeg, X as QPOLY_X } from './number-field.js';
+export type { QPolynomial } from './number-field.js';
