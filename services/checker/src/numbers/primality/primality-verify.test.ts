@@ -144,6 +144,11 @@ describe('integer.factorization.verify', () => {
     expect(rejected(checkFactorizationClaim({ n: n.toString(), factors }))).toBe('ACCEPTED');
     expect(rejected(checkFactorizationClaim({ n: '1', factors: [] }))).toBe('ACCEPTED');
     expect(rejected(checkFactorizationClaim({ n: n.toString(), factors: factors.filter((f) => f.prime !== '11') }))).toBe('PRODUCT_MISMATCH');
+    // A huge exponent is rejected without building the power (2000-digit prime to the 10000th).
+    const big = (10n ** 1999n + 7n).toString();
+    const bigCertificate: PrimalityCertificate = { kind: 'pratt', n: big, witness: '3', factors: [{ prime: '2', exponent: 10_000, certificate: small('2') }] };
+    expect(rejected(checkFactorizationClaim({ n: n.toString(), factors: [{ prime: big, exponent: 10_000, certificate: bigCertificate }] }))).toBe('PRODUCT_MISMATCH');
+    expect(rejected(prime(bigCertificate))).toBe('PRATT_INCOMPLETE');
     // 561 presented as a prime: the product holds, the forged certificate does not.
     const forged = [{ prime: '3', exponent: 2, certificate: small('3') }, { prime: '561', exponent: 1, certificate: small('561') }, factors[3] as (typeof factors)[number]];
     const result = checkFactorizationClaim({ n: n.toString(), factors: forged });
