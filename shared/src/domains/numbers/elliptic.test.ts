@@ -11,6 +11,7 @@ import {
   formatRational,
   hasExactOrder,
   isOnCurve,
+  MAZUR_STRUCTURES,
   multiplyPoint,
   negatePoint,
   parseRational,
@@ -102,6 +103,41 @@ describe('group law', () => {
         expect(pointOrder(a, P), text(P)).toBe(orders[i]);
       });
       expect(torsionSubgroup(a, gens)?.length).toBe(size);
+    }
+  });
+
+  it("Mazur's fifteen structures, one curve each (Cremona labels where we are sure of them, else the conductor; structures confirmed with PARI/GP when written): generators of exactly the stated orders, a subgroup of the stated size, and a reduction bound that the order divides", () => {
+    const cases: [string, Weierstrass, [number, number], CurvePoint[]][] = [
+      ['37a1', curve(0, 0, 1, -1, 0), [1, 1], []],
+      ['conductor 30', curve(1, 0, 1, -14, -64), [1, 2], [pt(5, -3)]],
+      ['conductor 27', curve(0, 0, 1, 0, 0), [1, 3], [pt(0, 0)]],
+      ['conductor 15, Z/4', curve(1, 1, 1, -80, 242), [1, 4], [pt(5, -2)]],
+      ['11a3', curve(0, -1, 1, 0, 0), [1, 5], [pt(0, 0)]],
+      ['14a1', curve(1, 0, 1, 4, -6), [1, 6], [pt(9, 23)]],
+      ['26b1', curve(1, -1, 1, -3, 3), [1, 7], [pt(-1, 2)]],
+      ['15a4', curve(1, 1, 1, 35, -28), [1, 8], [pt(2, 6)]],
+      ['54b3', curve(1, -1, 1, -14, 29), [1, 9], [pt(-3, 7)]],
+      ['66c1', curve(1, 0, 0, -45, 81), [1, 10], [pt(0, 9)]],
+      ['90c3', curve(1, -1, 1, -122, 1721), [1, 12], [pt(-9, 49)]],
+      ['conductor 48', curve(0, 1, 0, -4, -4), [2, 2], [pt(-2, 0), pt(-1, 0)]],
+      ['15a1', curve(1, 1, 1, -10, -10), [2, 4], [pt(-2, 3), pt(-1, 0)]],
+      ['30a2', curve(1, 0, 1, -19, 26), [2, 6], [pt(1, 2), pt(3, -2)]],
+      ['210e2', curve(1, 0, 0, -1070, 7812), [2, 8], [pt(4, 58), pt(-36, 18)]],
+    ];
+    expect(cases.map(([, , structure]) => structure)).toEqual(MAZUR_STRUCTURES.map(([a, b]) => [a, b]));
+    for (const [label, a, [n1, n2], gens] of cases) {
+      gens.forEach((P, i) => {
+        expect(isOnCurve(a, P), label).toBe(true);
+        expect(hasExactOrder(a, P, i === 0 ? n2 : n1), label).toBe(true);
+      });
+      expect(torsionSubgroup(a, gens)?.length, label).toBe(n1 * n2);
+      let bound = 0n;
+      for (const p of [3n, 5n, 7n, 11n, 13n, 17n, 19n, 23n, 29n, 31n, 37n, 41n, 43n]) {
+        const disc = curveInvariants(a).discriminant;
+        if (disc.num % p === 0n) continue;
+        bound = gcdBig(bound, countPointsModP(a, p));
+      }
+      expect(bound % BigInt(n1 * n2), label).toBe(0n);
     }
   });
 

@@ -10,6 +10,14 @@
  * every fundamental unit a unit (integer characteristic polynomial with constant term ±1) and the
  * torsion unit a primitive w-th root of unity. The class group and the fundamentality of the
  * units are PARI's, under GRH unless bnfcertify certified them.
+ *
+ * bnfcertify, as PARI/GP's documentation states it: it checks whether the bnf data can be
+ * proven without GRH and answers 1 exactly when they are correct; the bnf must carry its
+ * fundamental units (hence bnfinit(T, 1) here); on data it cannot certify it "may output some
+ * error message, or loop indefinitely". Its cost grows quickly with the discriminant (the
+ * Minkowski-type bound it must cover), so it is practical for small degree and discriminant.
+ * We therefore run it in a gp process of its own with 85% of the remaining budget: a timeout, a
+ * memory stop or an error leaves the GRH answer, with a diagnostic.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';

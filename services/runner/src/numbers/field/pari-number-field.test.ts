@@ -125,6 +125,18 @@ describe.skipIf(GP === undefined)('number fields and elliptic curves on PARI/GP'
     expect(completed).toBeGreaterThanOrEqual(8);
   });
 
+  it('a certification that cannot finish in the budget leaves the GRH answer with a diagnostic (Q(√−(10^16 + 61)): bnfcertify takes minutes)', async () => {
+    const result = await h.run(installed.get('number_field.class_group.compute') as InstalledCapability, {
+      capability_id: 'number_field.class_group.compute',
+      payload: { polynomial: [1, 0, '10000000000000061'], certify: true },
+      budget: { wall_time_ms: 8000 },
+    });
+    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
+    expect(result.output).toMatchObject({ class_number: '117989442', grh_assumed: true, certified: false });
+    expect(result.obligations.map((o) => [o.id, o.status])).toEqual([['grh', 'OPEN']]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['CERTIFICATION_INCOMPLETE']);
+  });
+
   it('refuses a reducible polynomial and a constant term 0, naming the rule', async () => {
     const reducible = await run('number_field.invariants.compute', { polynomial: [1, 0, -4] });
     expect(reducible.execution.status).toBe('ERROR');
