@@ -68,8 +68,11 @@ describe('the Diophantine checks', () => {
     expect(checkDiophantineClaim({ ...base, particular: ['1', '1', '1'], kernel: K, kernel_right_inverse: W })).toMatchObject({ accepted: false, reason_code: 'IDENTITY_FAILS' });
   });
 
-  it('refuses what it does not check: indefinite non-equivalence', () => {
-    expect(() => checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-1', '5', '3'], equivalent: false, transform: null })).toThrow(/indefinite-inequivalence/);
+  it('indefinite non-equivalence by its own cycle: x² − 3y² and −x² + 3y² (D = 12) are not properly equivalent; (1, 5, −3) and (−3, 5, 1) are', () => {
+    expect(checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '0', '-3'], g: ['-1', '0', '3'], equivalent: false, transform: null }).accepted).toBe(true);
+    expect(checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-3', '5', '1'], equivalent: false, transform: null })).toMatchObject({ accepted: false, reason_code: 'WRONG_EQUIVALENCE' });
+    // D = 37: the norm of the fundamental unit is −1, so f and −f are equivalent.
+    expect(checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-1', '-5', '3'], equivalent: false, transform: null })).toMatchObject({ accepted: false, reason_code: 'WRONG_EQUIVALENCE' });
   });
 });
 

@@ -9,8 +9,8 @@
  *  - FORM_REDUCTION: det M = 1, f·M = the reduced form exactly, and the reduced form satisfies the
  *    definition (definite: |b| ≤ a ≤ c, b ≥ 0 on the boundary; indefinite: Gauss).
  *  - FORM_EQUIVALENCE: equivalent: det T = 1 and f·T = g. Not equivalent: a different
- *    discriminant, or (definite forms) different reduced forms by this module's own reduction;
- *    non-equivalence of indefinite forms is not checked here (refused, rule indefinite-inequivalence).
+ *    discriminant, or different reduced forms by this module's own reduction (definite), or g's
+ *    reduced form off the cycle of f's reduced forms under this module's own rho step (indefinite).
  *  - CLASS_NUMBER: h re-counted by this module's own enumeration of primitive reduced forms, by b
  *    and then the divisors a of (b² − D)/4 (the producer enumerates by a, then b).
  *  - INTEGER_SYSTEM_SOLVED: A x₀ = b, A k = 0 for each row k of K, K W = I (so the rows of K are
@@ -108,6 +108,35 @@ function reducePositive(f: F, checkpoint: Checkpoint): F {
   }
 }
 
+/**
+ * One step (a, b, c) → (c, b', a') of this module's indefinite reduction, through the SL₂(Z) map
+ * (x, y) → (−y, x + t y): b' = −b + 2ct ≡ −b (mod 2c), chosen in (√D − 2|c|, √D) when |c| < √D and
+ * in (−|c|, |c|] otherwise; a' = (b'² − D)/4c.
+ */
+function rhoStep(f: F, D: bigint, checkpoint: Checkpoint): F {
+  checkpoint();
+  const [, b, c] = f;
+  const s = isqrt(D);
+  const m = 2n * absB(c);
+  const residue = (((-b) % m) + m) % m;
+  let r: bigint;
+  if (absB(c) <= s) {
+    // The largest r ≤ s with r ≡ −b (mod 2|c|).
+    r = s - ((((s - residue) % m) + m) % m);
+  } else {
+    // r ≡ −b in (−|c|, |c|].
+    r = residue > absB(c) ? residue - m : residue;
+  }
+  return [c, r, (r * r - D) / (4n * c)];
+}
+
+function reduceIndefinite(f: F, checkpoint: Checkpoint): F {
+  const D = disc(f);
+  let g = f;
+  while (!indefiniteReduced(g)) g = rhoStep(g, D, checkpoint);
+  return g;
+}
+
 /** The period of √D by the recurrence m ← d a − m, d ← (D − m²)/d, a ← ⌊(a₀ + m)/d⌋. */
 function periodOfRoot(D: bigint, checkpoint: Checkpoint): { a0: bigint; terms: bigint[] } | null {
   const a0 = isqrt(D);
@@ -183,7 +212,20 @@ function checkEquivalence(claim: Extract<DiophantineClaim, { kind: 'FORM_EQUIVAL
     return { accepted: true, message: 'det T = 1 and f·T = g exactly' };
   }
   if (disc(f) !== disc(g)) return { accepted: true, message: `the discriminants ${disc(f)} and ${disc(g)} differ` };
-  if (disc(f) > 0n) throw new JacobianError('INVALID_REQUEST', 'non-equivalence of indefinite forms is not checked by this checker (rule indefinite-inequivalence)', { data: { rule: 'indefinite-inequivalence' } });
+  if (disc(f) > 0n) {
+    const D = disc(f);
+    if (isqrt(D) ** 2n === D) throw new JacobianError('INVALID_REQUEST', 'a square discriminant: the forms factor over Q (rule non-square-discriminant)', { data: { rule: 'non-square-discriminant' } });
+    const rf = reduceIndefinite(f, checkpoint);
+    const rg = reduceIndefinite(g, checkpoint);
+    let current = rf;
+    for (let steps = 0; ; steps++) {
+      if (eq(current, rg)) return reject('WRONG_EQUIVALENCE', `${fmt(rg)}, the reduced form of g, lies on the cycle of f's reduced forms: they are equivalent`, ['equivalent']);
+      if (steps > CHECKER_LIMITS.maxPeriod) throw new JacobianError('OUTPUT_LIMIT_EXCEEDED', `the cycle of reduced forms is longer than ${CHECKER_LIMITS.maxPeriod}; no verdict was reached`);
+      current = rhoStep(current, D, checkpoint);
+      if (eq(current, rf)) break;
+    }
+    return { accepted: true, message: `g's reduced form ${fmt(rg)} is not on the cycle of reduced forms of f, and the reduced forms of one indefinite class make up exactly one cycle` };
+  }
   if ((f[0] > 0n) !== (g[0] > 0n)) return { accepted: true, message: 'one form is positive definite and the other negative definite' };
   const sign = f[0] > 0n ? 1n : -1n;
   const rf = reducePositive([sign * f[0], sign * f[1], sign * f[2]], checkpoint);
