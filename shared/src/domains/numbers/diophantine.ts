@@ -22,8 +22,8 @@ export const DIOPHANTINE_LIMITS = {
   maxFormDigits: 60,
   /** Digits of an integer of a stored claim (a Pell solution can be long). */
   maxClaimDigits: 200_000,
-  /** |D| up to which our own code enumerates reduced forms (class numbers exactly). */
-  ourClassGroupMaxAbsD: 10_000_000_000n,
+  /** |D| up to which our own code enumerates reduced forms (class numbers exactly): about a second at 10^9; the work grows like |D|. */
+  ourClassGroupMaxAbsD: 1_000_000_000n,
   /** Digits of D that PARI/GP takes for class groups. */
   maxClassGroupDigits: 60,
 } as const;

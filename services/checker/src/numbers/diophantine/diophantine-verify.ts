@@ -48,7 +48,7 @@ export type DiophantineCheckResult =
 type Checkpoint = () => void;
 
 /** Limits of what this checker re-derives within a run. */
-export const CHECKER_LIMITS = { maxPeriod: 2_000_000, maxClassNumberAbsD: 10_000_000_000n } as const;
+export const CHECKER_LIMITS = { maxPeriod: 2_000_000, maxClassNumberAbsD: 1_000_000_000n } as const;
 
 const reject = (reason_code: DiophantineRejectionReason, message: string, path: (string | number)[], witness: string | null = null): DiophantineCheckResult => ({ accepted: false, reason_code, message, path, witness });
 

@@ -1,7 +1,7 @@
 /**
  * quadratic_form.class_group.compute: the class group of primitive positive definite binary
  * quadratic forms of discriminant D < 0 (the ideal class group of the imaginary quadratic order
- * of discriminant D). Up to |D| ≤ 10^10 by our own enumeration of reduced forms (exact and
+ * of discriminant D). Up to |D| ≤ 10^9 by our own enumeration of reduced forms (exact and
  * unconditional) with the structure from composition; above that, where PARI/GP is installed,
  * by its quadclassunit (subexponential, correct under GRH only: labelled so), its generators'
  * orders rechecked by our composition.
