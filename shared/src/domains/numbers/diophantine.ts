@@ -36,23 +36,33 @@ const claimInteger = z
 const formInteger = claimInteger;
 
 /** A binary quadratic form as request or claim text: [a, b, c]. */
-export const FormSchema = z.tuple([formInteger, formInteger, formInteger]).describe('[a, b, c]: the form a x² + b xy + c y²');
+export const FormSchema = z.tuple([formInteger, formInteger, formInteger]);
 export type FormText = z.infer<typeof FormSchema>;
 /** [[p, q], [r, s]] with ps − qr = 1. */
-export const TransformSchema = z.tuple([z.tuple([claimInteger, claimInteger]), z.tuple([claimInteger, claimInteger])]).describe('[[p, q], [r, s]] ∈ SL₂(Z): f·M (x, y) = f(p x + q y, r x + s y)');
+export const TransformSchema = z.tuple([z.tuple([claimInteger, claimInteger]), z.tuple([claimInteger, claimInteger])]);
 export type TransformText = z.infer<typeof TransformSchema>;
 
 const Pair = z.object({ x: claimInteger, y: claimInteger }).strict();
-const Fraction = z.string().regex(/^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/).max(DIOPHANTINE_LIMITS.maxClaimDigits).describe('a rational number p/q or an integer');
+const Fraction = z.string().regex(/^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/).max(DIOPHANTINE_LIMITS.maxClaimDigits);
 
-/** One claim of the pack; `kind` says which and what it asserts. */
+/**
+ * One claim of the pack; `kind` says which and what it asserts (no field descriptions: the
+ * checker's descriptor must stay small):
+ *  - PELL: `plus` is the least positive solution of x² − D y² = 1; `minus` that of x² − D y² = −1, or null (none).
+ *  - FORM_REDUCTION: `reduced` is reduced and equals `form`·`transform`.
+ *  - FORM_EQUIVALENCE: f and g are (not) properly equivalent; `transform` T with f·T = g when they are.
+ *  - CLASS_NUMBER: h(D) for D < 0 (primitive positive definite forms).
+ *  - INTEGER_SYSTEM_SOLVED: the integer solutions of A x = b are `particular` + Z-span of the rows K of
+ *    `kernel`; `kernel_right_inverse` W has K W = I.
+ *  - INTEGER_SYSTEM_NONE: `certificate` y has y A integral and y·b not an integer.
+ */
 export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('PELL'),
       D: claimInteger,
-      plus: Pair.describe('the fundamental (least positive) solution of x² − D y² = 1'),
-      minus: Pair.nullable().describe('the fundamental solution of x² − D y² = −1, or null: it has no solution'),
+      plus: Pair,
+      minus: Pair.nullable(),
     })
     .strict(),
   z.object({ kind: z.literal('FORM_REDUCTION'), form: FormSchema, reduced: FormSchema, transform: TransformSchema }).strict(),
@@ -62,14 +72,14 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       f: FormSchema,
       g: FormSchema,
       equivalent: z.boolean(),
-      transform: TransformSchema.nullable().describe('when equivalent: T ∈ SL₂(Z) with f·T = g; null otherwise'),
+      transform: TransformSchema.nullable(),
     })
     .strict(),
   z
     .object({
       kind: z.literal('CLASS_NUMBER'),
       D: claimInteger,
-      class_number: claimInteger.describe('the number of classes of primitive positive definite forms of discriminant D < 0'),
+      class_number: claimInteger,
     })
     .strict(),
   z
@@ -77,9 +87,9 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       kind: z.literal('INTEGER_SYSTEM_SOLVED'),
       matrix: z.array(z.array(claimInteger)).min(1),
       rhs: z.array(claimInteger).min(1),
-      particular: z.array(claimInteger).min(1).describe('x0 with A x0 = b'),
-      kernel: z.array(z.array(claimInteger)).describe('K: rows spanning {x ∈ Z^n : A x = 0}'),
-      kernel_right_inverse: z.array(z.array(claimInteger)).describe('W (n × rows of K) with K W = I: the rows of K span a saturated lattice'),
+      particular: z.array(claimInteger).min(1),
+      kernel: z.array(z.array(claimInteger)),
+      kernel_right_inverse: z.array(z.array(claimInteger)),
     })
     .strict(),
   z
@@ -87,7 +97,7 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       kind: z.literal('INTEGER_SYSTEM_NONE'),
       matrix: z.array(z.array(claimInteger)).min(1),
       rhs: z.array(claimInteger).min(1),
-      certificate: z.array(Fraction).min(1).describe('y with y A integral and y·b not an integer'),
+      certificate: z.array(Fraction).min(1),
     })
     .strict(),
 ]);
