@@ -28,11 +28,12 @@ export const DIOPHANTINE_LIMITS = {
   maxClassGroupDigits: 60,
 } as const;
 
-// Claims hold many integers: a plain pattern without a description each keeps their JSON Schema short.
+// Claims hold many integers: a refinement (absent from the JSON Schema) and no description each keep the checker's contract short.
+const INTEGER_PATTERN = /^(0|-?[1-9][0-9]*)$/;
 const claimInteger = z
   .string()
   .max(DIOPHANTINE_LIMITS.maxClaimDigits + 1, { message: `an integer of at most ${DIOPHANTINE_LIMITS.maxClaimDigits} digits (rule: integer-digits)` })
-  .regex(/^(0|-?[1-9][0-9]*)$/, { message: 'an integer in decimal without leading zeros (rule: integer-text)' });
+  .refine((text) => INTEGER_PATTERN.test(text), { message: 'an integer in decimal without leading zeros (rule: integer-text)' });
 const formInteger = claimInteger;
 
 /** A binary quadratic form as request or claim text: [a, b, c]. */
@@ -43,7 +44,10 @@ export const TransformSchema = z.tuple([z.tuple([claimInteger, claimInteger]), z
 export type TransformText = z.infer<typeof TransformSchema>;
 
 const Pair = z.object({ x: claimInteger, y: claimInteger }).strict();
-const Fraction = z.string().regex(/^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/).max(DIOPHANTINE_LIMITS.maxClaimDigits);
+const Fraction = z
+  .string()
+  .max(DIOPHANTINE_LIMITS.maxClaimDigits)
+  .refine((text) => /^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/.test(text), { message: 'a rational p/q or an integer (rule: rational-text)' });
 
 /**
  * One claim of the pack; `kind` says which and what it asserts (no field descriptions: the
@@ -52,6 +56,8 @@ const Fraction = z.string().regex(/^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/).max(DIOPHANTI
  *  - FORM_REDUCTION: `reduced` is reduced and equals `form`·`transform`.
  *  - FORM_EQUIVALENCE: f and g are (not) properly equivalent; `transform` T with f·T = g when they are.
  *  - CLASS_NUMBER: h(D) for D < 0 (primitive positive definite forms).
+ *  - CLASS_GROUP: moreover the group is ⊕ Z/dᵢ (`invariants`, d₁ | d₂ | …, each > 1), the i-th
+ *    `generators` form of order dᵢ, and the products ∏ gᵢ^{eᵢ} are the h classes.
  *  - INTEGER_SYSTEM_SOLVED: the integer solutions of A x = b are `particular` + Z-span of the rows K of
  *    `kernel`; `kernel_right_inverse` W has K W = I.
  *  - INTEGER_SYSTEM_NONE: `certificate` y has y A integral and y·b not an integer.
@@ -80,6 +86,15 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       kind: z.literal('CLASS_NUMBER'),
       D: claimInteger,
       class_number: claimInteger,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('CLASS_GROUP'),
+      D: claimInteger,
+      class_number: claimInteger,
+      invariants: z.array(claimInteger),
+      generators: z.array(FormSchema),
     })
     .strict(),
   z

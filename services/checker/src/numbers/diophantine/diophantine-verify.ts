@@ -13,6 +13,10 @@
  *    reduced form off the cycle of f's reduced forms under this module's own rho step (indefinite).
  *  - CLASS_NUMBER: h re-counted by this module's own enumeration of primitive reduced forms, by b
  *    and then the divisors a of (b² − D)/4 (the producer enumerates by a, then b).
+ *  - CLASS_GROUP: h as for CLASS_NUMBER; d₁ | d₂ | …, ∏ dᵢ = h; and the products ∏ gᵢ^{eᵢ}
+ *    (0 ≤ eᵢ < dᵢ), composed by this module's own Dirichlet formula (B from the united forms, not
+ *    the producer's Shanks algorithm) and reduced by its own reduction, are h distinct classes
+ *    while each gᵢ^{dᵢ} is the principal form: the map ⊕ Z/dᵢ → Cl(D) is a bijective homomorphism.
  *  - INTEGER_SYSTEM_SOLVED: A x₀ = b, A k = 0 for each row k of K, K W = I (so the rows of K are
  *    independent and span a saturated lattice: any integer v = c K has c = v W integral), and the
  *    number of rows of K is n − rank A by this module's own fraction-free elimination: K is then a
@@ -255,6 +259,69 @@ export function countReducedForms(D: bigint, checkpoint: Checkpoint): bigint {
   return h;
 }
 
+/**
+ * Dirichlet composition of primitive positive definite forms of one discriminant: with
+ * e = gcd(a₁, a₂, (b₁ + b₂)/2) = u a₁ + v a₂ + w (b₁ + b₂)/2, the composite is
+ * (a₁a₂/e², B, ·) with B = (u a₁ b₂ + v a₂ b₁ + w (b₁b₂ + D)/2)/e, then reduced.
+ */
+function dirichletCompose(f: F, g: F, D: bigint, checkpoint: Checkpoint): F {
+  const [a1, b1] = f;
+  const [a2, b2] = g;
+  const m = (b1 + b2) / 2n;
+  const bezout = (x: bigint, y: bigint): [bigint, bigint, bigint] => {
+    let [r0, r1, s0, s1, t0, t1] = [x, y, 1n, 0n, 0n, 1n];
+    while (r1 !== 0n) {
+      const q = r0 / r1;
+      [r0, r1, s0, s1, t0, t1] = [r1, r0 - q * r1, s1, s0 - q * s1, t1, t0 - q * t1];
+    }
+    return r0 < 0n ? [-r0, -s0, -t0] : [r0, s0, t0];
+  };
+  const [e1, p, q] = bezout(a1, a2);
+  const [e, r, w] = bezout(e1, m);
+  const [u, v] = [p * r, q * r];
+  const A = (a1 * a2) / (e * e);
+  let B = (u * a1 * b2 + v * a2 * b1 + (w * (b1 * b2 + D)) / 2n) / e;
+  const twoA = 2n * A;
+  B = ((B % twoA) + twoA) % twoA;
+  return reducePositive([A, B, (B * B - D) / (4n * A)], checkpoint);
+}
+
+function checkClassGroup(claim: Extract<DiophantineClaim, { kind: 'CLASS_GROUP' }>, checkpoint: Checkpoint): DiophantineCheckResult {
+  const counted = checkClassNumber({ kind: 'CLASS_NUMBER', D: claim.D, class_number: claim.class_number }, checkpoint);
+  if (!counted.accepted) return counted;
+  const D = BigInt(claim.D);
+  const h = BigInt(claim.class_number);
+  const d = claim.invariants.map(BigInt);
+  const gens = claim.generators.map(toF);
+  if (d.length !== gens.length) return reject('SHAPE', 'one generator per invariant', ['generators']);
+  for (const [i, di] of d.entries()) {
+    if (di < 2n || (i > 0 && di % (d[i - 1] as bigint) !== 0n)) return reject('SHAPE', `the invariants must be > 1 with d_${i - 1} | d_${i}`, ['invariants', i]);
+  }
+  if (d.reduce((x, y) => x * y, 1n) !== h) return reject('WRONG_CLASS_NUMBER', 'the invariants do not multiply to h', ['invariants']);
+  for (const [i, g] of gens.entries()) {
+    if (disc(g) !== D || g[0] <= 0n) return reject('SHAPE', `generator ${i} is not a positive definite form of discriminant ${D}`, ['generators', i]);
+  }
+  const parity = ((D % 2n) + 2n) % 2n;
+  const principal: F = [1n, parity, (parity - D) / 4n];
+  const key = (f: F): string => `${f[0]},${f[1]}`;
+  let classes = new Map<string, F>([[key(principal), principal]]);
+  for (const [i, g0] of gens.entries()) {
+    const g = reducePositive(g0, checkpoint);
+    const next = new Map<string, F>();
+    for (const element of classes.values()) {
+      let current = element;
+      for (let e = 0n; e < (d[i] as bigint); e++) {
+        if (next.has(key(current))) return reject('WRONG_CLASS_NUMBER', `the generators do not give ${h} distinct classes (a repeat at generator ${i})`, ['generators', i]);
+        next.set(key(current), current);
+        current = dirichletCompose(current, g, D, checkpoint);
+      }
+      if (!eq(current, element)) return reject('WRONG_CLASS_NUMBER', `generator ${i} to the power ${d[i]} is not the principal class`, ['generators', i]);
+    }
+    classes = next;
+  }
+  return { accepted: true, message: `h = ${h} by the checker's own count; the ${gens.length} generators of orders ${d.join(', ')} give ${h} distinct classes under its own Dirichlet composition` };
+}
+
 function checkClassNumber(claim: Extract<DiophantineClaim, { kind: 'CLASS_NUMBER' }>, checkpoint: Checkpoint): DiophantineCheckResult {
   const D = BigInt(claim.D);
   if (D >= 0n || ((D % 4n) + 4n) % 4n > 1n) return reject('SHAPE', `${D} is not an imaginary quadratic discriminant`, ['D']);
@@ -357,6 +424,8 @@ export function checkDiophantineClaim(raw: unknown, checkpoint: Checkpoint = () 
       return checkEquivalence(claim, checkpoint);
     case 'CLASS_NUMBER':
       return checkClassNumber(claim, checkpoint);
+    case 'CLASS_GROUP':
+      return checkClassGroup(claim, checkpoint);
     case 'INTEGER_SYSTEM_SOLVED':
       return checkSystemSolved(claim, checkpoint);
     case 'INTEGER_SYSTEM_NONE':
