@@ -81,6 +81,25 @@ describe('the Diophantine pack through MCP', () => {
     }
   });
 
+  it('equivalence answers for indefinite and definite pairs, either way, are VERIFIED by the checker\'s own reduction and cycles', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const pairs: [number[], number[]][] = [
+      [[1, 5, -3], [-3, 5, 1]],
+      [[1, 0, -3], [-1, 0, 3]],
+      [[1, 5, -3], [-1, -5, 3]],
+      [[2, 1, -5], [-2, 1, 5]],
+      [[3, 5, 7], [3, -1, 5]],
+      [[2, 1, 3], [2, -1, 3]],
+      [[5, 11, -7], [7, 3, -5]],
+    ];
+    const seen = new Set<boolean>();
+    for (const [f, g] of pairs) {
+      const out = await explore<{ equivalent: boolean; result_uri: string }>('quadratic_form.equivalence.decide', { f, g });
+      seen.add(out.equivalent);
+      expect((await verify({ result_uri: out.result_uri })).level, `${f.join(",")} ~ ${g.join(",")}: ${String(out.equivalent)}`).toBe('VERIFIED');
+    }
+    expect([...seen].sort()).toEqual([false, true]);
+  });
+
   it('class group of −3299 (Z/3 × Z/9) and its class number VERIFIED by the checker\'s own count', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     const out = await explore<{ class_number: string; invariants: string[]; result_uri: string }>('quadratic_form.class_group.compute', { discriminant: -3299 });
     expect(out).toMatchObject({ class_number: '27', invariants: ['3', '9'] });

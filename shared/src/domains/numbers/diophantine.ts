@@ -22,37 +22,53 @@ export const DIOPHANTINE_LIMITS = {
   maxFormDigits: 60,
   /** Digits of an integer of a stored claim (a Pell solution can be long). */
   maxClaimDigits: 200_000,
-  /** |D| up to which our own code enumerates reduced forms (class numbers exactly). */
-  ourClassGroupMaxAbsD: 10_000_000_000n,
+  /** |D| up to which our own code enumerates reduced forms (class numbers exactly): about a second at 10^9; the work grows like |D|. */
+  ourClassGroupMaxAbsD: 1_000_000_000n,
   /** Digits of D that PARI/GP takes for class groups. */
   maxClassGroupDigits: 60,
 } as const;
 
-// Claims hold many integers: a plain pattern without a description each keeps their JSON Schema short.
+// Claims hold many integers: a refinement (absent from the JSON Schema) and no description each keep the checker's contract short.
+const INTEGER_PATTERN = /^(0|-?[1-9][0-9]*)$/;
 const claimInteger = z
   .string()
   .max(DIOPHANTINE_LIMITS.maxClaimDigits + 1, { message: `an integer of at most ${DIOPHANTINE_LIMITS.maxClaimDigits} digits (rule: integer-digits)` })
-  .regex(/^(0|-?[1-9][0-9]*)$/, { message: 'an integer in decimal without leading zeros (rule: integer-text)' });
+  .refine((text) => INTEGER_PATTERN.test(text), { message: 'an integer in decimal without leading zeros (rule: integer-text)' });
 const formInteger = claimInteger;
 
 /** A binary quadratic form as request or claim text: [a, b, c]. */
-export const FormSchema = z.tuple([formInteger, formInteger, formInteger]).describe('[a, b, c]: the form a x² + b xy + c y²');
+export const FormSchema = z.tuple([formInteger, formInteger, formInteger]);
 export type FormText = z.infer<typeof FormSchema>;
 /** [[p, q], [r, s]] with ps − qr = 1. */
-export const TransformSchema = z.tuple([z.tuple([claimInteger, claimInteger]), z.tuple([claimInteger, claimInteger])]).describe('[[p, q], [r, s]] ∈ SL₂(Z): f·M (x, y) = f(p x + q y, r x + s y)');
+export const TransformSchema = z.tuple([z.tuple([claimInteger, claimInteger]), z.tuple([claimInteger, claimInteger])]);
 export type TransformText = z.infer<typeof TransformSchema>;
 
 const Pair = z.object({ x: claimInteger, y: claimInteger }).strict();
-const Fraction = z.string().regex(/^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/).max(DIOPHANTINE_LIMITS.maxClaimDigits).describe('a rational number p/q or an integer');
+const Fraction = z
+  .string()
+  .max(DIOPHANTINE_LIMITS.maxClaimDigits)
+  .refine((text) => /^-?(0|[1-9]\d*)(\/[1-9]\d*)?$/.test(text), { message: 'a rational p/q or an integer (rule: rational-text)' });
 
-/** One claim of the pack; `kind` says which and what it asserts. */
+/**
+ * One claim of the pack; `kind` says which and what it asserts (no field descriptions: the
+ * checker's descriptor must stay small):
+ *  - PELL: `plus` is the least positive solution of x² − D y² = 1; `minus` that of x² − D y² = −1, or null (none).
+ *  - FORM_REDUCTION: `reduced` is reduced and equals `form`·`transform`.
+ *  - FORM_EQUIVALENCE: f and g are (not) properly equivalent; `transform` T with f·T = g when they are.
+ *  - CLASS_NUMBER: h(D) for D < 0 (primitive positive definite forms).
+ *  - CLASS_GROUP: moreover the group is ⊕ Z/dᵢ (`invariants`, d₁ | d₂ | …, each > 1), the i-th
+ *    `generators` form of order dᵢ, and the products ∏ gᵢ^{eᵢ} are the h classes.
+ *  - INTEGER_SYSTEM_SOLVED: the integer solutions of A x = b are `particular` + Z-span of the rows K of
+ *    `kernel`; `kernel_right_inverse` W has K W = I.
+ *  - INTEGER_SYSTEM_NONE: `certificate` y has y A integral and y·b not an integer.
+ */
 export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('PELL'),
       D: claimInteger,
-      plus: Pair.describe('the fundamental (least positive) solution of x² − D y² = 1'),
-      minus: Pair.nullable().describe('the fundamental solution of x² − D y² = −1, or null: it has no solution'),
+      plus: Pair,
+      minus: Pair.nullable(),
     })
     .strict(),
   z.object({ kind: z.literal('FORM_REDUCTION'), form: FormSchema, reduced: FormSchema, transform: TransformSchema }).strict(),
@@ -62,14 +78,23 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       f: FormSchema,
       g: FormSchema,
       equivalent: z.boolean(),
-      transform: TransformSchema.nullable().describe('when equivalent: T ∈ SL₂(Z) with f·T = g; null otherwise'),
+      transform: TransformSchema.nullable(),
     })
     .strict(),
   z
     .object({
       kind: z.literal('CLASS_NUMBER'),
       D: claimInteger,
-      class_number: claimInteger.describe('the number of classes of primitive positive definite forms of discriminant D < 0'),
+      class_number: claimInteger,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('CLASS_GROUP'),
+      D: claimInteger,
+      class_number: claimInteger,
+      invariants: z.array(claimInteger),
+      generators: z.array(FormSchema),
     })
     .strict(),
   z
@@ -77,9 +102,9 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       kind: z.literal('INTEGER_SYSTEM_SOLVED'),
       matrix: z.array(z.array(claimInteger)).min(1),
       rhs: z.array(claimInteger).min(1),
-      particular: z.array(claimInteger).min(1).describe('x0 with A x0 = b'),
-      kernel: z.array(z.array(claimInteger)).describe('K: rows spanning {x ∈ Z^n : A x = 0}'),
-      kernel_right_inverse: z.array(z.array(claimInteger)).describe('W (n × rows of K) with K W = I: the rows of K span a saturated lattice'),
+      particular: z.array(claimInteger).min(1),
+      kernel: z.array(z.array(claimInteger)),
+      kernel_right_inverse: z.array(z.array(claimInteger)),
     })
     .strict(),
   z
@@ -87,7 +112,7 @@ export const DiophantineClaimSchema = z.discriminatedUnion('kind', [
       kind: z.literal('INTEGER_SYSTEM_NONE'),
       matrix: z.array(z.array(claimInteger)).min(1),
       rhs: z.array(claimInteger).min(1),
-      certificate: z.array(Fraction).min(1).describe('y with y A integral and y·b not an integer'),
+      certificate: z.array(Fraction).min(1),
     })
     .strict(),
 ]);

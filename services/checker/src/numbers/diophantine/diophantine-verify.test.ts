@@ -27,6 +27,18 @@ describe('the Diophantine checks', () => {
     for (const [D, h] of known) expect(countReducedForms(D, () => undefined), `h(${D})`).toBe(h);
   });
 
+  it('class groups by its own composition: (Z/2)³ × Z/4 for −20020, Z/3 × Z/9 for −3299, trivial for −163; must reject dependent or wrong generators', () => {
+    const g20020 = { kind: 'CLASS_GROUP' as const, D: '-20020', class_number: '32', invariants: ['2', '2', '2', '4'], generators: [['5', '0', '1001'], ['7', '0', '715'], ['11', '0', '455'], ['19', '-14', '266']] as [string, string, string][] };
+    expect(checkDiophantineClaim(g20020).accepted).toBe(true);
+    expect(checkDiophantineClaim({ kind: 'CLASS_GROUP', D: '-3299', class_number: '27', invariants: ['3', '9'], generators: [['11', '1', '75'], ['5', '-1', '165']] }).accepted).toBe(true);
+    expect(checkDiophantineClaim({ kind: 'CLASS_GROUP', D: '-163', class_number: '1', invariants: [], generators: [] }).accepted).toBe(true);
+    // The same generator twice: dependent, the products repeat.
+    expect(checkDiophantineClaim({ ...g20020, generators: [['5', '0', '1001'], ['5', '0', '1001'], ['11', '0', '455'], ['19', '-14', '266']] })).toMatchObject({ accepted: false, reason_code: 'WRONG_CLASS_NUMBER' });
+    // Z/32 is the wrong structure: no form has order 32.
+    expect(checkDiophantineClaim({ ...g20020, invariants: ['32'], generators: [['19', '-14', '266']] })).toMatchObject({ accepted: false, reason_code: 'WRONG_CLASS_NUMBER' });
+    expect(checkDiophantineClaim({ ...g20020, invariants: ['4', '2', '2', '2'] })).toMatchObject({ accepted: false, reason_code: 'SHAPE' });
+  });
+
   it('must reject: a non-fundamental Pell solution (the square of the fundamental one)', () => {
     const x = 1766319049n;
     const y = 226153980n;
@@ -68,8 +80,11 @@ describe('the Diophantine checks', () => {
     expect(checkDiophantineClaim({ ...base, particular: ['1', '1', '1'], kernel: K, kernel_right_inverse: W })).toMatchObject({ accepted: false, reason_code: 'IDENTITY_FAILS' });
   });
 
-  it('refuses what it does not check: indefinite non-equivalence', () => {
-    expect(() => checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-1', '5', '3'], equivalent: false, transform: null })).toThrow(/indefinite-inequivalence/);
+  it('indefinite non-equivalence by its own cycle: x² − 3y² and −x² + 3y² (D = 12) are not properly equivalent; (1, 5, −3) and (−3, 5, 1) are', () => {
+    expect(checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '0', '-3'], g: ['-1', '0', '3'], equivalent: false, transform: null }).accepted).toBe(true);
+    expect(checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-3', '5', '1'], equivalent: false, transform: null })).toMatchObject({ accepted: false, reason_code: 'WRONG_EQUIVALENCE' });
+    // D = 37: the norm of the fundamental unit is −1, so f and −f are equivalent.
+    expect(checkDiophantineClaim({ kind: 'FORM_EQUIVALENCE', f: ['1', '5', '-3'], g: ['-1', '-5', '3'], equivalent: false, transform: null })).toMatchObject({ accepted: false, reason_code: 'WRONG_EQUIVALENCE' });
   });
 });
 

@@ -9,10 +9,14 @@
  *  - FORM_REDUCTION: det M = 1, f·M = the reduced form exactly, and the reduced form satisfies the
  *    definition (definite: |b| ≤ a ≤ c, b ≥ 0 on the boundary; indefinite: Gauss).
  *  - FORM_EQUIVALENCE: equivalent: det T = 1 and f·T = g. Not equivalent: a different
- *    discriminant, or (definite forms) different reduced forms by this module's own reduction;
- *    non-equivalence of indefinite forms is not checked here (refused, rule indefinite-inequivalence).
+ *    discriminant, or different reduced forms by this module's own reduction (definite), or g's
+ *    reduced form off the cycle of f's reduced forms under this module's own rho step (indefinite).
  *  - CLASS_NUMBER: h re-counted by this module's own enumeration of primitive reduced forms, by b
  *    and then the divisors a of (b² − D)/4 (the producer enumerates by a, then b).
+ *  - CLASS_GROUP: h as for CLASS_NUMBER; d₁ | d₂ | …, ∏ dᵢ = h; and the products ∏ gᵢ^{eᵢ}
+ *    (0 ≤ eᵢ < dᵢ), composed by this module's own Dirichlet formula (B from the united forms, not
+ *    the producer's Shanks algorithm) and reduced by its own reduction, are h distinct classes
+ *    while each gᵢ^{dᵢ} is the principal form: the map ⊕ Z/dᵢ → Cl(D) is a bijective homomorphism.
  *  - INTEGER_SYSTEM_SOLVED: A x₀ = b, A k = 0 for each row k of K, K W = I (so the rows of K are
  *    independent and span a saturated lattice: any integer v = c K has c = v W integral), and the
  *    number of rows of K is n − rank A by this module's own fraction-free elimination: K is then a
@@ -48,7 +52,7 @@ export type DiophantineCheckResult =
 type Checkpoint = () => void;
 
 /** Limits of what this checker re-derives within a run. */
-export const CHECKER_LIMITS = { maxPeriod: 2_000_000, maxClassNumberAbsD: 10_000_000_000n } as const;
+export const CHECKER_LIMITS = { maxPeriod: 2_000_000, maxClassNumberAbsD: 1_000_000_000n } as const;
 
 const reject = (reason_code: DiophantineRejectionReason, message: string, path: (string | number)[], witness: string | null = null): DiophantineCheckResult => ({ accepted: false, reason_code, message, path, witness });
 
@@ -106,6 +110,35 @@ function reducePositive(f: F, checkpoint: Checkpoint): F {
     if (a === c && b < 0n) b = -b;
     return [a, b, c];
   }
+}
+
+/**
+ * One step (a, b, c) → (c, b', a') of this module's indefinite reduction, through the SL₂(Z) map
+ * (x, y) → (−y, x + t y): b' = −b + 2ct ≡ −b (mod 2c), chosen in (√D − 2|c|, √D) when |c| < √D and
+ * in (−|c|, |c|] otherwise; a' = (b'² − D)/4c.
+ */
+function rhoStep(f: F, D: bigint, checkpoint: Checkpoint): F {
+  checkpoint();
+  const [, b, c] = f;
+  const s = isqrt(D);
+  const m = 2n * absB(c);
+  const residue = (((-b) % m) + m) % m;
+  let r: bigint;
+  if (absB(c) <= s) {
+    // The largest r ≤ s with r ≡ −b (mod 2|c|).
+    r = s - ((((s - residue) % m) + m) % m);
+  } else {
+    // r ≡ −b in (−|c|, |c|].
+    r = residue > absB(c) ? residue - m : residue;
+  }
+  return [c, r, (r * r - D) / (4n * c)];
+}
+
+function reduceIndefinite(f: F, checkpoint: Checkpoint): F {
+  const D = disc(f);
+  let g = f;
+  while (!indefiniteReduced(g)) g = rhoStep(g, D, checkpoint);
+  return g;
 }
 
 /** The period of √D by the recurrence m ← d a − m, d ← (D − m²)/d, a ← ⌊(a₀ + m)/d⌋. */
@@ -183,7 +216,20 @@ function checkEquivalence(claim: Extract<DiophantineClaim, { kind: 'FORM_EQUIVAL
     return { accepted: true, message: 'det T = 1 and f·T = g exactly' };
   }
   if (disc(f) !== disc(g)) return { accepted: true, message: `the discriminants ${disc(f)} and ${disc(g)} differ` };
-  if (disc(f) > 0n) throw new JacobianError('INVALID_REQUEST', 'non-equivalence of indefinite forms is not checked by this checker (rule indefinite-inequivalence)', { data: { rule: 'indefinite-inequivalence' } });
+  if (disc(f) > 0n) {
+    const D = disc(f);
+    if (isqrt(D) ** 2n === D) throw new JacobianError('INVALID_REQUEST', 'a square discriminant: the forms factor over Q (rule non-square-discriminant)', { data: { rule: 'non-square-discriminant' } });
+    const rf = reduceIndefinite(f, checkpoint);
+    const rg = reduceIndefinite(g, checkpoint);
+    let current = rf;
+    for (let steps = 0; ; steps++) {
+      if (eq(current, rg)) return reject('WRONG_EQUIVALENCE', `${fmt(rg)}, the reduced form of g, lies on the cycle of f's reduced forms: they are equivalent`, ['equivalent']);
+      if (steps > CHECKER_LIMITS.maxPeriod) throw new JacobianError('OUTPUT_LIMIT_EXCEEDED', `the cycle of reduced forms is longer than ${CHECKER_LIMITS.maxPeriod}; no verdict was reached`);
+      current = rhoStep(current, D, checkpoint);
+      if (eq(current, rf)) break;
+    }
+    return { accepted: true, message: `g's reduced form ${fmt(rg)} is not on the cycle of reduced forms of f, and the reduced forms of one indefinite class make up exactly one cycle` };
+  }
   if ((f[0] > 0n) !== (g[0] > 0n)) return { accepted: true, message: 'one form is positive definite and the other negative definite' };
   const sign = f[0] > 0n ? 1n : -1n;
   const rf = reducePositive([sign * f[0], sign * f[1], sign * f[2]], checkpoint);
@@ -211,6 +257,69 @@ export function countReducedForms(D: bigint, checkpoint: Checkpoint): bigint {
     }
   }
   return h;
+}
+
+/**
+ * Dirichlet composition of primitive positive definite forms of one discriminant: with
+ * e = gcd(a₁, a₂, (b₁ + b₂)/2) = u a₁ + v a₂ + w (b₁ + b₂)/2, the composite is
+ * (a₁a₂/e², B, ·) with B = (u a₁ b₂ + v a₂ b₁ + w (b₁b₂ + D)/2)/e, then reduced.
+ */
+function dirichletCompose(f: F, g: F, D: bigint, checkpoint: Checkpoint): F {
+  const [a1, b1] = f;
+  const [a2, b2] = g;
+  const m = (b1 + b2) / 2n;
+  const bezout = (x: bigint, y: bigint): [bigint, bigint, bigint] => {
+    let [r0, r1, s0, s1, t0, t1] = [x, y, 1n, 0n, 0n, 1n];
+    while (r1 !== 0n) {
+      const q = r0 / r1;
+      [r0, r1, s0, s1, t0, t1] = [r1, r0 - q * r1, s1, s0 - q * s1, t1, t0 - q * t1];
+    }
+    return r0 < 0n ? [-r0, -s0, -t0] : [r0, s0, t0];
+  };
+  const [e1, p, q] = bezout(a1, a2);
+  const [e, r, w] = bezout(e1, m);
+  const [u, v] = [p * r, q * r];
+  const A = (a1 * a2) / (e * e);
+  let B = (u * a1 * b2 + v * a2 * b1 + (w * (b1 * b2 + D)) / 2n) / e;
+  const twoA = 2n * A;
+  B = ((B % twoA) + twoA) % twoA;
+  return reducePositive([A, B, (B * B - D) / (4n * A)], checkpoint);
+}
+
+function checkClassGroup(claim: Extract<DiophantineClaim, { kind: 'CLASS_GROUP' }>, checkpoint: Checkpoint): DiophantineCheckResult {
+  const counted = checkClassNumber({ kind: 'CLASS_NUMBER', D: claim.D, class_number: claim.class_number }, checkpoint);
+  if (!counted.accepted) return counted;
+  const D = BigInt(claim.D);
+  const h = BigInt(claim.class_number);
+  const d = claim.invariants.map(BigInt);
+  const gens = claim.generators.map(toF);
+  if (d.length !== gens.length) return reject('SHAPE', 'one generator per invariant', ['generators']);
+  for (const [i, di] of d.entries()) {
+    if (di < 2n || (i > 0 && di % (d[i - 1] as bigint) !== 0n)) return reject('SHAPE', `the invariants must be > 1 with d_${i - 1} | d_${i}`, ['invariants', i]);
+  }
+  if (d.reduce((x, y) => x * y, 1n) !== h) return reject('WRONG_CLASS_NUMBER', 'the invariants do not multiply to h', ['invariants']);
+  for (const [i, g] of gens.entries()) {
+    if (disc(g) !== D || g[0] <= 0n) return reject('SHAPE', `generator ${i} is not a positive definite form of discriminant ${D}`, ['generators', i]);
+  }
+  const parity = ((D % 2n) + 2n) % 2n;
+  const principal: F = [1n, parity, (parity - D) / 4n];
+  const key = (f: F): string => `${f[0]},${f[1]}`;
+  let classes = new Map<string, F>([[key(principal), principal]]);
+  for (const [i, g0] of gens.entries()) {
+    const g = reducePositive(g0, checkpoint);
+    const next = new Map<string, F>();
+    for (const element of classes.values()) {
+      let current = element;
+      for (let e = 0n; e < (d[i] as bigint); e++) {
+        if (next.has(key(current))) return reject('WRONG_CLASS_NUMBER', `the generators do not give ${h} distinct classes (a repeat at generator ${i})`, ['generators', i]);
+        next.set(key(current), current);
+        current = dirichletCompose(current, g, D, checkpoint);
+      }
+      if (!eq(current, element)) return reject('WRONG_CLASS_NUMBER', `generator ${i} to the power ${d[i]} is not the principal class`, ['generators', i]);
+    }
+    classes = next;
+  }
+  return { accepted: true, message: `h = ${h} by the checker's own count; the ${gens.length} generators of orders ${d.join(', ')} give ${h} distinct classes under its own Dirichlet composition` };
 }
 
 function checkClassNumber(claim: Extract<DiophantineClaim, { kind: 'CLASS_NUMBER' }>, checkpoint: Checkpoint): DiophantineCheckResult {
@@ -315,6 +424,8 @@ export function checkDiophantineClaim(raw: unknown, checkpoint: Checkpoint = () 
       return checkEquivalence(claim, checkpoint);
     case 'CLASS_NUMBER':
       return checkClassNumber(claim, checkpoint);
+    case 'CLASS_GROUP':
+      return checkClassGroup(claim, checkpoint);
     case 'INTEGER_SYSTEM_SOLVED':
       return checkSystemSolved(claim, checkpoint);
     case 'INTEGER_SYSTEM_NONE':

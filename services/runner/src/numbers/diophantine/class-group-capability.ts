@@ -1,7 +1,7 @@
 /**
  * quadratic_form.class_group.compute: the class group of primitive positive definite binary
  * quadratic forms of discriminant D < 0 (the ideal class group of the imaginary quadratic order
- * of discriminant D). Up to |D| ≤ 10^10 by our own enumeration of reduced forms (exact and
+ * of discriminant D). Up to |D| ≤ 10^9 by our own enumeration of reduced forms (exact and
  * unconditional) with the structure from composition; above that, where PARI/GP is installed,
  * by its quadclassunit (subexponential, correct under GRH only: labelled so), its generators'
  * orders rechecked by our composition.
@@ -34,7 +34,7 @@ export const ClassGroupOutput = z
     forms: z.array(Form).nullable().describe('the h reduced forms, when list_forms was asked and our enumeration served'),
     conditional_on: z.enum(['GRH']).nullable().describe('GRH when the answer is PARI\'s quadclassunit, which assumes the generalized Riemann hypothesis; null when unconditional'),
     method: z.string(),
-    result_uri: z.string().nullable().describe('our unconditional class number, stored for diophantine.claim.verify (which counts reduced forms itself)'),
+    result_uri: z.string().nullable().describe('our unconditional class group, stored for diophantine.claim.verify (which counts reduced forms and composes the generators itself)'),
     engine: EngineSchema,
   })
   .strict();
@@ -90,12 +90,17 @@ export function classGroupCompute(runtime: ProviderRuntime, options: { pari?: { 
           output.forms = null;
           diagnostics.push({ severity: 'INFO', code: 'OUTPUT_ABRIDGED', stage: 'EXECUTION', message: `h = ${output.class_number} > ${MAX_LISTED}: the forms are not listed`, path: ['payload', 'list_forms'], hint: null });
         }
-        const resultUri = await storeDiophantineClaim({ kind: 'CLASS_NUMBER', D: input.discriminant, class_number: String(output.class_number) }, { kind: 'CLASS_NUMBER', D: input.discriminant }, context, diagnostics);
+        const resultUri = await storeDiophantineClaim(
+          { kind: 'CLASS_GROUP', D: input.discriminant, class_number: String(output.class_number), invariants: output.invariants, generators: output.generators },
+          { kind: 'CLASS_GROUP', D: input.discriminant },
+          context,
+          diagnostics,
+        );
         return exactOutcome<ClassGroupOutput>(
           { discriminant: input.discriminant, class_number: String(output.class_number), invariants: output.invariants, generators: output.generators, forms: output.forms, conditional_on: null, method: ENUMERATION, result_uri: resultUri, engine: engineRecord(runtime, ENUMERATION, ms) },
           `the class number and class group of discriminant ${input.discriminant}`,
           `all reduced forms enumerated (a ≤ √(|D|/3)); the ${output.invariants.length} generators give exactly the ${output.class_number} classes`,
-          { artifactUris: resultUri === null ? [] : [resultUri], diagnostics, assurance: 'computed exactly and unconditionally by our TypeScript enumeration of reduced forms and rechecked as the method says; diophantine.claim.verify re-counts the reduced forms independently' },
+          { artifactUris: resultUri === null ? [] : [resultUri], diagnostics, assurance: 'computed exactly and unconditionally by our TypeScript enumeration of reduced forms and rechecked as the method says; diophantine.claim.verify re-counts the reduced forms and re-composes the generators independently' },
         );
       }
       const pari = tools as PariTools;

@@ -97,6 +97,19 @@ describe.skipIf(GP === undefined)('agreement with PARI/GP', () => {
     });
   });
 
+  it('bezout: a x + b y = c is solvable exactly when PARI\'s gcd divides c', async () => {
+    const r = random(5);
+    const cases = Array.from({ length: 200 }, () => [BigInt(r(-5000, 5000)), BigInt(r(-5000, 5000)), BigInt(r(-50, 50))] as const).filter(([a, b]) => a !== 0n || b !== 0n);
+    const rows = await gp([`V=[${cases.map(([a, b]) => vec([a, b])).join(',')}];`], 'for(i=1,#V,jv(bezout(V[i][1],V[i][2])));');
+    cases.forEach(([a, b, c], i) => {
+      const [u, v, g] = (rows[i] ?? []).map(BigInt) as [bigint, bigint, bigint];
+      expect(a * u + b * v).toBe(g);
+      const ours = solveIntegerSystem([[a, b]], [c]);
+      expect(ours.outcome === 'SOLVED', `${a}x + ${b}y = ${c}`).toBe(c % g === 0n);
+      if (ours.outcome === 'SOLVED') expect(a * (ours.particular[0] as bigint) + b * (ours.particular[1] as bigint)).toBe(c);
+    });
+  });
+
   it('matsolvemod over Z: the same solvability, and our kernel basis has the Gram determinant of PARI\'s', async () => {
     const r = random(4);
     const systems = Array.from({ length: 150 }, () => {
