@@ -641,3 +641,6 @@ export {
   smallPrimes,
 } from './domains/numbers/index.js';
 export type { ArithmeticBudget, PrimePower } from './domains/numbers/index.js';
+
+export { MODULAR_CLAIM_SCHEMA_URI, MODULAR_CLAIM_SEMANTICS_URI, MODULAR_LIMITS, MODULAR_SOURCES, ModularClaimSchema, ModularFactorSchema } from './domains/numbers/index.js';
+export type { ModularClaim, ModularClaimKind, ModularFactor } from './domains/numbers/index.js';

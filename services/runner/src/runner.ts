@@ -8,6 +8,7 @@ import {
   GRAPH_WITNESS_SOURCE,
   LP_SOURCES,
   LP_TEXT_SOURCES,
+  MODULAR_SOURCES,
   JacobianError,
   createShardHandler,
   type ShardHandler,
@@ -69,6 +70,7 @@ import { countermodelCadicalProvider, countermodelZ3Provider } from './universal
 import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch } from './universal-algebra/countermodel.js';
 import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
+import { MODULAR_CAPABILITIES, MODULAR_TS_FILES } from './numbers/modular/modular-capabilities.js';
 import { RUNNER_VERSION } from './version.js';
 
 const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -235,6 +237,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const cbc = once(milpSolverProvider('cbc', health));
+  const modularTs = typescriptProvider('jacobian-modular-ts', MODULAR_TS_FILES, ['modular-inverse', 'crt-non-coprime', 'multiplicative-order', 'primitive-root', 'pohlig-hellman-bsgs-rho', 'tonelli-shanks-cipolla-hensel', 'kronecker-symbol'], [...MODULAR_SOURCES]);
   const glpk = once(milpSolverProvider('glpk', health));
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
@@ -278,6 +281,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
     capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
+    // Modular arithmetic on our own TypeScript (inverse, CRT, order, primitive root, discrete log, square roots, symbols).
+    ...MODULAR_CAPABILITIES.map((definition) => capabilityRegistration(modularTs, () => definition)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -25,3 +25,6 @@ export {
   smallPrimes,
 } from './arith.js';
 export type { ArithmeticBudget, PrimePower } from './arith.js';
+
+export { MODULAR_CLAIM_SCHEMA_URI, MODULAR_CLAIM_SEMANTICS_URI, MODULAR_LIMITS, MODULAR_SOURCES, ModularClaimSchema, ModularFactorSchema } from './modular.js';
+export type { ModularClaim, ModularClaimKind, ModularFactor } from './modular.js';

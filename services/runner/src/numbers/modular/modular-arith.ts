@@ -629,3 +629,12 @@ export function kroneckerByReciprocity(a: bigint, n: bigint): -1 | 0 | 1 {
   }
   return result as -1 | 1;
 }
+
+/** The Legendre symbol (a/p) by Euler's criterion a^((p−1)/2) mod p, for an odd prime p. */
+export function legendreByEuler(a: bigint, p: bigint): -1 | 0 | 1 {
+  const e = powMod(mod(a, p), (p - 1n) / 2n, p);
+  if (e === 0n) return 0;
+  if (e === 1n) return 1;
+  if (e === p - 1n) return -1;
+  throw new JacobianError('INTERNAL', "Euler's criterion gave neither ±1 nor 0: the modulus is not prime");
+}
