@@ -106,6 +106,13 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'modular.inverse.compute',
+  'modular.crt.solve',
+  'modular.order.compute',
+  'modular.primitive_root.compute',
+  'modular.discrete_log.solve',
+  'modular.sqrt.solve',
+  'modular.symbol.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -127,6 +134,7 @@ const CHECKER_CAPABILITIES = [
   'lattice.basis.verify',
   'lp.certificate.verify',
   'lp.farkas.verify',
+  'modular.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -43,7 +43,12 @@ const CheckResult = z.union([
 const VerifyInput = z
   .object({
     result_uri: ArtifactUriSchema.optional().describe('a claim stored by a modular producer (its output result_uri)'),
-    claim: ModularClaimSchema.optional().describe("a claim inline, as the producers' output `claim` prints it"),
+    // Loose here (the full union's JSON schema is too large for a catalog card), parsed whole in run().
+    claim: z
+      .object({ kind: z.enum(['INVERSE', 'CRT', 'ORDER', 'PRIMITIVE_ROOT', 'DISCRETE_LOG', 'SQRT', 'SYMBOL']) })
+      .passthrough()
+      .optional()
+      .describe("a claim inline, exactly as a modular producer's output `claim` prints it (kind, the inputs, outcome and certificate fields)"),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -151,7 +156,17 @@ export function verifyModularClaim(authority: CheckerAuthority): CapabilityDefin
         claim = payload;
         storedUri = artifact.uri;
       } else {
-        claim = input.claim as ModularClaim;
+        const parsed = ModularClaimSchema.safeParse(input.claim);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const path = ['payload', 'claim', ...(issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)))];
+          throw new JacobianError('INVALID_REQUEST', `${path.join('.')}: not a modular claim of kind ${input.claim?.kind ?? '?'}: ${issue?.message ?? 'invalid'} (rule modular-claim)`, {
+            path,
+            data: { rule: 'modular-claim' },
+            hint: "give the `claim` a modular producer printed, or its result_uri",
+          });
+        }
+        claim = parsed.data;
       }
       const identity = authority.identity();
       if (!isAuthorized(authority.authorization(), identity)) {
