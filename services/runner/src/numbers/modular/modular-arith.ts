@@ -425,13 +425,11 @@ export function cipolla(u: bigint, p: bigint, budget?: ArithmeticBudget): bigint
   u = mod(u, p);
   if (u === 0n) return 0n;
   let t = 0n;
-  let w = 0n;
-  for (;;) {
+  while (jacobi(t * t - u, p) !== -1) {
     tick(budget);
-    w = mod(t * t - u, p);
-    if (jacobi(w, p) === -1) break;
     t++;
   }
+  const w = mod(t * t - u, p);
   // (a + bω)(c + dω) = (ac + bd·w) + (ad + bc)ω.
   let ra = 1n;
   let rb = 0n;
