@@ -19,7 +19,10 @@
  * A prime above the deterministic Miller–Rabin bound (3.3·10^24) cannot be proven here: such a
  * claim is REJECTED with UNPROVEN_PRIME (not VERIFIED), never accepted on a probable prime.
  */
-import { isPrimeProven, ModularClaimSchema, powMod, type ModularClaim, type ModularFactor } from '@jacobian/shared';
+import { isPrimeProven, ModularClaimSchema, powMod as rawPowMod, type ModularClaim, type ModularFactor } from '@jacobian/shared';
+
+/** b^e reduced into [0, m): the shared powMod leaves b^0 = 1 unreduced when m = 1. */
+const powMod = (b: bigint, e: bigint, m: bigint): bigint => (m === 1n ? 0n : rawPowMod(b, e, m));
 
 export const ModularRejectionReason = {
   WRONG_VALUE: 'WRONG_VALUE',
