@@ -72,6 +72,7 @@ import { enumerateModelsCapability } from './universal-algebra/enumerate-models.
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { MODULAR_CAPABILITIES, MODULAR_TS_FILES } from './numbers/modular/modular-capabilities.js';
 import { RUNNER_VERSION } from './version.js';
+import { PRIMALITY_TS_FILES, PRIMALITY_TS_PROVIDER, PRIMALITY_TS_SHARED_SOURCES, primalityDecide } from './numbers/primality/primality-decide.js';
 
 const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -281,6 +282,10 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
     capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
+    // Primality with certificates: PARI/GP adds ECPP (primecert); ours gives small and Pratt certificates only.
+    capabilityRegistration(firstHealthyOf([pari, typescriptProvider(PRIMALITY_TS_PROVIDER, PRIMALITY_TS_FILES, ['primality-small-certificate', 'pratt-certificate', 'compositeness-witness'], [...PRIMALITY_TS_SHARED_SOURCES])], skipped), (runtime) =>
+      primalityDecide(runtime, { pari }),
+    ),
     // Modular arithmetic on our own TypeScript (inverse, CRT, order, primitive root, discrete log, square roots, symbols).
     ...MODULAR_CAPABILITIES.map((definition) => capabilityRegistration(modularTs, () => definition)),
     // Its own provider name: providers are probed once per name, each with its own file list.

@@ -106,6 +106,7 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'integer.primality.decide',
   'modular.inverse.compute',
   'modular.crt.solve',
   'modular.order.compute',
@@ -134,6 +135,8 @@ const CHECKER_CAPABILITIES = [
   'lattice.basis.verify',
   'lp.certificate.verify',
   'lp.farkas.verify',
+  'integer.primality.verify',
+  'integer.factorization.verify',
   'modular.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();

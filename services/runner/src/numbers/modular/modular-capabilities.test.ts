@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityResultSchema, MODULAR_CLAIM_SCHEMA_URI, ModularClaimSchema, type CapabilityResult, type InstalledCapability } from '@jacobian/shared';
 import { createCapabilityHarness, type CapabilityHarness } from '../../testing/fixtures.js';
-import { modularDiscreteLog, modularInverse, modularOrder, modularSqrt, modularSymbol, type ModularOutput } from './modular-capabilities.js';
+import { MODULAR_CAPABILITIES, type ModularOutput } from './modular-capabilities.js';
 
 function error(result: CapabilityResult) {
   expect(result.execution.status).toBe('ERROR');
@@ -15,7 +15,7 @@ describe('modular capabilities', () => {
   const installed: Record<string, InstalledCapability> = {};
   beforeAll(async () => {
     h = await createCapabilityHarness();
-    for (const definition of [modularInverse, modularOrder, modularDiscreteLog, modularSqrt, modularSymbol]) installed[definition.id] = h.install(definition);
+    for (const definition of MODULAR_CAPABILITIES) installed[definition.id] = h.install(definition);
   });
   afterAll(async () => {
     await h?.[Symbol.asyncDispose]();
