@@ -70,7 +70,7 @@ import { countermodelCadicalProvider, countermodelZ3Provider } from './universal
 import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch } from './universal-algebra/countermodel.js';
 import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
-import { MODULAR_CAPABILITIES, MODULAR_TS_FILES } from './numbers/modular/modular-capabilities.js';
+import { modularCapabilities, MODULAR_TS_FILES } from './numbers/modular/modular-capabilities.js';
 import { RUNNER_VERSION } from './version.js';
 import { PRIMALITY_TS_FILES, PRIMALITY_TS_PROVIDER, PRIMALITY_TS_SHARED_SOURCES, primalityDecide } from './numbers/primality/primality-decide.js';
 
@@ -287,7 +287,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
       primalityDecide(runtime, { pari }),
     ),
     // Modular arithmetic on our own TypeScript (inverse, CRT, order, primitive root, discrete log, square roots, symbols).
-    ...MODULAR_CAPABILITIES.map((definition) => capabilityRegistration(modularTs, () => definition)),
+    ...modularCapabilities({ pari }).map((definition) => capabilityRegistration(modularTs, () => definition)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

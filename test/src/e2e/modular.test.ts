@@ -55,6 +55,9 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ['modular.sqrt.solve', { a: '1', n: '24' }, { outcome: 'SOLVED', count: '8', roots: ['1', '5', '7', '11', '13', '17', '19', '23'] }],
   ['modular.sqrt.solve', { a: '5', n: '7' }, { outcome: 'NONE', failure: { rule: 'NON_RESIDUE', prime: '7', exponent: 1, valuation: 0 } }],
   ['modular.symbol.compute', { symbol: 'kronecker', a: '5', n: '-12' }, { value: -1 }],
+  // Primes above 3.3·10^24: certified (Pratt; ECPP from PARI's primecert for the 40-digit one) and the certificates replayed by the checker.
+  ['modular.primitive_root.compute', { n: '4000000000000000000017467' }, { outcome: 'FOUND', root: '2' }],
+  ['modular.sqrt.solve', { a: '4', n: '1000000000000000000000000000000000000003' }, { outcome: 'SOLVED', count: '2', roots: ['2', '1000000000000000000000000000000000000001'] }],
 ];
 
 describe('modular arithmetic through MCP', () => {

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { integerTextSchema } from './arith.js';
+import { PrimalityCertificateSchema } from './primality.js';
 
 export const MODULAR_LIMITS = {
   /** Digits of a, n and residues where no factoring is needed (inverse, CRT, Jacobi and Kronecker symbols). */
@@ -31,6 +32,18 @@ export const ModularFactorSchema = z.object({ prime: Pos, exponent: z.number().i
 export type ModularFactor = z.infer<typeof ModularFactorSchema>;
 const Factors = z.array(ModularFactorSchema).max(MODULAR_LIMITS.maxFactors);
 
+/**
+ * Primality certificates (small, Pratt or ECPP, see primality.ts) of the primes above the
+ * deterministic Miller–Rabin bound that the claim rests on; the checker replays them.
+ */
+const Certificates = {
+  prime_certificates: z
+    .array(z.object({ prime: Pos, certificate: PrimalityCertificateSchema }).strict())
+    .max(64)
+    .optional()
+    .describe('certificates of the primes above 3.3·10^24 used (replayed by the checker); a prime there without one is not proven'),
+};
+
 /** The order of g modulo p^k of n, factored: what a local logarithm is taken modulo. */
 const LocalOrder = z.object({ prime: Pos, exponent: z.number().int().min(1), order: Pos, order_factors: Factors }).strict();
 
@@ -46,22 +59,22 @@ const CrtClaim = z.discriminatedUnion('outcome', [
     .strict(),
 ]);
 const OrderClaim = z.discriminatedUnion('outcome', [
-  z.object({ kind: z.literal('ORDER'), a: Int, n: Pos, outcome: z.literal('FOUND'), order: Pos, order_factors: Factors }).strict(),
+  z.object({ kind: z.literal('ORDER'), a: Int, n: Pos, outcome: z.literal('FOUND'), order: Pos, order_factors: Factors, ...Certificates }).strict(),
   z.object({ kind: z.literal('ORDER'), a: Int, n: Pos, outcome: z.literal('NONE'), gcd: Pos }).strict(),
 ]);
 const PrimitiveRootClaim = z.discriminatedUnion('outcome', [
   z
-    .object({ kind: z.literal('PRIMITIVE_ROOT'), n: Pos, outcome: z.literal('FOUND'), root: NonNeg, least: z.boolean(), modulus_factors: Factors, phi_factors: Factors })
+    .object({ kind: z.literal('PRIMITIVE_ROOT'), n: Pos, outcome: z.literal('FOUND'), root: NonNeg, least: z.boolean(), modulus_factors: Factors, phi_factors: Factors, ...Certificates })
     .strict(),
-  z.object({ kind: z.literal('PRIMITIVE_ROOT'), n: Pos, outcome: z.literal('NONE'), modulus_factors: Factors }).strict(),
+  z.object({ kind: z.literal('PRIMITIVE_ROOT'), n: Pos, outcome: z.literal('NONE'), modulus_factors: Factors, ...Certificates }).strict(),
 ]);
 const DiscreteLogBase = { kind: z.literal('DISCRETE_LOG'), base: Int, target: Int, n: Pos };
 const DiscreteLogClaim = z.union([
-  z.object({ ...DiscreteLogBase, outcome: z.literal('SOLVED'), log: NonNeg, order: Pos, order_factors: Factors }).strict(),
+  z.object({ ...DiscreteLogBase, outcome: z.literal('SOLVED'), log: NonNeg, order: Pos, order_factors: Factors, ...Certificates }).strict(),
   z.object({ ...DiscreteLogBase, outcome: z.literal('NONE'), reason: z.literal('TARGET_NOT_UNIT'), gcd: Pos }).strict(),
-  z.object({ ...DiscreteLogBase, outcome: z.literal('NONE'), reason: z.literal('NOT_IN_SUBGROUP_LOCALLY'), local: LocalOrder }).strict(),
+  z.object({ ...DiscreteLogBase, outcome: z.literal('NONE'), reason: z.literal('NOT_IN_SUBGROUP_LOCALLY'), local: LocalOrder, ...Certificates }).strict(),
   z
-    .object({ ...DiscreteLogBase, outcome: z.literal('NONE'), reason: z.literal('INCOMPATIBLE_LOCAL_LOGS'), first: LocalOrder.extend({ log: NonNeg }), second: LocalOrder.extend({ log: NonNeg }) })
+    .object({ ...DiscreteLogBase, outcome: z.literal('NONE'), reason: z.literal('INCOMPATIBLE_LOCAL_LOGS'), first: LocalOrder.extend({ log: NonNeg }), second: LocalOrder.extend({ log: NonNeg }), ...Certificates })
     .strict(),
 ]);
 const SqrtFailureSchema = z
@@ -83,9 +96,10 @@ const SqrtClaim = z.discriminatedUnion('outcome', [
       roots: z.array(NonNeg).min(1).max(MODULAR_LIMITS.maxRoots),
       complete: z.boolean(),
       modulus_factors: Factors,
+      ...Certificates,
     })
     .strict(),
-  z.object({ kind: z.literal('SQRT'), a: Int, n: Pos, outcome: z.literal('NONE'), failure: SqrtFailureSchema }).strict(),
+  z.object({ kind: z.literal('SQRT'), a: Int, n: Pos, outcome: z.literal('NONE'), failure: SqrtFailureSchema, ...Certificates }).strict(),
 ]);
 const SymbolClaim = z
   .object({ kind: z.literal('SYMBOL'), symbol: z.enum(['legendre', 'jacobi', 'kronecker']), a: Int, n: Int, value: z.union([z.literal(-1), z.literal(0), z.literal(1)]) })
@@ -97,4 +111,4 @@ export type ModularClaim = z.infer<typeof ModularClaimSchema>;
 export type ModularClaimKind = ModularClaim['kind'];
 
 /** The files of this contract, for the SOURCE_TREE digest of a provider or checker built on it. */
-export const MODULAR_SOURCES: readonly string[] = ['./modular.ts', './arith.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)));
+export const MODULAR_SOURCES: readonly string[] = ['./modular.ts', './arith.ts', './primality.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)));

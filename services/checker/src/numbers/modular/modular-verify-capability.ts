@@ -32,7 +32,7 @@ const VERSION = '1.0.0';
 const KERNEL = { module: fileURLToPath(new URL('./modular-verify.kernel.ts', import.meta.url)), exportName: 'verifyModularKernel' };
 
 /** The files whose bytes form this checker's identity. */
-export const MODULAR_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./modular-verify.ts', import.meta.url)), KERNEL.module, RECORD_SOURCE, ...MODULAR_SOURCES];
+export const MODULAR_CHECKER_SOURCES: string[] = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./modular-verify.ts', import.meta.url)), fileURLToPath(new URL('../primality/primality-verify.ts', import.meta.url)), KERNEL.module, RECORD_SOURCE, ...MODULAR_SOURCES];
 
 const Path = z.array(z.union([z.string(), z.number().int()]));
 const CheckResult = z.union([
@@ -101,7 +101,7 @@ export function verifyModularClaim(authority: CheckerAuthority): CapabilityDefin
     version: VERSION,
     title: 'Verify a modular arithmetic claim by re-deriving it',
     description:
-      "Independently re-derives a claim of the modular producers (inverse, CRT, multiplicative order, primitive root, discrete logarithm, square roots, Legendre/Jacobi/Kronecker symbols) with the checker's own code: a·b ≡ 1 or a common divisor; every congruence and the lcm, or a conflicting pair; order minimality by a^(m/q) ≢ 1 on a factorization whose primes it proves; the primitive-root property (and leastness) on proven factorizations of n and φ(n), or Gauss's rule; g^x ≡ h with x below the proven exact order, or the local NONE certificate; every square root and their count recounted, or the Legendre-symbol obstruction (Euler's criterion); symbols recomputed. A prime above 3.3·10^24 cannot be proven here: REJECTED with UNPROVEN_PRIME. VERIFIED with a signed record, or REJECTED naming the part and rule.",
+      "Independently re-derives a claim of the modular producers (inverse, CRT, multiplicative order, primitive root, discrete logarithm, square roots, Legendre/Jacobi/Kronecker symbols) with the checker's own code: a·b ≡ 1 or a common divisor; every congruence and the lcm, or a conflicting pair; order minimality by a^(m/q) ≢ 1 on a factorization whose primes it proves; the primitive-root property (and leastness) on proven factorizations of n and φ(n), or Gauss's rule; g^x ≡ h with x below the proven exact order, or the local NONE certificate; every square root and their count recounted, or the Legendre-symbol obstruction (Euler's criterion); symbols recomputed. A prime above 3.3·10^24 must come with a primality certificate (small, Pratt or ECPP), replayed here; without one: REJECTED with UNPROVEN_PRIME. VERIFIED with a signed record, or REJECTED naming the part and rule.",
     tags: ['number-theory', 'modular-arithmetic', 'verification', 'checker', 'certificate'],
     keywords: [
       'verify a modular inverse',
@@ -138,7 +138,7 @@ export function verifyModularClaim(authority: CheckerAuthority): CapabilityDefin
     limits: { max_digits: MODULAR_LIMITS.maxDigits, max_roots: MODULAR_LIMITS.maxRoots, max_congruences: MODULAR_LIMITS.maxCongruences },
     checker: {
       checker_id: MODULAR_CHECKER_ID,
-      method: 'each claim re-derived from its certificate with the checker’s own exact integer code; primes proven by deterministic Miller–Rabin below 3.3·10^24, none accepted above',
+      method: 'each claim re-derived from its certificate with the checker’s own exact integer code; primes proven by deterministic Miller–Rabin below 3.3·10^24, above it only by a replayed primality certificate',
       source_files: MODULAR_CHECKER_SOURCES,
       configuration: { max_digits: MODULAR_LIMITS.maxDigits, prime_bound: '3317044064679887385961981', least_primitive_root_bound: 1_000_000 },
     },

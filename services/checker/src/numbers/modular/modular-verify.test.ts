@@ -96,6 +96,18 @@ describe('modular claim checks (own code)', () => {
     expect(checkModularClaim(claim)).toMatchObject({ accepted: false, reason_code: expect.stringMatching(/UNPROVEN_PRIME|NOT_PRIME/) as unknown });
   });
 
+  it('a prime above 3.3·10^24 is proven by the claim\'s primality certificate (replayed), and a tampered certificate is rejected', () => {
+    const p = '4000000000000000000017467';
+    const q = '2000000000000000000008733';
+    const pratt = { kind: 'pratt' as const, n: p, witness: '2', factors: [{ prime: '2', exponent: 1, certificate: { kind: 'small' as const, n: '2' } }, { prime: q, exponent: 1, certificate: { kind: 'small' as const, n: q } }] };
+    const claim: ModularClaim = { kind: 'PRIMITIVE_ROOT', n: p, outcome: 'FOUND', root: '2', least: true, modulus_factors: [f(p)], phi_factors: [f(2), f(q)] };
+    expect(checkModularClaim(claim)).toMatchObject({ accepted: false, reason_code: 'UNPROVEN_PRIME' });
+    expect(checkModularClaim({ ...claim, prime_certificates: [{ prime: p, certificate: pratt }] })).toMatchObject({ accepted: true });
+    // A Pratt certificate without the factor q of p − 1 does not replay.
+    const wrong = { ...pratt, factors: [pratt.factors[0] as (typeof pratt.factors)[number]] };
+    expect(checkModularClaim({ ...claim, prime_certificates: [{ prime: p, certificate: wrong }] })).toMatchObject({ accepted: false, reason_code: 'UNPROVEN_PRIME' });
+  });
+
   it('accepts and rejects on 100-digit moduli (inverse, CRT, symbols)', () => {
     const n = 10n ** 100n + 267n;
     const a = 123456789n ** 11n;

@@ -16,10 +16,13 @@
  *   the valuation, the residue mod 4 or 8);
  * - symbols: Legendre by Euler's criterion (p proven prime), Jacobi and Kronecker by our own loop.
  *
- * A prime above the deterministic Miller–Rabin bound (3.3·10^24) cannot be proven here: such a
- * claim is REJECTED with UNPROVEN_PRIME (not VERIFIED), never accepted on a probable prime.
+ * A prime above the deterministic Miller–Rabin bound (3.3·10^24) is proven only by a primality
+ * certificate in the claim (`prime_certificates`: small, Pratt or ECPP), replayed by the primality
+ * checker of this service; without one the claim is REJECTED with UNPROVEN_PRIME, never accepted
+ * on a probable prime.
  */
 import { isPrimeProven, ModularClaimSchema, powMod as rawPowMod, type ModularClaim, type ModularFactor } from '@jacobian/shared';
+import { checkPrimalityClaim } from '../primality/primality-verify.js';
 
 /** b^e reduced into [0, m): the shared powMod leaves b^0 = 1 unreduced when m = 1. */
 const powMod = (b: bigint, e: bigint, m: bigint): bigint => (m === 1n ? 0n : rawPowMod(b, e, m));
@@ -68,6 +71,24 @@ const short = (x: bigint | string): string => {
   return t.length > 60 ? `${t.slice(0, 25)}…(${t.length} digits)` : t;
 };
 
+/** Proves p prime or rejects: deterministic Miller–Rabin below 3.3·10^24, above it the claim's certificate replayed by the primality checker. */
+type Prover = (p: bigint, path: (string | number)[]) => void;
+
+let prove: Prover = () => undefined;
+
+function proverOf(claim: ModularClaim, tick: () => void): Prover {
+  const certificates = new Map(('prime_certificates' in claim ? (claim.prime_certificates ?? []) : []).map((c) => [c.prime, c.certificate]));
+  return (p, path) => {
+    const proven = isPrimeProven(p);
+    if (proven === true) return;
+    if (proven === false) reject(ModularRejectionReason.NOT_PRIME, `${short(p)} is not prime`, path, p);
+    const certificate = certificates.get(p.toString());
+    if (certificate === undefined) reject(ModularRejectionReason.UNPROVEN_PRIME, `${short(p)} is above the deterministic Miller–Rabin bound 3.3·10^24 and the claim carries no primality certificate of it`, path, p);
+    const replay = checkPrimalityClaim({ n: p.toString(), verdict: 'PRIME', certificate }, tick);
+    if (!replay.accepted) reject(ModularRejectionReason.UNPROVEN_PRIME, `the primality certificate of ${short(p)} does not replay: ${replay.reason_code}: ${replay.message}`.slice(0, 500), ['prime_certificates'], p);
+  };
+}
+
 /** The listed factorization multiplies to `value`, its primes increasing and each proven prime. */
 function checkFactorization(value: bigint, factors: readonly ModularFactor[], path: (string | number)[]): { prime: bigint; exponent: number }[] {
   let product = 1n;
@@ -76,9 +97,7 @@ function checkFactorization(value: bigint, factors: readonly ModularFactor[], pa
     const p = BigInt(f.prime);
     if (p <= last) reject(ModularRejectionReason.FACTORIZATION_MISMATCH, `the primes must be listed in increasing order, each once`, [...path, i, 'prime'], p);
     last = p;
-    const proven = isPrimeProven(p);
-    if (proven === false) reject(ModularRejectionReason.NOT_PRIME, `${short(p)} is not prime`, [...path, i, 'prime'], p);
-    if (proven === null) reject(ModularRejectionReason.UNPROVEN_PRIME, `${short(p)} is above the deterministic Miller–Rabin bound 3.3·10^24: the checker cannot prove it prime`, [...path, i, 'prime'], p);
+    prove(p, [...path, i, 'prime']);
     product *= p ** BigInt(f.exponent);
     return { prime: p, exponent: f.exponent };
   });
@@ -139,9 +158,7 @@ function kroneckerOwn(a: bigint, n: bigint): number {
 
 /** p^k divides n with p a proven prime. */
 function checkPrimePowerOfN(p: bigint, k: number, n: bigint, path: (string | number)[]): bigint {
-  const proven = isPrimeProven(p);
-  if (proven === false) reject(ModularRejectionReason.NOT_PRIME, `${short(p)} is not prime`, [...path, 'prime'], p);
-  if (proven === null) reject(ModularRejectionReason.UNPROVEN_PRIME, `${short(p)} is above 3.3·10^24: the checker cannot prove it prime`, [...path, 'prime'], p);
+  prove(p, [...path, 'prime']);
   const pk = p ** BigInt(k);
   if (n % pk !== 0n) reject(ModularRejectionReason.CERTIFICATE_INVALID, `${short(p)}^${k} does not divide n`, path, pk);
   return pk;
@@ -381,6 +398,8 @@ const METHODS: Record<ModularClaim['kind'], string> = {
 /** Check a modular claim (parsed again here: it crossed a process boundary). */
 export function checkModularClaim(raw: unknown, tick: () => void = () => undefined): ModularCheckResult {
   const claim = ModularClaimSchema.parse(raw);
+  // The checks are synchronous: the prover of this claim serves them for the duration of this call.
+  prove = proverOf(claim, tick);
   try {
     const message = checkClaim(claim, tick);
     return { accepted: true, message, method: METHODS[claim.kind] };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityResultSchema, MODULAR_CLAIM_SCHEMA_URI, ModularClaimSchema, type CapabilityResult, type InstalledCapability } from '@jacobian/shared';
 import { createCapabilityHarness, type CapabilityHarness } from '../../testing/fixtures.js';
-import { MODULAR_CAPABILITIES, type ModularOutput } from './modular-capabilities.js';
+import { modularCapabilities, type ModularOutput } from './modular-capabilities.js';
+import { certifyUnproven, computeModular } from './modular.kernel.js';
 
 function error(result: CapabilityResult) {
   expect(result.execution.status).toBe('ERROR');
@@ -15,7 +16,7 @@ describe('modular capabilities', () => {
   const installed: Record<string, InstalledCapability> = {};
   beforeAll(async () => {
     h = await createCapabilityHarness();
-    for (const definition of MODULAR_CAPABILITIES) installed[definition.id] = h.install(definition);
+    for (const definition of modularCapabilities()) installed[definition.id] = h.install(definition);
   });
   afterAll(async () => {
     await h?.[Symbol.asyncDispose]();
@@ -33,15 +34,23 @@ describe('modular capabilities', () => {
     expect(ModularClaimSchema.parse(stored.payload)).toEqual(out.claim);
   });
 
-  it('a prime above 3.3·10^24 is named in unproven_primes and the answer is HEURISTIC, not EXACT', async () => {
-    // p = 4000000000000000000017467 is prime above the deterministic bound; (p − 1)/2 is prime below it (proven).
+  it('a prime above 3.3·10^24 gets a primality certificate (Pratt: p − 1 = 2q factors), so the answer stays EXACT', async () => {
     const result = await run('modular.order.compute', { a: '2', n: '4000000000000000000017467' });
-    expect(result.execution.status).toBe('COMPLETED');
+    expect(result.execution.status, JSON.stringify(result.diagnostics)).toBe('COMPLETED');
     const out = result.output as ModularOutput;
-    expect(out.unproven_primes).toEqual(['4000000000000000000017467']);
-    expect(result.qualifiers).toContain('HEURISTIC');
-    expect(result.qualifiers).not.toContain('EXACT');
-    expect(result.assurance.basis).toContain('not proven');
+    expect(out.unproven_primes).toEqual([]);
+    expect(result.qualifiers).toEqual(['EXACT', 'DETERMINISTIC']);
+    expect(out.claim).toMatchObject({ prime_certificates: [{ prime: '4000000000000000000017467', certificate: { kind: 'pratt' } }] });
+  });
+
+  it('a prime that gets no certificate in time is named in unproven_primes: HEURISTIC, not EXACT', async () => {
+    const output = computeModular({ operation: 'order', a: '2', n: '4000000000000000000017467' }, {});
+    expect(output.unproven_primes).toEqual(['4000000000000000000017467']);
+    const late = await certifyUnproven(output, { pari: null, deadline: Date.now() - 1 });
+    expect(late.unproven_primes).toEqual(['4000000000000000000017467']);
+    expect(late.claim).not.toHaveProperty('prime_certificates');
+    const certified = await certifyUnproven(output, { pari: null, deadline: Date.now() + 30_000 });
+    expect(certified.unproven_primes).toEqual([]);
   });
 
   it.each([

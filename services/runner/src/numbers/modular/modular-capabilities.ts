@@ -22,7 +22,8 @@ import {
   type Qualifier,
 } from '@jacobian/shared';
 import { storeClaim } from '../../matrix/capability-support.js';
-import { ModularKernelOutput, type ModularKernelInput } from './modular.kernel.js';
+import type { PariTools } from '../../providers/pari.js';
+import { ModularKernelOutput, type ModularKernelInput, type ModularKernelRequest } from './modular.kernel.js';
 
 const VERSION = '1.0.0';
 const KERNEL = { module: fileURLToPath(new URL('./modular.kernel.ts', import.meta.url)), exportName: 'modularKernel' };
@@ -37,7 +38,11 @@ export const ModularOutput = z
   .object({
     outcome: z.string().describe('INVERTIBLE / SOLVED / FOUND / VALUE, or NONE / INCONSISTENT with the certificate in the claim'),
     answer: z.string().describe('the answer in words'),
-    claim: ModularClaimSchema.describe('the answer with its certificate, as stored for modular.claim.verify'),
+    // Loose in the descriptor (the full union with primality certificates is too large for a catalog card); the kernel's claim is parsed whole before it is returned.
+    claim: z
+      .object({ kind: z.enum(['INVERSE', 'CRT', 'ORDER', 'PRIMITIVE_ROOT', 'DISCRETE_LOG', 'SQRT', 'SYMBOL']) })
+      .passthrough()
+      .describe('the answer with its certificate (factorizations, NONE certificates, primality certificates of primes above 3.3·10^24), as stored for modular.claim.verify'),
     unproven_primes: z.array(z.string()).describe('primes used that passed Baillie–PSW only (above 3.3·10^24); empty when every prime used is proven'),
     method: z.string(),
     result_uri: z.string().nullable().describe('the stored claim, to pass to modular.claim.verify; null when not retained'),
@@ -64,7 +69,12 @@ function outcomeOf(claim: ModularClaim): string {
   return 'outcome' in claim ? claim.outcome : 'VALUE';
 }
 
-function define<I>(spec: Spec<I>): CapabilityDefinition<I, ModularOutput> {
+/** PARI/GP as its probe found it (tools absent when gp is not installed or failed its probe): ECPP certificates for large primes. */
+export interface ModularOptions {
+  readonly pari?: { readonly tools: PariTools | undefined } | undefined;
+}
+
+function define<I>(spec: Spec<I>, options: ModularOptions = {}): CapabilityDefinition<I, ModularOutput> {
   return {
     id: spec.id,
     version: VERSION,
@@ -88,7 +98,8 @@ function define<I>(spec: Spec<I>): CapabilityDefinition<I, ModularOutput> {
     limits: { max_digits: MODULAR_LIMITS.maxDigits, max_factored_digits: MODULAR_LIMITS.maxFactoredDigits, max_congruences: MODULAR_LIMITS.maxCongruences, max_roots: MODULAR_LIMITS.maxRoots },
     async run(input, context) {
       spec.validate?.(input);
-      const { claim, unproven_primes, method } = ModularKernelOutput.parse(await runKernel(context, KERNEL, spec.kernelInput(input)));
+      const request: ModularKernelRequest = { request: spec.kernelInput(input), pari: options.pari?.tools ?? null, memory_mb: context.budget.memory_mb };
+      const { claim, unproven_primes, method } = ModularKernelOutput.parse(await runKernel(context, KERNEL, request));
       const diagnostics: Diagnostic[] = [];
       const resultUri = await storeClaim(
         { schema_uri: MODULAR_CLAIM_SCHEMA_URI, semantics_uri: MODULAR_CLAIM_SEMANTICS_URI, payload: claim, parents: [], summary: { kind: claim.kind, outcome: outcomeOf(claim) } },
@@ -129,7 +140,9 @@ const factorsText = (fs: readonly { prime: string; exponent: number }[]): string
 // ---------------------------------------------------------------------------------------------
 
 const InverseInput = z.object({ a: Int.describe('the integer to invert'), n: Pos.describe('the modulus n ≥ 1') }).strict();
-export const modularInverse = define<z.infer<typeof InverseInput>>({
+const modularInverse = (options: ModularOptions) =>
+  define<z.infer<typeof InverseInput>>(
+  {
   id: 'modular.inverse.compute',
   title: 'Modular inverse a⁻¹ mod n',
   description:
@@ -144,7 +157,9 @@ export const modularInverse = define<z.infer<typeof InverseInput>>({
   scope: 'Covers exactly the given a and n.',
   kernelInput: (input) => ({ operation: 'inverse', a: input.a, n: input.n }),
   answer: (c) => (c.kind === 'INVERSE' && c.outcome === 'INVERTIBLE' ? `${c.a}⁻¹ ≡ ${c.inverse} (mod ${c.n})` : c.kind === 'INVERSE' && c.outcome === 'NONE' ? `${c.a} has no inverse modulo ${c.n}: gcd = ${c.gcd}` : ''),
-});
+  },
+  options,
+);
 
 const CrtInput = z
   .object({
@@ -155,7 +170,9 @@ const CrtInput = z
       .describe('the system x ≡ r_i (mod m_i); the moduli need not be pairwise coprime'),
   })
   .strict();
-export const modularCrt = define<z.infer<typeof CrtInput>>({
+const modularCrt = (options: ModularOptions) =>
+  define<z.infer<typeof CrtInput>>(
+  {
   id: 'modular.crt.solve',
   title: 'Chinese remainder theorem: solve x ≡ r_i (mod m_i)',
   description:
@@ -175,10 +192,14 @@ export const modularCrt = define<z.infer<typeof CrtInput>>({
       : c.outcome === 'SOLVED'
         ? `x ≡ ${c.residue} (mod ${c.modulus}) is the whole solution set of the ${c.congruences.length} congruence(s)`
         : `no solution: congruences ${c.first} and ${c.second} disagree modulo gcd = ${c.gcd}`,
-});
+  },
+  options,
+);
 
 const OrderInput = z.object({ a: FactoredInt.describe('the residue a'), n: FactoredPos.describe('the modulus n ≥ 1 (it is factored)') }).strict();
-export const modularOrder = define<z.infer<typeof OrderInput>>({
+const modularOrder = (options: ModularOptions) =>
+  define<z.infer<typeof OrderInput>>(
+  {
   id: 'modular.order.compute',
   title: 'Multiplicative order of a modulo n',
   description:
@@ -194,10 +215,14 @@ export const modularOrder = define<z.infer<typeof OrderInput>>({
   kernelInput: (input) => ({ operation: 'order', a: input.a, n: input.n }),
   answer: (c) =>
     c.kind !== 'ORDER' ? '' : c.outcome === 'FOUND' ? `ord_${c.n}(${c.a}) = ${c.order} = ${factorsText(c.order_factors)}` : `${c.a} is not a unit modulo ${c.n} (gcd ${c.gcd}): it has no multiplicative order`,
-});
+  },
+  options,
+);
 
 const PrimitiveRootInput = z.object({ n: FactoredPos.describe('the modulus n ≥ 1 (it is factored)') }).strict();
-export const modularPrimitiveRoot = define<z.infer<typeof PrimitiveRootInput>>({
+const modularPrimitiveRoot = (options: ModularOptions) =>
+  define<z.infer<typeof PrimitiveRootInput>>(
+  {
   id: 'modular.primitive_root.compute',
   title: 'Least primitive root modulo n',
   description:
@@ -217,7 +242,9 @@ export const modularPrimitiveRoot = define<z.infer<typeof PrimitiveRootInput>>({
       : c.outcome === 'FOUND'
         ? `the least primitive root modulo ${c.n} is ${c.root}; φ(${c.n}) = ${factorsText(c.phi_factors)}`
         : `there is no primitive root modulo ${c.n} = ${factorsText(c.modulus_factors)}: n is not 1, 2, 4, p^k or 2p^k`,
-});
+  },
+  options,
+);
 
 const DiscreteLogInput = z
   .object({
@@ -226,7 +253,9 @@ const DiscreteLogInput = z
     n: FactoredPos.describe('the modulus n ≥ 1 (it is factored)'),
   })
   .strict();
-export const modularDiscreteLog = define<z.infer<typeof DiscreteLogInput>>({
+const modularDiscreteLog = (options: ModularOptions) =>
+  define<z.infer<typeof DiscreteLogInput>>(
+  {
   id: 'modular.discrete_log.solve',
   title: 'Discrete logarithm: the least x with g^x ≡ h (mod n)',
   description:
@@ -254,7 +283,9 @@ export const modularDiscreteLog = define<z.infer<typeof DiscreteLogInput>>({
     if (c.reason === 'NOT_IN_SUBGROUP_LOCALLY') return `no solution: modulo ${c.local.prime}^${c.local.exponent} the target is not a power of the base (of order ${c.local.order} there)`;
     return `no solution: modulo ${c.first.prime}^${c.first.exponent} x ≡ ${c.first.log} (mod ${c.first.order}) and modulo ${c.second.prime}^${c.second.exponent} x ≡ ${c.second.log} (mod ${c.second.order}), which disagree`;
   },
-});
+  },
+  options,
+);
 
 const SqrtInput = z
   .object({
@@ -263,7 +294,9 @@ const SqrtInput = z
     max_roots: z.number().int().min(1).max(MODULAR_LIMITS.maxRoots).optional().describe('list at most this many roots (default 100); the count is always exact'),
   })
   .strict();
-export const modularSqrt = define<z.infer<typeof SqrtInput>>({
+const modularSqrt = (options: ModularOptions) =>
+  define<z.infer<typeof SqrtInput>>(
+  {
   id: 'modular.sqrt.solve',
   title: 'Square roots modulo n: x² ≡ a (mod n)',
   description:
@@ -285,7 +318,9 @@ export const modularSqrt = define<z.infer<typeof SqrtInput>>({
     const why = f.rule === 'NON_RESIDUE' ? 'its unit part is a quadratic non-residue (Legendre symbol −1)' : f.rule === 'ODD_VALUATION' ? `a has odd valuation ${f.valuation}` : `its unit part is not ${f.rule === 'NOT_1_MOD_4' ? '1 mod 4' : '1 mod 8'}`;
     return `x² ≡ ${c.a} (mod ${c.n}) has no solution: modulo ${f.prime}^${f.exponent} ${why}`;
   },
-});
+  },
+  options,
+);
 
 const SymbolInput = z
   .object({
@@ -294,7 +329,9 @@ const SymbolInput = z
     n: Int.describe('the bottom entry n'),
   })
   .strict();
-export const modularSymbol = define<z.infer<typeof SymbolInput>>({
+const modularSymbol = (options: ModularOptions) =>
+  define<z.infer<typeof SymbolInput>>(
+  {
   id: 'modular.symbol.compute',
   title: 'Legendre, Jacobi and Kronecker symbols (a/n)',
   description:
@@ -318,10 +355,14 @@ export const modularSymbol = define<z.infer<typeof SymbolInput>>({
   },
   kernelInput: (input) => ({ operation: 'symbol', symbol: input.symbol, a: input.a, n: input.n }),
   answer: (c) => (c.kind === 'SYMBOL' ? `the ${c.symbol[0]?.toUpperCase()}${c.symbol.slice(1)} symbol (${c.a}/${c.n}) = ${c.value}` : ''),
-});
+  },
+  options,
+);
 
-/** Every modular producer, in catalog order. */
-export const MODULAR_CAPABILITIES: readonly CapabilityDefinition<never, ModularOutput>[] = [modularInverse, modularCrt, modularOrder, modularPrimitiveRoot, modularDiscreteLog, modularSqrt, modularSymbol] as CapabilityDefinition<never, ModularOutput>[];
+/** Every modular producer, in catalog order; `pari` (its probe) lends ECPP to the certification of large primes. */
+export function modularCapabilities(options: ModularOptions = {}): CapabilityDefinition<never, ModularOutput>[] {
+  return [modularInverse, modularCrt, modularOrder, modularPrimitiveRoot, modularDiscreteLog, modularSqrt, modularSymbol].map((make) => make(options) as CapabilityDefinition<never, ModularOutput>);
+}
 
 /** The files of our modular code, for the provider's SOURCE_TREE digest (with MODULAR_SOURCES). */
-export const MODULAR_TS_FILES = ['./numbers/modular/modular-capabilities.ts', './numbers/modular/modular.kernel.ts', './numbers/modular/modular-arith.ts', './matrix/capability-support.ts'];
+export const MODULAR_TS_FILES = ['./numbers/modular/modular-capabilities.ts', './numbers/modular/modular.kernel.ts', './numbers/modular/modular-arith.ts', './matrix/capability-support.ts', './numbers/primality/certify.ts', './numbers/primality/replay.ts', './numbers/primality/pari-ecpp.ts'];

@@ -5,7 +5,9 @@
  * Baillie–PSW only (above the deterministic Miller–Rabin bound).
  */
 import { z } from 'zod';
-import { JacobianError, ModularClaimSchema, type ArithmeticBudget, type KernelContext, type ModularClaim, type PrimePower } from '@jacobian/shared';
+import { JacobianError, ModularClaimSchema, toAppError, type ArithmeticBudget, type KernelContext, type ModularClaim, type PrimalityCertificate, type PrimePower } from '@jacobian/shared';
+import type { PariTools } from '../../providers/pari.js';
+import { certifyPrime } from '../primality/certify.js';
 import { crt, discreteLog, inverseMod, kronecker, kroneckerByReciprocity, legendreByEuler, multiplicativeOrder, primitiveRoot, sqrtMod, type LocalLog } from './modular-arith.js';
 
 const Text = z.string();
@@ -123,6 +125,39 @@ export function computeModular(input: ModularKernelInput, budget: ArithmeticBudg
   }
 }
 
-export function modularKernel(raw: unknown, ctx: KernelContext): ModularKernelOutput {
-  return computeModular(ModularKernelInput.parse(raw), { deadline: ctx.deadline, signal: ctx.signal });
+/** What the kernel is sent: the request, and PARI/GP's tools (for ECPP certificates) when the probe found them. */
+export interface ModularKernelRequest {
+  request: unknown;
+  pari: PariTools | null;
+  memory_mb: number;
+}
+
+/**
+ * Certificates for the primes above the deterministic bound that an answer rests on (certifyPrime:
+ * Pratt, or PARI's ECPP when gp is present; each replayed by our code before it is kept), within
+ * half the time left; a prime that gets none stays in unproven_primes.
+ */
+export async function certifyUnproven(output: ModularKernelOutput, deps: { pari: PariTools | null; memoryMb?: number; deadline: number; signal?: AbortSignal }): Promise<ModularKernelOutput> {
+  if (output.unproven_primes.length === 0 || !('outcome' in output.claim)) return output;
+  const deadline = Date.now() + Math.max(0, (deps.deadline - Date.now()) / 2);
+  const certificates: { prime: string; certificate: PrimalityCertificate }[] = [];
+  const still: string[] = [];
+  for (const prime of output.unproven_primes) {
+    try {
+      certificates.push({ prime, certificate: await certifyPrime(BigInt(prime), { pari: deps.pari ?? undefined, deadline, signal: deps.signal, memoryMb: deps.memoryMb }) });
+    } catch (error) {
+      const cause = toAppError(error);
+      if (cause.code !== 'EXECUTION_TIMEOUT' && cause.code !== 'PROVIDER_FAILED') throw cause;
+      still.push(prime);
+    }
+  }
+  if (certificates.length === 0) return output;
+  const claim = ModularClaimSchema.parse({ ...output.claim, prime_certificates: certificates });
+  const how = certificates.map((c) => c.certificate.kind).join(', ');
+  return { claim, unproven_primes: still, method: `${output.method}; ${certificates.length} prime(s) above 3.3·10^24 certified (${how}), each certificate replayed by our code` };
+}
+
+export async function modularKernel(raw: ModularKernelRequest, ctx: KernelContext): Promise<ModularKernelOutput> {
+  const output = computeModular(ModularKernelInput.parse(raw.request), { deadline: ctx.deadline, signal: ctx.signal });
+  return certifyUnproven(output, { pari: raw.pari, memoryMb: raw.memory_mb, deadline: ctx.deadline, signal: ctx.signal });
 }
