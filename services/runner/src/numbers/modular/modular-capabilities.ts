@@ -14,7 +14,6 @@ import {
   MODULAR_CLAIM_SCHEMA_URI,
   MODULAR_CLAIM_SEMANTICS_URI,
   MODULAR_LIMITS,
-  ModularClaimSchema,
   runKernel,
   type CapabilityDefinition,
   type Diagnostic,
