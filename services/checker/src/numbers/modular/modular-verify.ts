@@ -406,5 +406,7 @@ export function checkModularClaim(raw: unknown, tick: () => void = () => undefin
   } catch (error) {
     if (error instanceof Rejection) return { accepted: false, reason_code: error.reason, message: error.message, path: error.path, witness: error.witness };
     throw error;
+  } finally {
+    prove = () => undefined;
   }
 }
