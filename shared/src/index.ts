@@ -715,3 +715,6 @@ export {
 export type { EllipticCurveClaim, EllipticCurveClaimInput } from './domains/numbers/index.js';
 export { NUMBER_FIELD_LIMITS, NumberFieldPolynomialSchema, qpolyAdd, qpolyCompose, qpolyEq, qpolyIsZero, qpolyMod, qpolyMul, qpolyNeg, QPOLY_X } from './domains/numbers/index.js';
 export type { QPolynomial } from './domains/numbers/index.js';
+
+export { MODULAR_CLAIM_SCHEMA_URI, MODULAR_CLAIM_SEMANTICS_URI, MODULAR_LIMITS, MODULAR_SOURCES, ModularClaimSchema, ModularFactorSchema } from './domains/numbers/index.js';
+export type { ModularClaim, ModularClaimKind, ModularFactor } from './domains/numbers/index.js';

@@ -49,6 +49,7 @@ import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUn
 import { PROPOSITIONAL_CHECKER_SOURCES, PROPOSITIONAL_VERIFY_CAPABILITY_ID, verifyPropositional } from './propositional/propositional-verify.js';
 import { FACTORIZATION_VERIFY_CAPABILITY_ID, PRIMALITY_CHECKER_SOURCES, PRIMALITY_VERIFY_CAPABILITY_ID, verifyIntegerFactorization, verifyPrimality } from './numbers/primality/primality-verify-capability.js';
 import { DIOPHANTINE_CHECKER_SOURCES, DIOPHANTINE_VERIFY_CAPABILITY_ID, verifyDiophantineClaim } from './numbers/diophantine/diophantine-verify-capability.js';
+import { MODULAR_CHECKER_SOURCES, MODULAR_VERIFY_CAPABILITY_ID, verifyModularClaim } from './numbers/modular/modular-verify-capability.js';
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface CheckerOptions {
@@ -114,9 +115,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...PRIMALITY_CHECKER_SOURCES,
             ...DIOPHANTINE_CHECKER_SOURCES,
             ...ELLIPTIC_CHECKER_SOURCES,
+            ...MODULAR_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check', 'lp-certificate-check', 'lp-farkas-check', 'primality-certificate-replay', 'integer-factorization-check', 'diophantine-claim-check', 'elliptic-curve-claim-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check', 'lp-certificate-check', 'lp-farkas-check', 'primality-certificate-replay', 'integer-factorization-check', 'diophantine-claim-check', 'elliptic-curve-claim-check', 'modular-claim-rederivation'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -156,6 +158,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyIntegerFactorization(authority(FACTORIZATION_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyDiophantineClaim(authority(DIOPHANTINE_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyEllipticCurveClaim(authority(ELLIPTIC_CLAIM_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyModularClaim(authority(MODULAR_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

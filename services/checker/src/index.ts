@@ -4,3 +4,4 @@ export { checkMaximumInducedTreeClaim, exhaustiveMaximumInducedTree, EXHAUSTIVE_
 export { checkDrat } from './sat/drat-check.js';
 export { checkLpCertificateClaim } from './lp/lp-certificate-verify.js';
 export { checkFactorizationClaim, checkPrimalityClaim, PrimalityRejectionReason } from './numbers/primality/primality-verify.js';
+export { checkModularClaim, ModularRejectionReason, type ModularCheckResult } from './numbers/modular/modular-verify.js';

@@ -8,6 +8,7 @@ import {
   GRAPH_WITNESS_SOURCE,
   LP_SOURCES,
   LP_TEXT_SOURCES,
+  MODULAR_SOURCES,
   JacobianError,
   createShardHandler,
   type ShardHandler,
@@ -70,6 +71,7 @@ import { countermodelCadicalProvider, countermodelZ3Provider } from './universal
 import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch } from './universal-algebra/countermodel.js';
 import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
+import { modularCapabilities, MODULAR_TS_FILES } from './numbers/modular/modular-capabilities.js';
 import { RUNNER_VERSION } from './version.js';
 import { PRIMALITY_TS_FILES, PRIMALITY_TS_PROVIDER, PRIMALITY_TS_SHARED_SOURCES, primalityDecide } from './numbers/primality/primality-decide.js';
 import { classGroupCompute } from './numbers/diophantine/class-group-capability.js';
@@ -243,6 +245,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const cbc = once(milpSolverProvider('cbc', health));
+  const modularTs = typescriptProvider('jacobian-modular-ts', MODULAR_TS_FILES, ['modular-inverse', 'crt-non-coprime', 'multiplicative-order', 'primitive-root', 'pohlig-hellman-bsgs-rho', 'tonelli-shanks-cipolla-hensel', 'kronecker-symbol'], [...MODULAR_SOURCES]);
   const glpk = once(milpSolverProvider('glpk', health));
   const diophantineTs = once(diophantineTsProvider());
   return [
@@ -300,6 +303,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(firstHealthyOf([pari, typescriptProvider(PRIMALITY_TS_PROVIDER, PRIMALITY_TS_FILES, ['primality-small-certificate', 'pratt-certificate', 'compositeness-witness'], [...PRIMALITY_TS_SHARED_SOURCES])], skipped), (runtime) =>
       primalityDecide(runtime, { pari }),
     ),
+    // Modular arithmetic on our own TypeScript (inverse, CRT, order, primitive root, discrete log, square roots, symbols).
+    ...modularCapabilities({ pari }).map((definition) => capabilityRegistration(modularTs, () => definition)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

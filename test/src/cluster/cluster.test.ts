@@ -118,6 +118,13 @@ const RUNNER_CAPABILITIES = [
   'elliptic_curve.invariants.compute',
   'elliptic_curve.torsion.compute',
   'elliptic_curve.rank.bound',
+  'modular.inverse.compute',
+  'modular.crt.solve',
+  'modular.order.compute',
+  'modular.primitive_root.compute',
+  'modular.discrete_log.solve',
+  'modular.sqrt.solve',
+  'modular.symbol.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -143,6 +150,7 @@ const CHECKER_CAPABILITIES = [
   'integer.factorization.verify',
   'diophantine.claim.verify',
   'elliptic_curve.claim.verify',
+  'modular.claim.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

@@ -93,3 +93,6 @@ export {
 export type { EllipticCurveClaim, EllipticCurveClaimInput } from './elliptic-claim.js';
 export { NUMBER_FIELD_LIMITS, NumberFieldPolynomialSchema, qpolyAdd, qpolyCompose, qpolyEq, qpolyIsZero, qpolyMod, qpolyMul, qpolyNeg, X as QPOLY_X } from './number-field.js';
 export type { QPolynomial } from './number-field.js';
+
+export { MODULAR_CLAIM_SCHEMA_URI, MODULAR_CLAIM_SEMANTICS_URI, MODULAR_LIMITS, MODULAR_SOURCES, ModularClaimSchema, ModularFactorSchema } from './modular.js';
+export type { ModularClaim, ModularClaimKind, ModularFactor } from './modular.js';
