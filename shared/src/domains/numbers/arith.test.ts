@@ -15,6 +15,7 @@ import {
   modInverse,
   perfectPowerRoot,
   pollardRhoBrent,
+  powMod,
   smallPrimes,
 } from './arith.js';
 
@@ -55,6 +56,11 @@ describe('Euclid, inverses and roots', () => {
     const K = BigInt(k);
     expect(r ** K <= n && (r + 1n) ** K > n).toBe(true);
     if (k === 2) expect(isqrt(n)).toBe(r);
+  });
+  it('powers reduce into [0, m), also modulo 1', () => {
+    expect(powMod(5n, 0n, 1n)).toBe(0n);
+    expect(powMod(-2n, 3n, 7n)).toBe(6n);
+    expect(powMod(3n, 0n, 7n)).toBe(1n);
   });
   it('perfect powers with their largest exponent', () => {
     expect(perfectPowerRoot(2n ** 60n)).toEqual({ base: 2n, exponent: 60 });

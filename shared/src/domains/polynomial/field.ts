@@ -189,8 +189,9 @@ export function isProbablePrime(n: bigint): boolean {
   return true;
 }
 
+/** base^exponent reduced into [0, modulus) (exponent ≥ 0, modulus ≥ 1). */
 export function powMod(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  let result = 1n;
+  let result = 1n % modulus;
   base %= modulus;
   if (base < 0n) base += modulus;
   while (exponent > 0n) {

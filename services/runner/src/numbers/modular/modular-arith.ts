@@ -15,13 +15,10 @@ import {
   jacobi,
   mod,
   modInverse,
-  powMod as rawPowMod,
+  powMod,
   type ArithmeticBudget,
   type PrimePower,
 } from '@jacobian/shared';
-
-/** b^e reduced into [0, m): the shared powMod leaves b^0 = 1 unreduced when m = 1. */
-const powMod = (b: bigint, e: bigint, m: bigint): bigint => (m === 1n ? 0n : rawPowMod(b, e, m));
 
 /** An exact recheck of an answer: a failure is our bug, not an answer. */
 function recheck(ok: boolean, what: string): void {
