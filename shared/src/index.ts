@@ -641,3 +641,28 @@ export {
   smallPrimes,
 } from './domains/numbers/index.js';
 export type { ArithmeticBudget, PrimePower } from './domains/numbers/index.js';
+
+export {
+  canonicalRecurrenceClaim,
+  CFiniteRecurrenceSchema,
+  denominatorLcm,
+  describeRecurrence,
+  formatSequenceTerm,
+  parseRecurrence,
+  parseSequenceTerm,
+  parseSequenceTerms,
+  PRecursiveRecurrenceSchema,
+  RecurrenceClaimInputSchema,
+  RecurrenceClaimSchema,
+  recurrenceOrder,
+  RecurrenceSchema,
+  recurrenceToJson,
+  SEQUENCE_CLAIM_SCHEMA_URI,
+  SEQUENCE_CLAIM_SEMANTICS_URI,
+  SEQUENCE_LIMITS,
+  SEQUENCE_SOURCES,
+  SequenceRule,
+  SequenceSchema,
+  SequenceTermSchema,
+} from './domains/sequence/index.js';
+export type { Recurrence, RecurrenceClaim, RecurrenceClaimInput, RecurrenceInput, Sequence, SequenceInput, SequenceTerm } from './domains/sequence/index.js';

@@ -57,6 +57,7 @@ import type { HealthCache } from './providers/health-cache.js';
 import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resultantCompute } from './polynomial/algebra-capabilities.js';
 import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
+import { sequenceGeneratingFunction, sequenceRecurrenceEvaluate, sequenceRecurrenceGuess, sequenceTransformCompute, sequenceTsProvider } from './sequence/sequence-capabilities.js';
 import { singularProvider } from './providers/singular.js';
 import { pariProvider } from './providers/pari.js';
 import { milpSolverProvider } from './providers/milp-solvers.js';
@@ -236,6 +237,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const cbc = once(milpSolverProvider('cbc', health));
   const glpk = once(milpSolverProvider('glpk', health));
+  const sequenceTs = once(sequenceTsProvider());
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -278,6 +280,11 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
     capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
+    // Sequences: recurrence guessing, extension, transforms, generating functions, exact over Q.
+    capabilityRegistration(sequenceTs, () => sequenceRecurrenceGuess),
+    capabilityRegistration(sequenceTs, () => sequenceRecurrenceEvaluate),
+    capabilityRegistration(sequenceTs, () => sequenceTransformCompute),
+    capabilityRegistration(sequenceTs, () => sequenceGeneratingFunction),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(
