@@ -106,6 +106,10 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'sequence.recurrence.guess',
+  'sequence.recurrence.evaluate',
+  'sequence.transform.compute',
+  'sequence.generating_function.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -127,6 +131,7 @@ const CHECKER_CAPABILITIES = [
   'lattice.basis.verify',
   'lp.certificate.verify',
   'lp.farkas.verify',
+  'sequence.recurrence.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';
