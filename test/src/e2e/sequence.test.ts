@@ -155,4 +155,16 @@ describe('sequences through MCP', () => {
     const { result } = await mathRun(connection.client, { capability_id: 'sequence.generating_function.compute', mode: 'EXPLORE', payload: { sequence: { terms: ['0', '1', '1', '3'] }, recurrence: { kind: 'c-finite', coefficients: ['1', '1'], valid_from: 2 } } });
     expect(result.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'sequence', 'terms', 3] });
   });
+
+  it('bad requests are INVALID_REQUEST naming the field and the rule; evaluation stops where p_0(n) = 0', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
+    const call = async (capabilityId: string, payload: Record<string, unknown>) => (await mathRun(connection.client, { capability_id: capabilityId, mode: 'EXPLORE', payload })).result;
+    const noOrder = await call('sequence.recurrence.guess', { sequence: { terms: ['1', '2', '3'] }, kind: 'p-recursive', degree: 1 });
+    expect(noOrder.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'order'] });
+    const badTerm = await call('sequence.recurrence.guess', { sequence: { terms: ['1', '2/0', '3'] } });
+    expect(badTerm.diagnostics[0]).toMatchObject({ code: 'INVALID_REQUEST', path: ['payload', 'sequence', 'terms', 1] });
+    expect(badTerm.diagnostics[0]?.message).toContain('denominator 0');
+    const vanishing = await call('sequence.recurrence.evaluate', { sequence: { terms: ['1'] }, recurrence: { kind: 'p-recursive', order: 1, degree: 1, coefficients: [['-3', '1'], ['-1']], valid_from: 1 }, count: 6 });
+    expect(vanishing.execution.status).toBe('ERROR');
+    expect(vanishing.diagnostics[0]?.message).toMatch(/^p_0\(3\) = 0: the recurrence does not determine a\(3\); 2 terms were computed before it/);
+  });
 });

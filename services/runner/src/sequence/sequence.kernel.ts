@@ -3,7 +3,7 @@
  * boundary as JSON and are read again here; the work polls the deadline and stops with
  * EXECUTION_TIMEOUT (nothing concluded).
  */
-import { formatSequenceTerm, JacobianError, parseRecurrence, parseSequenceTerms, type KernelContext, type RecurrenceInput, type SequenceTerm } from '@jacobian/shared';
+import { formatSequenceTerm, JacobianError, parseRecurrence, parseSequenceTerms, RecurrenceSchema, type KernelContext, type SequenceTerm } from '@jacobian/shared';
 import type { Checkpoint } from '../matrix/engine.js';
 import { berlekampMassey, extendByRecurrence, firstFailure, guessPRecursive, rationalGeneratingFunction, seriesOfRational, transform, type TransformName } from './recurrence.js';
 
@@ -35,9 +35,9 @@ export function guessKernel(input: { terms: SequenceTerm[]; offset: number; kind
   return { c_finite: null, p_recursive: { basis: guess.basis.map((v) => v.map((p) => p.map(formatSequenceTerm))), equations: guess.equations, unknowns: guess.unknowns, rank: guess.rank } };
 }
 
-export function evaluateKernel(input: { terms: SequenceTerm[]; offset: number; recurrence: RecurrenceInput; count: number }, ctx: KernelContext): { terms: string[]; first_disagreement: number | null; checked_given: number } {
+export function evaluateKernel(input: { terms: SequenceTerm[]; offset: number; recurrence: unknown; count: number }, ctx: KernelContext): { terms: string[]; first_disagreement: number | null; checked_given: number } {
   const terms = parseSequenceTerms(input.terms, TERMS_PATH);
-  const rec = parseRecurrence(input.recurrence as Parameters<typeof parseRecurrence>[0], ['payload', 'recurrence']);
+  const rec = parseRecurrence(RecurrenceSchema.parse(input.recurrence), ['payload', 'recurrence']);
   const checkpoint = deadlineCheck(ctx, 'extension');
   const last = input.offset + terms.length - 1;
   const failure = rec.validFrom <= last ? firstFailure(terms, input.offset, rec, rec.validFrom, last, checkpoint) : null;
@@ -51,11 +51,11 @@ export function transformKernel(input: { terms: SequenceTerm[]; transform: Trans
 }
 
 export function generatingFunctionKernel(
-  input: { terms: SequenceTerm[]; offset: number; recurrence: RecurrenceInput; series_terms: number },
+  input: { terms: SequenceTerm[]; offset: number; recurrence: unknown; series_terms: number },
   ctx: KernelContext,
 ): { numerator: string[]; denominator: string[]; series: string[]; expected: string[]; first_disagreement: number | null } {
   const terms = parseSequenceTerms(input.terms, TERMS_PATH);
-  const rec = parseRecurrence(input.recurrence as Parameters<typeof parseRecurrence>[0], ['payload', 'recurrence']);
+  const rec = parseRecurrence(RecurrenceSchema.parse(input.recurrence), ['payload', 'recurrence']);
   if (rec.kind !== 'c-finite') throw new JacobianError('INVALID_REQUEST', 'a rational generating function needs a C-finite recurrence', { path: ['payload', 'recurrence', 'kind'], data: { rule: 'c-finite-only' } });
   const checkpoint = deadlineCheck(ctx, 'generating function');
   const last = input.offset + terms.length - 1;
