@@ -134,6 +134,12 @@ describe('sequences through MCP', () => {
     const tight = await guess({ sequence: { terms: ['1', '1', '3', '5'] }, max_order: 2 });
     expect(tight).toMatchObject({ status: 'FOUND', spare: 0, confirmed: false });
     expect(tight.statement).toContain('no term confirms it');
+    // Order N would relate no given term: NONE, even when max_order allows it.
+    expect(await guess({ sequence: { terms: ['0', '0', '0', '1'] }, max_order: 10 })).toMatchObject({ status: 'NONE', statement: 'no C-finite recurrence of order ≤ 3 fits these 4 terms (the shortest has order 4)' });
+    // Fewer terms than 2·order: found, but not determined by them.
+    const loose = await guess({ sequence: { terms: ['1', '2', '4', '9'] }, max_order: 3 });
+    expect(loose).toMatchObject({ status: 'FOUND', spare: -2, confirmed: false });
+    expect(loose.statement).toContain('the terms given do not determine it');
   });
 
   it('the checker rejects a recurrence that fails on one term', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {

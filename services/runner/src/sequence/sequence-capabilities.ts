@@ -96,7 +96,7 @@ export const GuessInput = z
   .object({
     sequence: SequenceSchema,
     kind: z.enum(['c-finite', 'p-recursive']).default('c-finite'),
-    max_order: z.number().int().min(0).max(SEQUENCE_LIMITS.maxCFiniteOrder).optional().describe('c-finite: largest order accepted; default ⌊(N−1)/2⌋, so a default answer has a spare term'),
+    max_order: z.number().int().min(0).max(SEQUENCE_LIMITS.maxCFiniteOrder).optional().describe('c-finite: largest order accepted (at most N−1); default ⌊(N−1)/2⌋, so a default answer has a spare term'),
     order: z.number().int().min(0).max(SEQUENCE_LIMITS.maxPOrder).optional().describe('p-recursive: the order r'),
     degree: z.number().int().min(0).max(SEQUENCE_LIMITS.maxPDegree).optional().describe('p-recursive: the degree d of each p_i'),
   })
@@ -160,7 +160,8 @@ export const sequenceRecurrenceGuess: CapabilityDefinition<GuessInput, GuessOutp
     let basis: string[][][] = [];
     let none = '';
     if (out.c_finite !== null) {
-      const maxOrder = input.max_order ?? Math.floor((N - 1) / 2);
+      // A recurrence of order ≥ N relates no given terms (it fits vacuously): never an answer.
+      const maxOrder = Math.min(input.max_order ?? Math.floor((N - 1) / 2), N - 1);
       if (out.c_finite.order <= maxOrder) {
         recurrence = parseRecurrence({ kind: 'c-finite', coefficients: out.c_finite.coefficients, valid_from: offset + out.c_finite.order }, ['recurrence']);
         spare = N - 2 * out.c_finite.order;
