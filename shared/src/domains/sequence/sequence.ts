@@ -163,18 +163,34 @@ export function recurrenceToJson(rec: Recurrence): z.infer<typeof RecurrenceSche
     : { kind: 'p-recursive', order: rec.order, degree: rec.degree, coefficients: rec.coefficients.map((p) => p.map(formatSequenceTerm)), valid_from: rec.validFrom };
 }
 
+/** Terms joined with their signs: ["2", "-4·n"] → "2 - 4·n". */
+function signedSum(parts: readonly string[]): string {
+  return parts.map((part, i) => (i === 0 ? part : part.startsWith('-') ? `- ${part.slice(1)}` : `+ ${part}`)).join(' ');
+}
+
+/** c·x with a coefficient of 1 or -1 written as x or -x. */
+function times(c: Rational, x: string): string {
+  if (x === '') return formatSequenceTerm(c);
+  return c.den === 1n && c.num === 1n ? x : c.den === 1n && c.num === -1n ? `-${x}` : `${formatSequenceTerm(c)}·${x}`;
+}
+
 /** The recurrence in words, e.g. "a(n) = a(n-1) + a(n-2) for n ≥ 2". */
 export function describeRecurrence(rec: Recurrence): string {
   const poly = (p: Rational[]): string => {
-    const parts = p.flatMap((c, k) => (c.num === 0n ? [] : [`${formatSequenceTerm(c)}${k === 0 ? '' : k === 1 ? '·n' : `·n^${k}`}`]));
-    return parts.length === 0 ? '0' : parts.length === 1 ? (parts[0] as string) : `(${parts.join(' + ')})`;
+    const parts = p.flatMap((c, k) => (c.num === 0n ? [] : [times(c, k === 0 ? '' : k === 1 ? 'n' : `n^${k}`)]));
+    return parts.length === 0 ? '0' : parts.length === 1 ? (parts[0] as string) : `(${signedSum(parts)})`;
   };
   if (rec.kind === 'c-finite') {
-    const terms = rec.coefficients.flatMap((c, i) => (c.num === 0n ? [] : [`${formatSequenceTerm(c)}·a(n-${i + 1})`]));
-    return `a(n) = ${terms.length === 0 ? '0' : terms.join(' + ')} for n ≥ ${rec.validFrom}`.slice(0, 1500);
+    const terms = rec.coefficients.flatMap((c, i) => (c.num === 0n ? [] : [times(c, `a(n-${i + 1})`)]));
+    return `a(n) = ${terms.length === 0 ? '0' : signedSum(terms)} for n ≥ ${rec.validFrom}`.slice(0, 1500);
   }
-  const terms = rec.coefficients.flatMap((p, i) => (p.every((c) => c.num === 0n) ? [] : [`${poly(p)}·a(n${i === 0 ? '' : `-${i}`})`]));
-  return `${terms.join(' + ')} = 0 for n ≥ ${rec.validFrom}`.slice(0, 1500);
+  const terms = rec.coefficients.flatMap((p, i) => {
+    if (p.every((c) => c.num === 0n)) return [];
+    const a = `a(n${i === 0 ? '' : `-${i}`})`;
+    const q = poly(p);
+    return [q === '1' ? a : q === '-1' ? `-${a}` : `${q}·${a}`];
+  });
+  return `${signedSum(terms)} = 0 for n ≥ ${rec.validFrom}`.slice(0, 1500);
 }
 
 /** The request form of the claim "the recurrence holds at every n with from ≤ n ≤ to". */
