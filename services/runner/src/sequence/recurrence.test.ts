@@ -132,6 +132,9 @@ describe('P-recursive guessing', () => {
     let x = 12345n;
     const random = Array.from({ length: 40 }, () => r((x = (x * 1103515245n + 12345n) % 2147483648n)));
     expect(guessPRecursive(random, 0, 3, 3).basis).toEqual([]);
+    // Nor a short C-finite one: random terms have linear complexity about N/2, which the guess's default max_order ⌊(N−1)/2⌋ excludes.
+    expect(berlekampMassey(random).order).toBeGreaterThanOrEqual(20);
+    expect(berlekampMassey(ints(primes)).order).toBeGreaterThanOrEqual(15);
   });
 
   it('a space of dimension > 1 when the order is larger than needed', () => {
