@@ -19,11 +19,12 @@ import { CpuWindow, machineInfo, ProcessGroup } from './proc.js';
 import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapability } from './queue.js';
 import { checkGp, printLinalgTables, runLinalgBench } from './linalg.js';
 import { checkGlpsol, printLpTables, runLpBench } from './lp.js';
+import { printSequencesTables, runSequencesBench } from './sequences.js';
 import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
 import { printStartupTables, runStartupBench } from './startup.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|lp|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|lp|sequences|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -57,6 +58,9 @@ lp      exact LP: our lp.solve engine (HiGHS start + exact simplex), the pure ex
         alone and glpsol --exact (and glpsol's float simplex) on two families of dense random LPs 50×50 and
         200×200, transportation, assignment and set cover relaxations; the checker's certificate
         check against our solve. Needs /usr/bin/glpsol (glpk-utils). Not part of all.
+sequences recurrence guessing: our Berlekamp-Massey (sequence.recurrence.guess's engine) vs
+        sympy's find_linear_recurrence on seeded C-finite sequences of order 2 and 10 with 100,
+        400 and 1,000 terms; answers compared. Needs python3 with sympy for the ratio. Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -103,6 +107,9 @@ Options:
                          transport-20x30, assignment-30, setcover-150x300)
   --lp-ts-timeout S      lp: seconds before one of our solves is stopped by its checkpoint (default 120)
   --lp-glpsol-timeout S  lp: seconds before glpsol is killed (default 120)
+  --sequences-reps N     sequences: repetitions per case, medians reported (default 3)
+  --sequences-sizes N,M  sequences: numbers of terms (default 100,400,1000)
+  --sequences-sympy-timeout S  sequences: seconds before a sympy call is killed (default 120)
   --load-rounds N        find-load: idle/loaded phase pairs (default 3)
   --load-idle-calls N    find-load: math.find calls of each idle phase (default 200)
   --load-graph-calls N   find-load: large inline-graph calls in flight in each loaded phase (default 20)
@@ -168,6 +175,9 @@ async function main(): Promise<number> {
       'lp-only': { type: 'string' },
       'lp-ts-timeout': { type: 'string' },
       'lp-glpsol-timeout': { type: 'string' },
+      'sequences-reps': { type: 'string' },
+      'sequences-sizes': { type: 'string' },
+      'sequences-sympy-timeout': { type: 'string' },
       'load-rounds': { type: 'string' },
       'load-idle-calls': { type: 'string' },
       'load-graph-calls': { type: 'string' },
@@ -184,7 +194,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'lp', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'lp', 'sequences', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
@@ -333,6 +343,17 @@ async function main(): Promise<number> {
         });
         await teardown(context);
         process.stdout.write(`\n== lp ==\n${printLpTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.rows.some((row) => row.agree === false)) failed = true;
+      } else if (name === 'sequences') {
+        const report = runSequencesBench(context, {
+          reps: positiveInt('sequences-reps', values['sequences-reps'], 3),
+          sizes: (values['sequences-sizes'] ?? '100,400,1000').split(',').map((part) => positiveInt('sequences-sizes', part, 10)),
+          orders: [2, 10],
+          sympyTimeoutMs: positiveInt('sequences-sympy-timeout', values['sequences-sympy-timeout'], 120) * 1000,
+        });
+        await teardown(context);
+        process.stdout.write(`\n== sequences ==\n${printSequencesTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.rows.some((row) => row.agree === false)) failed = true;
       } else if (name === 'startup') {

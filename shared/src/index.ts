@@ -718,3 +718,27 @@ export type { QPolynomial } from './domains/numbers/index.js';
 
 export { MODULAR_CLAIM_SCHEMA_URI, MODULAR_CLAIM_SEMANTICS_URI, MODULAR_LIMITS, MODULAR_SOURCES, ModularClaimSchema, ModularFactorSchema } from './domains/numbers/index.js';
 export type { ModularClaim, ModularClaimKind, ModularFactor } from './domains/numbers/index.js';
+export {
+  canonicalRecurrenceClaim,
+  CFiniteRecurrenceSchema,
+  denominatorLcm,
+  describeRecurrence,
+  formatSequenceTerm,
+  parseRecurrence,
+  parseSequenceTerm,
+  parseSequenceTerms,
+  PRecursiveRecurrenceSchema,
+  RecurrenceClaimInputSchema,
+  RecurrenceClaimSchema,
+  recurrenceOrder,
+  RecurrenceSchema,
+  recurrenceToJson,
+  SEQUENCE_CLAIM_SCHEMA_URI,
+  SEQUENCE_CLAIM_SEMANTICS_URI,
+  SEQUENCE_LIMITS,
+  SEQUENCE_SOURCES,
+  SequenceRule,
+  SequenceSchema,
+  SequenceTermSchema,
+} from './domains/sequence/index.js';
+export type { Recurrence, RecurrenceClaim, RecurrenceClaimInput, RecurrenceInput, Sequence, SequenceInput, SequenceTerm } from './domains/sequence/index.js';

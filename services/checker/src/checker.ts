@@ -44,6 +44,7 @@ import { MINIMAL_POLYNOMIAL_CHECKER_SOURCES, MINIMAL_POLYNOMIAL_VERIFY_CAPABILIT
 import { DETERMINANT_VERIFY_CAPABILITY_ID, RANK_DETERMINANT_CHECKER_SOURCES, RANK_VERIFY_CAPABILITY_ID, verifyDeterminant, verifyRank } from './matrix/rank-determinant-verify-capability.js';
 import { LP_CERTIFICATE_VERIFY_CAPABILITY_ID, LP_CHECKER_SOURCES, LP_FARKAS_VERIFY_CAPABILITY_ID, verifyFarkas, verifyLpCertificate } from './lp/lp-certificate-verify-capability.js';
 import { ELLIPTIC_CHECKER_SOURCES, ELLIPTIC_CLAIM_VERIFY_CAPABILITY_ID, verifyEllipticCurveClaim } from './numbers/elliptic-claim-verify-capability.js';
+import { RECURRENCE_CHECKER_SOURCES, RECURRENCE_VERIFY_CAPABILITY_ID, verifyRecurrence } from './sequence/recurrence-verify-capability.js';
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
 import { PROPOSITIONAL_CHECKER_SOURCES, PROPOSITIONAL_VERIFY_CAPABILITY_ID, verifyPropositional } from './propositional/propositional-verify.js';
@@ -116,9 +117,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...DIOPHANTINE_CHECKER_SOURCES,
             ...ELLIPTIC_CHECKER_SOURCES,
             ...MODULAR_CHECKER_SOURCES,
+            ...RECURRENCE_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check', 'lp-certificate-check', 'lp-farkas-check', 'primality-certificate-replay', 'integer-factorization-check', 'diophantine-claim-check', 'elliptic-curve-claim-check', 'modular-claim-rederivation'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check', 'lp-certificate-check', 'lp-farkas-check', 'primality-certificate-replay', 'integer-factorization-check', 'diophantine-claim-check', 'elliptic-curve-claim-check', 'modular-claim-rederivation', 'sequence-recurrence-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -159,6 +161,7 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyDiophantineClaim(authority(DIOPHANTINE_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyEllipticCurveClaim(authority(ELLIPTIC_CLAIM_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyModularClaim(authority(MODULAR_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyRecurrence(authority(RECURRENCE_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

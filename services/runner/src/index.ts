@@ -19,3 +19,4 @@ export { solveLp, type LpSolution } from './lp/solve-lp.js';
 export { highsStart, loadHighs, type Highs } from './lp/highs-start.js';
 export { certifyPrime, type CertifyPrimeDeps } from './numbers/primality/certify.js';
 export { computeModular, type ModularKernelInput, type ModularKernelOutput } from './numbers/modular/modular.kernel.js';
+export { berlekampMassey, guessPRecursive } from './sequence/recurrence.js';

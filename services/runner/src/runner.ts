@@ -58,6 +58,7 @@ import type { HealthCache } from './providers/health-cache.js';
 import { algebraTsProvider, expressionNormalize, factorCompute, gcdCompute, resultantCompute } from './polynomial/algebra-capabilities.js';
 import { idealMembershipDecide } from './polynomial/membership-capability.js';
 import { groebnerBasisCompute, groebnerTsProvider } from './polynomial/groebner-capability.js';
+import { sequenceGeneratingFunction, sequenceRecurrenceEvaluate, sequenceRecurrenceGuess, sequenceTransformCompute, sequenceTsProvider } from './sequence/sequence-capabilities.js';
 import { singularProvider } from './providers/singular.js';
 import { pariProvider } from './providers/pari.js';
 import { milpSolverProvider } from './providers/milp-solvers.js';
@@ -248,6 +249,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const modularTs = typescriptProvider('jacobian-modular-ts', MODULAR_TS_FILES, ['modular-inverse', 'crt-non-coprime', 'multiplicative-order', 'primitive-root', 'pohlig-hellman-bsgs-rho', 'tonelli-shanks-cipolla-hensel', 'kronecker-symbol'], [...MODULAR_SOURCES]);
   const glpk = once(milpSolverProvider('glpk', health));
   const diophantineTs = once(diophantineTsProvider());
+  const sequenceTs = once(sequenceTsProvider());
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -305,6 +307,11 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     ),
     // Modular arithmetic on our own TypeScript (inverse, CRT, order, primitive root, discrete log, square roots, symbols).
     ...modularCapabilities({ pari }).map((definition) => capabilityRegistration(modularTs, () => definition)),
+    // Sequences: recurrence guessing, extension, transforms, generating functions, exact over Q.
+    capabilityRegistration(sequenceTs, () => sequenceRecurrenceGuess),
+    capabilityRegistration(sequenceTs, () => sequenceRecurrenceEvaluate),
+    capabilityRegistration(sequenceTs, () => sequenceTransformCompute),
+    capabilityRegistration(sequenceTs, () => sequenceGeneratingFunction),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

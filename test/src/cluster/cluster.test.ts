@@ -125,6 +125,10 @@ const RUNNER_CAPABILITIES = [
   'modular.discrete_log.solve',
   'modular.sqrt.solve',
   'modular.symbol.compute',
+  'sequence.recurrence.guess',
+  'sequence.recurrence.evaluate',
+  'sequence.transform.compute',
+  'sequence.generating_function.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -151,6 +155,7 @@ const CHECKER_CAPABILITIES = [
   'diophantine.claim.verify',
   'elliptic_curve.claim.verify',
   'modular.claim.verify',
+  'sequence.recurrence.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

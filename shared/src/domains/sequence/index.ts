@@ -1,0 +1,25 @@
+/** Integer and rational sequences, their recurrences and the claim that a recurrence holds on a range of terms. */
+export {
+  canonicalRecurrenceClaim,
+  CFiniteRecurrenceSchema,
+  denominatorLcm,
+  describeRecurrence,
+  formatSequenceTerm,
+  parseRecurrence,
+  parseSequenceTerm,
+  parseSequenceTerms,
+  PRecursiveRecurrenceSchema,
+  RecurrenceClaimInputSchema,
+  RecurrenceClaimSchema,
+  recurrenceOrder,
+  RecurrenceSchema,
+  recurrenceToJson,
+  SEQUENCE_CLAIM_SCHEMA_URI,
+  SEQUENCE_CLAIM_SEMANTICS_URI,
+  SEQUENCE_LIMITS,
+  SEQUENCE_SOURCES,
+  SequenceRule,
+  SequenceSchema,
+  SequenceTermSchema,
+} from './sequence.js';
+export type { Recurrence, RecurrenceClaim, RecurrenceClaimInput, RecurrenceInput, Sequence, SequenceInput, SequenceTerm } from './sequence.js';
