@@ -641,3 +641,25 @@ export {
   smallPrimes,
 } from './domains/numbers/index.js';
 export type { ArithmeticBudget, PrimePower } from './domains/numbers/index.js';
+
+// Number theory: primality certificates and certified factorizations (issue 35, i-ntprime).
+export {
+  primalityCertificateSize,
+  CertifiedPrimePowerSchema,
+  CompositeClaimSchema,
+  CompositenessWitnessSchema,
+  EcppStepSchema,
+  INTEGER_FACTORIZATION_CLAIM_SCHEMA_URI,
+  INTEGER_FACTORIZATION_CLAIM_SEMANTICS_URI,
+  INTEGER_FACTORIZATION_LIMITS,
+  IntegerFactorizationClaimSchema,
+  PRIMALITY_CLAIM_SCHEMA_URI,
+  PRIMALITY_CLAIM_SEMANTICS_URI,
+  PRIMALITY_LIMITS,
+  PRIMALITY_SOURCES,
+  PrimalityCertificateKind,
+  PrimalityCertificateSchema,
+  PrimalityClaimSchema,
+  PrimeClaimSchema,
+} from './domains/numbers/index.js';
+export type { CompositeClaim, CompositenessWitness, EcppCertificate, EcppStep, IntegerFactorizationClaim, PrattCertificate, PrattFactor, PrimalityCertificate, PrimalityClaim, PrimeClaim, SmallCertificate } from './domains/numbers/index.js';

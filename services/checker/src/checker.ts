@@ -46,6 +46,7 @@ import { LP_CERTIFICATE_VERIFY_CAPABILITY_ID, LP_CHECKER_SOURCES, LP_FARKAS_VERI
 import { MODEL_CHECKER_SOURCES, MODEL_VERIFY_CAPABILITY_ID, verifyModel } from './sat/model-verify.js';
 import { UNSAT_PROOF_CHECKER_SOURCES, UNSAT_PROOF_VERIFY_CAPABILITY_ID, verifyUnsatProof } from './sat/unsat-proof-verify.js';
 import { PROPOSITIONAL_CHECKER_SOURCES, PROPOSITIONAL_VERIFY_CAPABILITY_ID, verifyPropositional } from './propositional/propositional-verify.js';
+import { FACTORIZATION_VERIFY_CAPABILITY_ID, PRIMALITY_CHECKER_SOURCES, PRIMALITY_VERIFY_CAPABILITY_ID, verifyIntegerFactorization, verifyPrimality } from './numbers/primality/primality-verify-capability.js';
 const CHECKER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface CheckerOptions {
@@ -108,9 +109,10 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
             ...LATTICE_BASIS_CHECKER_SOURCES,
             ...RATIONAL_CANONICAL_FORM_CHECKER_SOURCES,
             ...LP_CHECKER_SOURCES,
+            ...PRIMALITY_CHECKER_SOURCES,
           ]),
         ],
-        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check', 'lp-certificate-check', 'lp-farkas-check'],
+        features: ['exhaustive-subset-enumeration', 'graph-witness-checks', 'graph-isomorphism-check', 'universal-algebra-countermodel-check', 'sat-model-check', 'drat-lrat-proof-check', 'groebner-basis-check', 'factorization-product-check', 'ideal-membership-certificate-check', 'factor-irreducibility-test', 'propositional-tseitin-refutation-check', 'linear-system-solution-set-check', 'matrix-inverse-check', 'integer-normal-form-check', 'matrix-minimal-polynomial-check', 'matrix-determinant-bareiss-check', 'matrix-rank-certificate-check', 'lll-basis-check', 'matrix-rational-canonical-form-check', 'lp-certificate-check', 'lp-farkas-check', 'primality-certificate-replay', 'integer-factorization-check'],
       }),
   };
   const authority = (capabilityId: string): CheckerAuthority => ({
@@ -146,6 +148,8 @@ export async function createChecker(options: CheckerOptions): Promise<CheckerSer
       capabilityRegistration(ownCode, () => verifyRationalCanonicalForm(authority(RATIONAL_CANONICAL_FORM_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyLpCertificate(authority(LP_CERTIFICATE_VERIFY_CAPABILITY_ID))),
       capabilityRegistration(ownCode, () => verifyFarkas(authority(LP_FARKAS_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyPrimality(authority(PRIMALITY_VERIFY_CAPABILITY_ID))),
+      capabilityRegistration(ownCode, () => verifyIntegerFactorization(authority(FACTORIZATION_VERIFY_CAPABILITY_ID))),
     ],
     options.signal,
   );

@@ -17,3 +17,4 @@ export { findGpExecutable, gpArguments, gpMatrix, probePari, type PariTools } fr
 export { pariCharacteristic, pariDeterminant, pariHermite, pariRank, pariSmith } from './matrix/pari-backend.js';
 export { solveLp, type LpSolution } from './lp/solve-lp.js';
 export { highsStart, loadHighs, type Highs } from './lp/highs-start.js';
+export { certifyPrime, type CertifyPrimeDeps } from './numbers/primality/certify.js';

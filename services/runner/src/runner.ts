@@ -70,6 +70,7 @@ import { COUNTERMODEL_CAPABILITY_ID, countermodelSearch } from './universal-alge
 import { enumerateModelsCapability } from './universal-algebra/enumerate-models.js';
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { RUNNER_VERSION } from './version.js';
+import { PRIMALITY_TS_FILES, PRIMALITY_TS_PROVIDER, PRIMALITY_TS_SHARED_SOURCES, primalityDecide } from './numbers/primality/primality-decide.js';
 
 const sourceFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -278,6 +279,10 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
     capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
+    // Primality with certificates: PARI/GP adds ECPP (primecert); ours gives small and Pratt certificates only.
+    capabilityRegistration(firstHealthyOf([pari, typescriptProvider(PRIMALITY_TS_PROVIDER, PRIMALITY_TS_FILES, ['primality-small-certificate', 'pratt-certificate', 'compositeness-witness'], [...PRIMALITY_TS_SHARED_SOURCES])], skipped), (runtime) =>
+      primalityDecide(runtime, { pari }),
+    ),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

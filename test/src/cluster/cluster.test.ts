@@ -106,6 +106,7 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'integer.primality.decide',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
@@ -127,6 +128,8 @@ const CHECKER_CAPABILITIES = [
   'lattice.basis.verify',
   'lp.certificate.verify',
   'lp.farkas.verify',
+  'integer.primality.verify',
+  'integer.factorization.verify',
 ];
 const ALL_CAPABILITIES = [...RUNNER_CAPABILITIES, ...CHECKER_CAPABILITIES].sort();
 const CHECKER_ID = 'jacobian.graph.induced_tree.maximum.exhaustive';

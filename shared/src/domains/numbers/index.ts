@@ -25,3 +25,21 @@ export {
   smallPrimes,
 } from './arith.js';
 export type { ArithmeticBudget, PrimePower } from './arith.js';
+export {
+  primalityCertificateSize,
+  CertifiedPrimePowerSchema,
+  CompositeClaimSchema,
+  CompositenessWitnessSchema,
+  EcppStepSchema,
+  PRIMALITY_CLAIM_SCHEMA_URI,
+  PRIMALITY_CLAIM_SEMANTICS_URI,
+  PRIMALITY_LIMITS,
+  PRIMALITY_SOURCES,
+  PrimalityCertificateKind,
+  PrimalityCertificateSchema,
+  PrimalityClaimSchema,
+  PrimeClaimSchema,
+} from './primality.js';
+export type { CompositeClaim, CompositenessWitness, EcppCertificate, EcppStep, PrattCertificate, PrattFactor, PrimalityCertificate, PrimalityClaim, PrimeClaim, SmallCertificate } from './primality.js';
+export { INTEGER_FACTORIZATION_CLAIM_SCHEMA_URI, INTEGER_FACTORIZATION_CLAIM_SEMANTICS_URI, INTEGER_FACTORIZATION_LIMITS, IntegerFactorizationClaimSchema } from './factorization.js';
+export type { IntegerFactorizationClaim } from './factorization.js';
