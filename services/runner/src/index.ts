@@ -18,3 +18,5 @@ export { pariCharacteristic, pariDeterminant, pariHermite, pariRank, pariSmith }
 export { solveLp, type LpSolution } from './lp/solve-lp.js';
 export { highsStart, loadHighs, type Highs } from './lp/highs-start.js';
 export { certifyPrime, type CertifyPrimeDeps } from './numbers/primality/certify.js';
+export { factorEngine, type EngineFactorization } from './numbers/factor/factor.js';
+export { pariFactor } from './numbers/factor/certified.js';

@@ -107,6 +107,15 @@ const RUNNER_CAPABILITIES = [
   'polytope.separate',
   'milp.solve',
   'integer.primality.decide',
+  'integer.factor.compute',
+  'integer.divisors.compute',
+  'integer.sigma.compute',
+  'integer.totient.compute',
+  'integer.mobius.compute',
+  'integer.valuation.compute',
+  'integer.perfect_power.decide',
+  'integer.gcd.extended',
+  'integer.root.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
