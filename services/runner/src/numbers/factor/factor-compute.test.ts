@@ -179,7 +179,7 @@ describe.skipIf(GP === undefined)('on PARI/GP, and agreement with PARI', () => {
       'setrand(7);w=[1,4,9,8,27,1024];for(i=1,8,n=(1+random(10^18))*w[1+random(6)];a=random(10^30);b=random(10^25);k=2+random(5);[u,v,g]=gcdext(a,b);print(n," ",sigma(n,3)," ",eulerphi(n)," ",moebius(n)," ",valuation(n,2)," ",ispower(n)," ",a," ",b," ",g," ",k," ",sqrtnint(a,k)))',
     );
     for (const line of lines) {
-      const [n, s3, ph, m, v2, isPow, a, b, g, k, r] = line.split(' ') as string[];
+      const [n, s3, ph, m, v2, isPow, a, b, g, k, r] = line.split(' ');
       expect(out<{ sigma: string }>(await h.run(sig, { capability_id: 'integer.sigma.compute', payload: { n, k: 3 } })).sigma).toBe(s3);
       expect(out<{ totient: string }>(await h.run(phi, { capability_id: 'integer.totient.compute', payload: { n } })).totient).toBe(ph);
       expect(String(out<{ mobius: number }>(await h.run(mu, { capability_id: 'integer.mobius.compute', payload: { n } })).mobius)).toBe(m);

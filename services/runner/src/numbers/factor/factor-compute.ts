@@ -21,7 +21,6 @@ import {
   type ProviderRuntime,
 } from '@jacobian/shared';
 import { PARI_PROVIDER, type PariTools } from '../../providers/pari.js';
-import { RUNNER_VERSION } from '../../version.js';
 import { EngineSchema, pariToolsOf, storeClaim, type MatrixBackendOptions } from '../../matrix/capability-support.js';
 import type { FactorKernelOutput } from './factor.kernel.js';
 
