@@ -249,9 +249,10 @@ function sigmaFor(seed: number, index: number): bigint {
 
 /**
  * A proper factor of odd composite n (not a perfect power) by ECM with increasing B1, curve after
- * curve until one splits n or the budget ends (EXECUTION_TIMEOUT / EXECUTION_CANCELLED).
+ * curve until one splits n, `maxCurves` have run (factor null), or the budget ends
+ * (EXECUTION_TIMEOUT / EXECUTION_CANCELLED).
  */
-export function ecmFactor(n: bigint, options: FactorBudget & { seed?: number; onCurve?: (b1: number, curves: number) => void } = {}): EcmResult {
+export function ecmFactor(n: bigint, options: FactorBudget & { seed?: number; maxCurves?: number; onCurve?: (b1: number, curves: number) => void } = {}): EcmResult {
   if (n % 2n === 0n) return { factor: 2n, curves: 0, b1: 0 };
   let curves = 0;
   for (const step of ECM_SCHEDULE) {
@@ -261,6 +262,7 @@ export function ecmFactor(n: bigint, options: FactorBudget & { seed?: number; on
       curves++;
       options.onCurve?.(step.b1, curves);
       if (outcome.factor !== null) return { factor: outcome.factor, curves, b1: step.b1 };
+      if (options.maxCurves !== undefined && curves >= options.maxCurves) return { factor: null, curves, b1: step.b1 };
     }
   }
   // Past the table: keep going at the last bound until the budget ends.

@@ -152,11 +152,12 @@ describe.skipIf(GP === undefined)('on PARI/GP, and agreement with PARI', () => {
   it("serves PARI's factor rechecked and certified (ECPP above 60 digits), and our engine agrees with it on random 25-digit numbers", async () => {
     const pariCap = h.install(factorCompute(PARI, { pari: { tools } }), PARI);
     const oursCap = h.install(factorCompute(TS), TS);
-    const big = (10n ** 69n + 117n) * 3n ** 4n;
+    const big = (10n ** 69n + 9n) * 3n ** 4n; // nextprime(10^69) · 3^4
     const o = out<FactorComputeOutput>(await h.run(pariCap, { capability_id: FACTOR_COMPUTE_ID, payload: { n: big.toString() } }));
     expect(o.engine.provider).toBe(PARI_PROVIDER);
     expect(o.complete).toBe(true);
     expect(o.factors[0]).toMatchObject({ prime: '3', exponent: 4 });
+    expect(o.factors[1]).toMatchObject({ prime: (10n ** 69n + 9n).toString(), exponent: 1, certified: true, certificate_kind: 'ecpp' });
     const lines = gp('setrand(35);for(i=1,6,n=random(10^25)+10^24;f=factor(n);print(n," ",strjoin(apply(x->Str(x),f[,1]~)," ")))');
     for (const line of lines) {
       const [n, ...primes] = line.split(' ');

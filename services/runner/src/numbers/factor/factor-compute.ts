@@ -37,6 +37,7 @@ export const FACTOR_TS_FILES: string[] = [
   './numbers/factor/certified.ts',
   './numbers/factor/factor.ts',
   './numbers/factor/ecm.ts',
+  './numbers/factor/mpqs.ts',
   './numbers/factor/budget.ts',
   './numbers/primality/certify.ts',
   './numbers/primality/replay.ts',
@@ -46,7 +47,7 @@ export const FACTOR_TS_FILES: string[] = [
   './numbers/arithmetic/arithmetic.kernel.ts',
 ];
 export const FACTOR_TS_SHARED_SOURCES: readonly string[] = PRIMALITY_SOURCES;
-export const FACTOR_TS_FEATURES = ['trial-division', 'pollard-rho-brent', 'ecm-montgomery-suyama', 'certified-primes-small-pratt'];
+export const FACTOR_TS_FEATURES = ['trial-division', 'pollard-rho-brent', 'mpqs', 'ecm-montgomery-suyama', 'certified-primes-small-pratt'];
 
 const FACTOR_KERNEL = { module: fileURLToPath(new URL('./factor.kernel.ts', import.meta.url)), exportName: 'factorKernel' };
 
@@ -57,7 +58,7 @@ export interface FactorRun {
   ms: number;
 }
 
-export const OURS_METHOD = 'trial division below 2^14, Pollard rho (Brent), ECM (Montgomery curves, Suyama σ, B1 from 400 up, B2 = 100·B1, baby-step giant-step stage 2); primes certified (deterministic Miller–Rabin below ψ13, else Pratt)';
+export const OURS_METHOD = 'trial division below 2^14, Pollard rho (Brent), the multiple-polynomial quadratic sieve (18–46 digits), ECM (Montgomery curves, Suyama σ, B1 from 400 up, B2 = 100·B1, baby-step giant-step stage 2); primes certified (deterministic Miller–Rabin below ψ13, else Pratt)';
 export const PARI_METHOD = 'PARI/GP factor (rechecked: primes increasing, product n); primes certified (deterministic Miller–Rabin below ψ13, Pratt, or Atkin–Morain ECPP from PARI/GP primecert, each replayed by our check)';
 
 /** Factor n (decimal text, n ≥ 1) in the kernel, on PARI/GP when `pari` is given, else on our engine. */
@@ -104,14 +105,14 @@ export const FactorComputeOutput = z
     distinct_primes: z.number().int(),
     result_uri: z.string().nullable().describe('the certified factorization claim for integer.factorization.verify (only when complete)'),
     engine: EngineSchema,
-    ecm: z.object({ curves: z.number().int(), largest_b1: z.number().int(), rho_splits: z.number().int(), ecm_splits: z.number().int() }).strict().nullable().describe('our engine: ECM curves run and splits by method; null when PARI/GP split n'),
+    ecm: z.object({ curves: z.number().int(), largest_b1: z.number().int(), rho_splits: z.number().int(), ecm_splits: z.number().int(), mpqs_splits: z.number().int() }).strict().nullable().describe('our engine: ECM curves run and splits by method (rho, ECM, quadratic sieve); null when PARI/GP split n'),
   })
   .strict();
 export type FactorComputeOutput = z.infer<typeof FactorComputeOutput>;
 
 const DESCRIPTION =
   'Prime factorization of a positive integer n = p1^e1 · … · pk^ek (integer factorization, factor n, prime decomposition), with a primality certificate for every prime factor (deterministic Miller–Rabin below ψ13 ≈ 3.3·10^24, Pratt certificates, Atkin–Morain ECPP when PARI/GP is present), stored as a claim that integer.factorization.verify replays. Composite parts the budget did not split and primes it did not certify are listed and make the result PARTIAL; nothing is called prime on a probable-prime test alone.';
-const OURS_TEXT = ' Served by our TypeScript: trial division, Pollard rho (Brent), and Lenstra ECM (elliptic curve method, Montgomery curves with Suyama parametrization, two stages, increasing B1): semiprimes of 40 digits in seconds; no ECPP without PARI/GP, so a prime above ψ13 whose p − 1 does not factor stays uncertified.';
+const OURS_TEXT = ' Served by our TypeScript: trial division, Pollard rho (Brent), the multiple-polynomial quadratic sieve (MPQS, 18 to 46 digits) and Lenstra ECM (elliptic curve method, Montgomery curves with Suyama parametrization, two stages, increasing B1): semiprimes of 40 digits in about a second; no ECPP without PARI/GP, so a prime above ψ13 whose p − 1 does not factor stays uncertified.';
 const PARI_TEXT = ' Served by PARI/GP factor (MPQS, ECM, rho), its answer rechecked (product n) and every prime certified by our code or PARI/GP primecert, replayed before it is returned.';
 
 /** integer.factor.compute on PARI/GP (rechecked, certified) or our engine. */
@@ -134,6 +135,8 @@ export function factorCompute(runtime: ProviderRuntime, options: MatrixBackendOp
       'elliptic curve method',
       'Lenstra ECM',
       'Pollard rho',
+      'quadratic sieve',
+      'MPQS',
       'Brent',
       'trial division',
       'certified factorization',
@@ -194,7 +197,7 @@ export function factorCompute(runtime: ProviderRuntime, options: MatrixBackendOp
           distinct_primes: output.factors.length,
           result_uri: resultUri,
           engine,
-          ecm: output.stats === null ? null : { curves: output.stats.ecm_curves, largest_b1: output.stats.ecm_largest_b1, rho_splits: output.stats.rho_splits, ecm_splits: output.stats.ecm_splits },
+          ecm: output.stats === null ? null : { curves: output.stats.ecm_curves, largest_b1: output.stats.ecm_largest_b1, rho_splits: output.stats.rho_splits, ecm_splits: output.stats.ecm_splits, mpqs_splits: output.stats.mpqs_splits },
         },
         scope: { kind: 'EXACT_INPUT', statement: `the prime factorization of ${subject}${complete ? '' : ' (partial)'}`, input_uris: [] },
         completeness: complete

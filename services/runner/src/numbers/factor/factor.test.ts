@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isProbablePrimeBpsw, isPrimeProven } from '@jacobian/shared';
 import { ecmCurve, ecmFactor, stage1Multiplier } from './ecm.js';
 import { factorEngine } from './factor.js';
+import { mpqsFactor } from './mpqs.js';
 
 /** The least (Baillie–PSW probable) prime ≥ start: exact below the deterministic Miller–Rabin bound. */
 function nextPrime(start: bigint): bigint {
@@ -51,7 +52,7 @@ describe('factorEngine', () => {
     }
   });
 
-  it('splits semiprimes of 20 and 30 digits (rho, then ECM)', () => {
+  it('splits semiprimes of 20 and 30 digits (rho, then the quadratic sieve), and a 50-digit number with a 12-digit factor (ECM)', () => {
     const p10 = nextPrime(3_141_592_653n);
     const q10 = nextPrime(2_718_281_828n);
     expect(expectComplete(p10 * q10).map((x) => x.prime)).toEqual([q10, p10]);
@@ -62,6 +63,11 @@ describe('factorEngine', () => {
     expect(expectComplete(n30).map((x) => x.prime)).toEqual([q15, p15]);
     const big = nextPrime(10n ** 29n + 12345n) * nextPrime(10n ** 14n + 7n);
     expect(expectComplete(big)).toHaveLength(2);
+    const beyondSieve = nextPrime(10n ** 38n) * nextPrime(987_654_321_011n);
+    expect(beyondSieve.toString()).toHaveLength(50);
+    const result = factorEngine(beyondSieve);
+    expect(result.primes.map((x) => x.prime)).toEqual([nextPrime(987_654_321_011n), nextPrime(10n ** 38n)]);
+    expect(result.stats.ecm_splits).toBe(1);
   });
 
   it('finds prime powers and repeated factors with their multiplicities', () => {
@@ -143,5 +149,34 @@ describe('ECM', () => {
       const outcome = ecmCurve(n, sigma, 200, 20_000);
       if (outcome.factor !== null) expect(n % outcome.factor === 0n && outcome.factor !== n && outcome.factor !== 1n).toBe(true);
     }
+  });
+});
+
+describe('MPQS', () => {
+  it('splits semiprimes of 18 to 40 digits and a product of three primes, with proper divisors only', () => {
+    const cases = [
+      nextPrime(123_456_789n) * nextPrime(987_654_321_0n),
+      nextPrime(10n ** 12n + 3n) * nextPrime(7n * 10n ** 12n),
+      nextPrime(314_159_265_358_979n) * nextPrime(271_828_182_845_904n),
+      nextPrime(10n ** 19n) * nextPrime(3n * 10n ** 19n),
+      nextPrime(10n ** 9n) * nextPrime(2n * 10n ** 9n) * nextPrime(3n * 10n ** 9n),
+    ];
+    for (const n of cases) {
+      const d = mpqsFactor(n);
+      expect(d, n.toString()).not.toBeNull();
+      expect(n % (d as bigint)).toBe(0n);
+      expect(d !== 1n && d !== n).toBe(true);
+    }
+  });
+
+  it('returns a factor-base prime that divides n, and null for a perfect square', () => {
+    expect(mpqsFactor(nextPrime(10n ** 17n) * 7n)).toBe(7n);
+    const p = nextPrime(10n ** 10n);
+    expect(mpqsFactor(p * p)).toBeNull();
+  });
+
+  it('stops at the budget', () => {
+    const n = nextPrime(10n ** 19n) * nextPrime(3n * 10n ** 19n);
+    expect(() => mpqsFactor(n, { deadline: Date.now() - 1 })).toThrow(expect.objectContaining({ code: 'EXECUTION_TIMEOUT' }));
   });
 });

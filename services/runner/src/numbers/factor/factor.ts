@@ -1,6 +1,7 @@
 /**
  * Our integer factoring engine: trial division by the primes below 2^14, then, on each composite
- * part, a perfect-power test, Pollard's rho (Brent) for small factors, and ECM for the rest, until
+ * part, a perfect-power test, Pollard's rho (Brent) for small factors, the multiple-polynomial
+ * quadratic sieve from 18 to 46 digits (mpqs.ts), and ECM for the rest, until
  * every part passes Baillie–PSW. Within a budget: when it ends, the parts not yet split are
  * returned as composite cofactors (a partial factorization), never as primes.
  *
@@ -10,6 +11,7 @@
 import { isProbablePrimeBpsw, JacobianError, perfectPowerRoot, pollardRhoBrent, smallPrimes, toAppError } from '@jacobian/shared';
 import { checkBudget, type FactorBudget } from './budget.js';
 import { ecmFactor } from './ecm.js';
+import { MPQS_MAX_DIGITS, MPQS_MIN_DIGITS, mpqsFactor } from './mpqs.js';
 
 /** Trial division bound: every prime factor below it is found by division. */
 export const TRIAL_DIVISION_BOUND = 16_384;
@@ -27,6 +29,7 @@ export interface FactorStats {
   perfect_powers: number;
   rho_splits: number;
   ecm_splits: number;
+  mpqs_splits: number;
   ecm_curves: number;
   /** The largest stage-1 bound B1 an ECM curve used; 0 when ECM did not run. */
   ecm_largest_b1: number;
@@ -50,16 +53,43 @@ export interface FactorEngineOptions extends FactorBudget {
 
 const byValue = <T>(key: (x: T) => bigint) => (a: T, b: T): number => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
-/** One proper factor of composite m (odd, not a perfect power), by rho then ECM. */
+/** Above this many digits, ECM's first curves (factors up to ~15 digits) run before the sieve, whose time does not shrink with the factor. */
+const ECM_BEFORE_MPQS_ABOVE_DIGITS = 34;
+const ECM_CURVES_BEFORE_MPQS = 35;
+
+/**
+ * One proper factor of composite m (odd, not a perfect power): rho for small factors; then, from
+ * 18 to 46 digits, the quadratic sieve (after a few ECM curves above 34 digits); ECM otherwise,
+ * or when the sieve's dependencies all give trivial gcds.
+ */
 function split(m: bigint, options: FactorEngineOptions, stats: FactorStats): bigint {
   const rho = pollardRhoBrent(m, { ...options, ...(m < RHO_ONLY_BELOW ? {} : { maxIterations: RHO_STEPS_BEFORE_ECM }) });
   if (rho !== null && rho > 1n && rho < m) {
     stats.rho_splits++;
     return rho;
   }
-  const ecm = ecmFactor(m, { ...options, seed: options.seed ?? 1 });
-  stats.ecm_curves += ecm.curves;
-  stats.ecm_largest_b1 = Math.max(stats.ecm_largest_b1, ecm.b1);
+  const digits = m.toString().length;
+  const record = (result: { curves: number; b1: number }): void => {
+    stats.ecm_curves += result.curves;
+    stats.ecm_largest_b1 = Math.max(stats.ecm_largest_b1, result.b1);
+  };
+  if (digits >= MPQS_MIN_DIGITS && digits <= MPQS_MAX_DIGITS) {
+    if (digits > ECM_BEFORE_MPQS_ABOVE_DIGITS) {
+      const early = ecmFactor(m, { ...options, seed: options.seed ?? 1, maxCurves: ECM_CURVES_BEFORE_MPQS });
+      record(early);
+      if (early.factor !== null) {
+        stats.ecm_splits++;
+        return early.factor;
+      }
+    }
+    const d = mpqsFactor(m, options);
+    if (d !== null) {
+      stats.mpqs_splits++;
+      return d;
+    }
+  }
+  const ecm = ecmFactor(m, { ...options, seed: (options.seed ?? 1) + 1 });
+  record(ecm);
   if (ecm.factor === null) throw new JacobianError('INTERNAL', 'ECM returned without a factor');
   stats.ecm_splits++;
   return ecm.factor;
@@ -73,7 +103,7 @@ function split(m: bigint, options: FactorEngineOptions, stats: FactorStats): big
  */
 export function factorEngine(n: bigint, options: FactorEngineOptions = {}): EngineFactorization {
   if (n < 1n) throw new JacobianError('INTERNAL', 'factorEngine needs n ≥ 1');
-  const stats: FactorStats = { trial_division_factors: 0, perfect_powers: 0, rho_splits: 0, ecm_splits: 0, ecm_curves: 0, ecm_largest_b1: 0 };
+  const stats: FactorStats = { trial_division_factors: 0, perfect_powers: 0, rho_splits: 0, ecm_splits: 0, mpqs_splits: 0, ecm_curves: 0, ecm_largest_b1: 0 };
   const primes = new Map<bigint, number>();
   const addPrime = (p: bigint, e: number): void => void primes.set(p, (primes.get(p) ?? 0) + e);
   let rest = n;
