@@ -20,6 +20,8 @@ const TRIAL_SQUARE = BigInt(TRIAL_DIVISION_BOUND) ** 2n;
 
 /** Rho steps tried before ECM on a part above 2^64 (finds factors of up to ~9 digits quickly). */
 const RHO_STEPS_BEFORE_ECM = 40_000;
+/** Rho steps before the quadratic sieve: a 20-digit sieve takes about as long as 5000 rho steps. */
+const RHO_STEPS_BEFORE_SIEVE = 5_000;
 /** Parts below this are left to rho alone (their smallest factor is below 2^32). */
 const RHO_ONLY_BELOW = 1n << 64n;
 
@@ -63,17 +65,18 @@ const ECM_CURVES_BEFORE_MPQS = 35;
  * or when the sieve's dependencies all give trivial gcds.
  */
 function split(m: bigint, options: FactorEngineOptions, stats: FactorStats): bigint {
-  const rho = pollardRhoBrent(m, { ...options, ...(m < RHO_ONLY_BELOW ? {} : { maxIterations: RHO_STEPS_BEFORE_ECM }) });
+  const digits = m.toString().length;
+  const sieveRange = digits >= MPQS_MIN_DIGITS && digits <= MPQS_MAX_DIGITS;
+  const rho = pollardRhoBrent(m, { ...options, ...(m < RHO_ONLY_BELOW ? {} : { maxIterations: sieveRange ? RHO_STEPS_BEFORE_SIEVE : RHO_STEPS_BEFORE_ECM }) });
   if (rho !== null && rho > 1n && rho < m) {
     stats.rho_splits++;
     return rho;
   }
-  const digits = m.toString().length;
   const record = (result: { curves: number; b1: number }): void => {
     stats.ecm_curves += result.curves;
     stats.ecm_largest_b1 = Math.max(stats.ecm_largest_b1, result.b1);
   };
-  if (digits >= MPQS_MIN_DIGITS && digits <= MPQS_MAX_DIGITS) {
+  if (sieveRange) {
     if (digits > ECM_BEFORE_MPQS_ABOVE_DIGITS) {
       const early = ecmFactor(m, { ...options, seed: options.seed ?? 1, maxCurves: ECM_CURVES_BEFORE_MPQS });
       record(early);
