@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { DETERMINISTIC_MR_BOUND, factorInteger, powMod, type EcppCertificate, type EcppStep, type PrimalityCertificate } from '@jacobian/shared';
+import { DETERMINISTIC_MR_BOUND, factorInteger, powMod, type EcppCertificate, type EcppStep, type PrattCertificate, type PrimalityCertificate } from '@jacobian/shared';
 import { checkFactorizationClaim, checkPrimalityClaim, type PrimalityCheckResult } from './primality-verify.js';
 
 const GP = ['/usr/bin/gp', '/usr/local/bin/gp'].find((file) => existsSync(file));
@@ -144,6 +144,11 @@ describe('integer.factorization.verify', () => {
     expect(rejected(checkFactorizationClaim({ n: n.toString(), factors }))).toBe('ACCEPTED');
     expect(rejected(checkFactorizationClaim({ n: '1', factors: [] }))).toBe('ACCEPTED');
     expect(rejected(checkFactorizationClaim({ n: n.toString(), factors: factors.filter((f) => f.prime !== '11') }))).toBe('PRODUCT_MISMATCH');
+    // A huge exponent is rejected without building the power (2000-digit prime to the 10000th).
+    const big = (10n ** 1999n + 7n).toString();
+    const bigCertificate: PrimalityCertificate = { kind: 'pratt', n: big, witness: '3', factors: [{ prime: '2', exponent: 10_000, certificate: small('2') }] };
+    expect(rejected(checkFactorizationClaim({ n: n.toString(), factors: [{ prime: big, exponent: 10_000, certificate: bigCertificate }] }))).toBe('PRODUCT_MISMATCH');
+    expect(rejected(prime(bigCertificate))).toBe('PRATT_INCOMPLETE');
     // 561 presented as a prime: the product holds, the forged certificate does not.
     const forged = [{ prime: '3', exponent: 2, certificate: small('3') }, { prime: '561', exponent: 1, certificate: small('561') }, factors[3] as (typeof factors)[number]];
     const result = checkFactorizationClaim({ n: n.toString(), factors: forged });
@@ -153,6 +158,28 @@ describe('integer.factorization.verify', () => {
 });
 
 describe.skipIf(GP === undefined)('agreement with PARI/GP isprime and primecert on random numbers', () => {
+  it("a Pratt certificate nesting PARI's ECPP certificate of the large prime of n − 1; tampering inside is found at its path", () => {
+    const n = 400000000000000010329974800000000065723533813479n; // n = 2q + 1, q − 1 = 2ab with a, b of 24 and 25 digits
+    const q = (n - 1n) / 2n;
+    const out = execFileSync(GP as string, ['-q', '-f', '--default', 'parisizemax=256000000'], { input: `c=primecert(${q});for(j=1,#c,my(e=c[j]);print(e[1]," ",e[2]," ",e[3]," ",e[4]," ",e[5][1]," ",e[5][2]))`, encoding: 'utf8' });
+    const steps = out
+      .trim()
+      .split('\n')
+      .map((row): EcppStep => {
+        const [N, t, s, a, x, y] = row.split(' ') as [string, string, string, string, string, string];
+        return [N, t, s, a, [x, y]];
+      });
+    let witness = 2n;
+    while (powMod(witness, n - 1n, n) !== 1n || powMod(witness, (n - 1n) / 2n, n) === 1n || powMod(witness, 2n, n) === 1n) witness++;
+    const nested: PrattCertificate = { kind: 'pratt', n: n.toString(), witness: witness.toString(), factors: [{ prime: '2', exponent: 1, certificate: { kind: 'small', n: '2' } }, { prime: q.toString(), exponent: 1, certificate: { kind: 'ecpp', n: q.toString(), steps } }] };
+    expect(rejected(prime(nested))).toBe('ACCEPTED');
+    const [first, ...rest] = steps as [EcppStep, ...EcppStep[]];
+    const tampered: PrattCertificate = { ...nested, factors: [nested.factors[0] as (typeof nested.factors)[number], { prime: q.toString(), exponent: 1, certificate: { kind: 'ecpp', n: q.toString(), steps: [[first[0], (BigInt(first[1]) + 2n).toString(), first[2], first[3], first[4]], ...rest] } }] };
+    const result = prime(tampered);
+    expect(result.accepted).toBe(false);
+    if (!result.accepted) expect(result.path.slice(0, 6)).toEqual(['certificate', 'factors', 1, 'certificate', 'steps', 0]);
+  }, 60_000);
+
   it('certificates PARI produces are accepted; our verdicts on random odd numbers agree with isprime', () => {
     const script = [
       'default(debugmem,0);',

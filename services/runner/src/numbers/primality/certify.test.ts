@@ -61,6 +61,18 @@ describe.skipIf(GP === undefined)('ECPP certificates from PARI/GP primecert', ()
     pari = (await probePari({ binary: GP as string })).tools;
   }, 60_000);
 
+  it('nests certificates: a Pratt certificate whose large prime of n − 1 is certified by ECPP', async () => {
+    // n = 2q + 1 with q − 1 = 2ab, a and b primes of 24 and 25 digits: rho cannot split ab in the Pratt try, PARI certifies q.
+    const n = 400000000000000010329974800000000065723533813479n;
+    const q = (n - 1n) / 2n;
+    const certificate = await certifyPrime(n, { pari, deadline: Date.now() + 60_000 });
+    expect(certificate).toMatchObject({ kind: 'pratt', factors: [{ prime: '2', exponent: 1 }, { prime: q.toString(), exponent: 1, certificate: { kind: 'ecpp', n: q.toString() } }] });
+    expect(PrimalityCertificateSchema.parse(certificate)).toEqual(certificate);
+    expect(replayPrimalityCertificate(certificate)).toBeNull();
+    // Without PARI the same prime cannot be certified in a short budget.
+    await expect(certifyPrime(n, { deadline: Date.now() + 300 })).rejects.toMatchObject({ code: 'EXECUTION_TIMEOUT' });
+  }, 60_000);
+
   it('certifies a 100-digit prime by ECPP, replayed, and the replay rejects tampering', async () => {
     const n = 10n ** 99n + 289n; // nextprime(10^99)
     const certificate = (await certifyPrime(n, { pari, deadline: Date.now() + 60_000 })) as EcppCertificate;

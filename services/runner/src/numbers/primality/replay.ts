@@ -4,13 +4,13 @@
  * (integer.primality.verify is, with its own code): it exists so that a certificate that does not
  * hold — a PARI answer misread, a bug in our Pratt search — is never returned.
  *
- * ECPP points are multiplied in homogeneous projective coordinates (X : Y : Z) modulo N, without
- * inversions. Modulo each prime p | N every triple computed is either a correct representative of
+ * ECPP points are multiplied in homogeneous projective coordinates (X : Y : Z) modulo N, adding the
+ * affine base point (one inversion per multiplication, of a Z that must be a unit anyway). Modulo each prime p | N every triple computed is either a correct representative of
  * the true multiple or (0 : 0 : 0) — the formulas' degenerate cases (adding equal points, adding
  * to O, doubling O) give (0 : 0 : 0), which then stays (0 : 0 : 0). So "[s]P ≠ O" is read as
  * gcd(Z, N) = 1 and "[q]Q = O" as Z ≡ 0 and gcd(Y, N) = 1 (O is (0 : λ : 0) with λ ≠ 0 mod every p).
  */
-import { bigGcd, DETERMINISTIC_MR_BOUND, isqrt, isStrongProbablePrime, mod, powMod, type ArithmeticBudget, type EcppStep, type PrimalityCertificate } from '@jacobian/shared';
+import { bigGcd, DETERMINISTIC_MR_BOUND, isqrt, isStrongProbablePrime, mod, modInverse, powMod, type ArithmeticBudget, type EcppStep, type PrimalityCertificate } from '@jacobian/shared';
 import { JacobianError } from '@jacobian/shared';
 
 const MR_BASES = [2n, 3n, 5n, 7n, 11n, 13n, 17n, 19n, 23n, 29n, 31n, 37n, 41n];
@@ -38,7 +38,8 @@ export function isPrimeBelowBound(n: bigint): boolean {
 type Point = readonly [bigint, bigint, bigint];
 
 function double([X, Y, Z]: Point, a: bigint, N: bigint): Point {
-  const w = (a * Z * Z + 3n * X * X) % N;
+  // w = aZ² + 3X²; PARI's CM curves often have a = 0 (j = 0).
+  const w = a === 0n ? (3n * X * X) % N : (a * Z * Z + 3n * X * X) % N;
   const s = (Y * Z) % N;
   const B = (((X * Y) % N) * s) % N;
   const h = mod(w * w - 8n * B, N);
@@ -46,24 +47,27 @@ function double([X, Y, Z]: Point, a: bigint, N: bigint): Point {
   return [(2n * h * s) % N, mod(w * (4n * B - h) - ((8n * Y * Y) % N) * s2, N), (8n * s2 * s) % N];
 }
 
-function add([X1, Y1, Z1]: Point, [X2, Y2, Z2]: Point, N: bigint): Point {
-  const u = mod(Y2 * Z1 - Y1 * Z2, N);
-  const v = mod(X2 * Z1 - X1 * Z2, N);
+/**
+ * (X1 : Y1 : Z1) + (x2 : y2 : 1) by the homogeneous addition formula with Z2 = 1: adding equal points
+ * or adding to O gives (0 : 0 : 0), adding opposite points gives (0 : λ : 0).
+ */
+function addAffine([X1, Y1, Z1]: Point, x2: bigint, y2: bigint, N: bigint): Point {
+  const u = mod(y2 * Z1 - Y1, N);
+  const v = mod(x2 * Z1 - X1, N);
   const v2 = (v * v) % N;
   const v3 = (v2 * v) % N;
-  const Z12 = (Z1 * Z2) % N;
-  const v2X1Z2 = (((v2 * X1) % N) * Z2) % N;
-  const A = mod(((u * u) % N) * Z12 - v3 - 2n * v2X1Z2, N);
-  return [(v * A) % N, mod(u * (v2X1Z2 - A) - ((v3 * Y1) % N) * Z2, N), (v3 * Z12) % N];
+  const v2X1 = (v2 * X1) % N;
+  const A = mod(((u * u) % N) * Z1 - v3 - 2n * v2X1, N);
+  return [(v * A) % N, mod(u * (v2X1 - A) - v3 * Y1, N), (v3 * Z1) % N];
 }
 
-/** [k]P for k ≥ 1, left to right, with the formulas as they are (no case distinctions). */
-function multiply(P: Point, k: bigint, a: bigint, N: bigint): Point {
+/** [k]P for k ≥ 1 and P = (x : y : 1), left to right, with the formulas as they are (no case distinctions). */
+function multiply(x: bigint, y: bigint, k: bigint, a: bigint, N: bigint): Point {
   const bits = k.toString(2);
-  let R = P;
+  let R: Point = [x, y, 1n];
   for (let i = 1; i < bits.length; i++) {
     R = double(R, a, N);
-    if (bits[i] === '1') R = add(R, P, N);
+    if (bits[i] === '1') R = addAffine(R, x, y, N);
   }
   return R;
 }
@@ -86,9 +90,11 @@ export function replayEcppStep(step: EcppStep): { q: bigint } | { reason: string
   if (excess <= 0n || excess * excess <= 4n * r) return { reason: 'q must exceed (N^(1/4) + 1)²' };
   const b = mod(y * y - x * x * x - a * x, N);
   if (bigGcd(mod(4n * a * a * a + 27n * b * b, N), N) !== 1n) return { reason: 'the curve is singular modulo a factor of N (gcd(4a³ + 27b², N) ≠ 1)' };
-  const Q = multiply([x, y, 1n], s, a, N);
-  if (bigGcd(Q[2], N) !== 1n) return { reason: '[s]P is O modulo a factor of N' };
-  const O = multiply(Q, q, a, N);
+  const [X, Y, Z] = multiply(x, y, s, a, N);
+  // Q = [s]P made affine: Z is a unit modulo N exactly when [s]P ≠ O modulo every factor of N.
+  const zi = modInverse(Z, N);
+  if (zi === null) return { reason: '[s]P is O modulo a factor of N' };
+  const O = multiply((X * zi) % N, (Y * zi) % N, q, a, N);
   if (O[2] !== 0n || bigGcd(O[1], N) !== 1n) return { reason: '[m]P is not O' };
   return { q };
 }
@@ -108,8 +114,10 @@ export function replayPrimalityCertificate(certificate: PrimalityCertificate, bu
     case 'pratt': {
       const a = BigInt(certificate.witness);
       if (n < 3n || a < 2n || a >= n) return { path: [...path, 'witness'], reason: 'needs n ≥ 3 and 2 ≤ a < n' };
+      // Σ e·(bits(p) − 1) bounds the product's bit length from below: no huge power is built.
+      const bits = certificate.factors.reduce((sum, f) => sum + f.exponent * (BigInt(f.prime).toString(2).length - 1), 0);
       let product = 1n;
-      for (const f of certificate.factors) product *= BigInt(f.prime) ** BigInt(f.exponent);
+      if (bits <= (n - 1n).toString(2).length) for (const f of certificate.factors) product *= BigInt(f.prime) ** BigInt(f.exponent);
       if (product !== n - 1n) return { path: [...path, 'factors'], reason: 'the prime powers do not multiply to n − 1' };
       if (powMod(a, n - 1n, n) !== 1n) return { path: [...path, 'witness'], reason: 'a^(n−1) ≢ 1 (mod n)' };
       for (const [i, f] of certificate.factors.entries()) {
