@@ -20,11 +20,12 @@ import { BENCH_CAPABILITIES, printQueueTables, runQueueBench, type BenchCapabili
 import { checkGp, printLinalgTables, runLinalgBench } from './linalg.js';
 import { checkGlpsol, printLpTables, runLpBench } from './lp.js';
 import { printSequencesTables, runSequencesBench } from './sequences.js';
+import { printNumbersTables, runNumbersBench } from './numbers.js';
 import { checkSingular, printPolynomialTables, runPolynomialBench } from './polynomial.js';
 import { checkCadical, printSatTables, runSatBench } from './sat.js';
 import { printStartupTables, runStartupBench } from './startup.js';
 
-const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|lp|sequences|all ...] [options]   (default: all = queue, find)
+const HELP = `Usage: npm run bench -- [queue|find|find-load|startup|algebra|graphs|sat|polynomial|linalg|lp|numbers|sequences|all ...] [options]   (default: all = queue, find)
 
 queue   math.run of graph.construct.explicit over MCP HTTP: embedded serve vs cluster
         (api + 2 runners + checker, Redis, s3rver) vs a bare BullMQ add→process→complete loop
@@ -61,6 +62,9 @@ lp      exact LP: our lp.solve engine (HiGHS start + exact simplex), the pure ex
 sequences recurrence guessing: our Berlekamp-Massey (sequence.recurrence.guess's engine) vs
         sympy's find_linear_recurrence on seeded C-finite sequences of order 2 and 10 with 100,
         400 and 1,000 terms; answers compared. Needs python3 with sympy for the ratio. Not part of all.
+numbers integer factorization: our TypeScript engine (rho, ECM) against PARI/GP factor on semiprimes of 20,
+        30 and 40 digits; the PARI provider against gp started by bash; primality certificate production
+        against checking. Needs gp (pari-gp). Not part of all.
 
 Options:
   --concurrency N        queue: concurrent requests and worker slots of each system (default 8)
@@ -102,6 +106,7 @@ Options:
   --linalg-sizes N,M     linalg: matrix orders (default 20,50,100)
   --linalg-sympy-timeout S  linalg: seconds before a sympy call is killed (default 20)
   --linalg-ts-timeout S  linalg: seconds before our engine is stopped by its checkpoint (default 120)
+  --numbers-reps N       numbers: repetitions per case, medians reported (default 3)
   --lp-reps N            lp: repetitions per case, medians reported (default 3)
   --lp-only A,B          lp: run only the cases whose name contains A or B (dense-50, dense-200, mixed-50, mixed-200,
                          transport-20x30, assignment-30, setcover-150x300)
@@ -172,6 +177,7 @@ async function main(): Promise<number> {
       'linalg-sympy-timeout': { type: 'string' },
       'linalg-ts-timeout': { type: 'string' },
       'lp-reps': { type: 'string' },
+      'numbers-reps': { type: 'string' },
       'lp-only': { type: 'string' },
       'lp-ts-timeout': { type: 'string' },
       'lp-glpsol-timeout': { type: 'string' },
@@ -194,7 +200,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const requested = positionals.length === 0 ? ['all'] : positionals;
-  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'lp', 'sequences', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
+  for (const name of requested) if (!['queue', 'find', 'find-load', 'startup', 'algebra', 'graphs', 'sat', 'polynomial', 'linalg', 'lp', 'numbers', 'sequences', 'all'].includes(name)) throw new Error(`unknown benchmark ${name}; see --help`);
   const benchmarks = [...new Set(requested.flatMap((name) => (name === 'all' ? ['queue', 'find'] : [name])))];
   // Fail before anything starts when a benchmark's peer is missing.
   if (benchmarks.includes('algebra')) checkCvc5();
@@ -356,6 +362,12 @@ async function main(): Promise<number> {
         process.stdout.write(`\n== sequences ==\n${printSequencesTables(report)}\n`);
         reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
         if (report.rows.some((row) => row.agree === false)) failed = true;
+      } else if (name === 'numbers') {
+        const report = await runNumbersBench(context, { reps: positiveInt('numbers-reps', values['numbers-reps'], 3) });
+        await teardown(context);
+        process.stdout.write(`\n== numbers ==\n${printNumbersTables(report)}\n`);
+        reports.push({ ...report, loadavg_before: loadBefore, loadavg_after: loadavg().map((v) => Math.round(v * 100) / 100) });
+        if (report.rows.some((row) => !row.agree) || report.certificates.rows.some((row) => !row.accepted)) failed = true;
       } else if (name === 'startup') {
         const report = await runStartupBench(context, { rounds: positiveInt('startup-rounds', values['startup-rounds'], 5) });
         report.stopped = await teardown(context);

@@ -621,6 +621,7 @@ export type { FractionStyle, LpWriteOptions, MpsWriteOptions, TextPosition, Text
 
 export {
   bigAbs,
+  checkBudget,
   DETERMINISTIC_MR_BOUND,
   extendedGcd,
   factorInteger,

@@ -20,3 +20,5 @@ export { highsStart, loadHighs, type Highs } from './lp/highs-start.js';
 export { certifyPrime, type CertifyPrimeDeps } from './numbers/primality/certify.js';
 export { computeModular, type ModularKernelInput, type ModularKernelOutput } from './numbers/modular/modular.kernel.js';
 export { berlekampMassey, guessPRecursive } from './sequence/recurrence.js';
+export { factorEngine, type EngineFactorization } from './numbers/factor/factor.js';
+export { pariFactor } from './numbers/factor/certified.js';

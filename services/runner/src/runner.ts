@@ -74,6 +74,8 @@ import { enumerateModelsCapability } from './universal-algebra/enumerate-models.
 import { evaluateLawsCapability } from './universal-algebra/evaluate-laws.js';
 import { modularCapabilities, MODULAR_TS_FILES } from './numbers/modular/modular-capabilities.js';
 import { RUNNER_VERSION } from './version.js';
+import { FACTOR_TS_FEATURES, FACTOR_TS_FILES, FACTOR_TS_PROVIDER, FACTOR_TS_SHARED_SOURCES, factorCompute as integerFactorCompute } from './numbers/factor/factor-compute.js';
+import { divisorsCompute, gcdExtended, mobiusCompute, perfectPowerDecide, rootCompute, sigmaCompute, totientCompute, valuationCompute } from './numbers/arithmetic/arithmetic-capabilities.js';
 import { PRIMALITY_TS_FILES, PRIMALITY_TS_PROVIDER, PRIMALITY_TS_SHARED_SOURCES, primalityDecide } from './numbers/primality/primality-decide.js';
 import { classGroupCompute } from './numbers/diophantine/class-group-capability.js';
 import { continuedFractionCompute } from './numbers/diophantine/continued-fraction-capability.js';
@@ -250,6 +252,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const glpk = once(milpSolverProvider('glpk', health));
   const diophantineTs = once(diophantineTsProvider());
   const sequenceTs = once(sequenceTsProvider());
+  const factorTs = typescriptProvider(FACTOR_TS_PROVIDER, FACTOR_TS_FILES, FACTOR_TS_FEATURES, [...FACTOR_TS_SHARED_SOURCES]);
+  const factoring = firstHealthyOf([pari, factorTs], skipped);
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
     capabilityRegistration(enumeration, (runtime) => enumerateNonisomorphic(enumerationBackend(runtime, geng))),
@@ -312,6 +316,16 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(sequenceTs, () => sequenceRecurrenceEvaluate),
     capabilityRegistration(sequenceTs, () => sequenceTransformCompute),
     capabilityRegistration(sequenceTs, () => sequenceGeneratingFunction),
+    // Integer factorization with certified primes, and the arithmetic functions built on it: PARI/GP's factor (rechecked) first, our engine (rho, ECM) otherwise.
+    capabilityRegistration(factoring, (runtime) => integerFactorCompute(runtime, { pari })),
+    capabilityRegistration(factoring, (runtime) => divisorsCompute(runtime, { pari })),
+    capabilityRegistration(factoring, (runtime) => sigmaCompute(runtime, { pari })),
+    capabilityRegistration(factoring, (runtime) => totientCompute(runtime, { pari })),
+    capabilityRegistration(factoring, (runtime) => mobiusCompute(runtime, { pari })),
+    capabilityRegistration(factorTs, (runtime) => valuationCompute(runtime)),
+    capabilityRegistration(factorTs, (runtime) => perfectPowerDecide(runtime)),
+    capabilityRegistration(factorTs, (runtime) => gcdExtended(runtime)),
+    capabilityRegistration(factorTs, (runtime) => rootCompute(runtime)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

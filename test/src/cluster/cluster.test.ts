@@ -129,6 +129,15 @@ const RUNNER_CAPABILITIES = [
   'sequence.recurrence.evaluate',
   'sequence.transform.compute',
   'sequence.generating_function.compute',
+  'integer.factor.compute',
+  'integer.divisors.compute',
+  'integer.sigma.compute',
+  'integer.totient.compute',
+  'integer.mobius.compute',
+  'integer.valuation.compute',
+  'integer.perfect_power.decide',
+  'integer.gcd.extended',
+  'integer.root.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,

@@ -236,7 +236,8 @@ export interface ArithmeticBudget {
   readonly signal?: AbortSignal | undefined;
 }
 
-function checkBudget(budget: ArithmeticBudget | undefined): void {
+/** @throws JacobianError EXECUTION_CANCELLED when the signal aborted, EXECUTION_TIMEOUT past the deadline. */
+export function checkBudget(budget: ArithmeticBudget | undefined): void {
   if (budget?.signal?.aborted === true) throw new JacobianError('EXECUTION_CANCELLED', 'the computation was cancelled');
   if (budget?.deadline !== undefined && Date.now() > budget.deadline) throw new JacobianError('EXECUTION_TIMEOUT', 'the computation reached its time budget before finishing');
 }
