@@ -641,3 +641,17 @@ export {
   smallPrimes,
 } from './domains/numbers/index.js';
 export type { ArithmeticBudget, PrimePower } from './domains/numbers/index.js';
+
+export {
+  BinomialRequestSchema,
+  CompositionRequestSchema,
+  COUNTING_LIMITS,
+  COUNTING_SOURCES,
+  CountingNumberRequestSchema,
+  CountingResultSchema,
+  NUMBER_MAX_N,
+  PartitionRequestSchema,
+  StirlingRequestSchema,
+} from './domains/combinatorics/index.js';
+export type { BinomialRequest, CompositionRequest, CountingNumberRequest, CountingResult, PartitionRequest, StirlingRequest } from './domains/combinatorics/index.js';
+export { checkBudget } from './domains/numbers/index.js';

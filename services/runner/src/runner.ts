@@ -6,6 +6,7 @@ import {
   GRAPH_FORMATS_SOURCE,
   GRAPH_OPERAND_SOURCE,
   GRAPH_WITNESS_SOURCE,
+  COUNTING_SOURCES,
   LP_SOURCES,
   LP_TEXT_SOURCES,
   JacobianError,
@@ -32,6 +33,7 @@ import {
 } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { artifactPut } from './artifact/put.js';
+import { COUNTING_CAPABILITIES, COUNTING_TS_FILES, COUNTING_TS_PROVIDER } from './combinatorics/index.js';
 import { splitConjunction } from './claims/conjunction-split.js';
 import { CLAIMS_DECIDE_TS_PROVIDER, decidePropositional } from './claims/decide.js';
 import { implicationObligations } from './claims/implication-obligations.js';
@@ -235,6 +237,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const cbc = once(milpSolverProvider('cbc', health));
+  const countingTs = typescriptProvider(COUNTING_TS_PROVIDER, COUNTING_TS_FILES, ['exact-counting', 'big-integer'], [...COUNTING_SOURCES]);
   const glpk = once(milpSolverProvider('glpk', health));
   return [
     capabilityRegistration(graphTs, () => constructExplicit),
@@ -278,6 +281,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(lp, (runtime) => polytopeSeparate(runtime)),
     // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
     capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
+    // Counting (binomials, Stirling, Bell/Catalan/derangements, partitions, compositions) on big integers, our TypeScript.
+    ...COUNTING_CAPABILITIES.map((definition) => capabilityRegistration(countingTs, () => definition)),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(
