@@ -106,6 +106,11 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'combinatorics.binomial.compute',
+  'combinatorics.stirling.compute',
+  'combinatorics.number.compute',
+  'combinatorics.partition.count',
+  'combinatorics.composition.count',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
