@@ -33,7 +33,7 @@ import {
 } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { artifactPut } from './artifact/put.js';
-import { COUNTING_CAPABILITIES, COUNTING_TS_FILES, COUNTING_TS_PROVIDER } from './combinatorics/index.js';
+import { COUNTING_TS_FILES, COUNTING_TS_PROVIDER, countingRegistrations } from './combinatorics/index.js';
 import { splitConjunction } from './claims/conjunction-split.js';
 import { CLAIMS_DECIDE_TS_PROVIDER, decidePropositional } from './claims/decide.js';
 import { implicationObligations } from './claims/implication-obligations.js';
@@ -282,7 +282,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     // Mixed-integer programs on a native solver only: the first healthy of CBC and GLPK, absent without both.
     capabilityRegistration(firstHealthyOf([cbc, glpk], skipped), (runtime) => milpSolve(runtime, { cbc, glpk })),
     // Counting (binomials, Stirling, Bell/Catalan/derangements, partitions, compositions) on big integers, our TypeScript.
-    ...COUNTING_CAPABILITIES.map((definition) => capabilityRegistration(countingTs, () => definition)),
+    ...countingRegistrations(countingTs),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

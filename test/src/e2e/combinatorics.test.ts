@@ -42,11 +42,11 @@ describe('counting through MCP', () => {
   it('answers OEIS values exactly, with the method', { timeout: E2E_TEST_TIMEOUT_MS }, async () => {
     expect(await output('combinatorics.number.compute', { kind: 'bell', n: 15, table: true })).toMatchObject({
       values: ['1', '1', '2', '5', '15', '52', '203', '877', '4140', '21147', '115975', '678570', '4213597', '27644437', '190899322', '1382958545'],
-      method: expect.stringMatching(/Bell \(Aitken\) triangle/),
+      method: expect.stringMatching(/Bell \(Aitken\) triangle/) as unknown,
     });
     expect(await output('combinatorics.number.compute', { kind: 'catalan', n: 20 })).toMatchObject({ value: '6564120420' });
     expect(await output('combinatorics.number.compute', { kind: 'derangement', n: 12 })).toMatchObject({ value: '176214841' });
-    expect(await output('combinatorics.partition.count', { n: 1000 })).toMatchObject({ value: '24061467864032622473692149727991', method: expect.stringMatching(/pentagonal/) });
+    expect(await output('combinatorics.partition.count', { n: 1000 })).toMatchObject({ value: '24061467864032622473692149727991', method: expect.stringMatching(/pentagonal/) as unknown });
     expect(await output('combinatorics.partition.count', { n: 30, distinct: true })).toMatchObject({ value: '296' });
     expect(await output('combinatorics.stirling.compute', { kind: 'second', n: 7 })).toMatchObject({ values: ['0', '1', '63', '301', '350', '140', '21', '1'] });
     expect(await output('combinatorics.stirling.compute', { kind: 'first_signed', n: 6, k: 2 })).toMatchObject({ value: '274' });

@@ -5,14 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityResultSchema, COUNTING_LIMITS, type CapabilityResult, type CountingResult, type InstalledCapability } from '@jacobian/shared';
 import { createCapabilityHarness, type CapabilityHarness } from '../testing/fixtures.js';
-import { COUNTING_CAPABILITIES } from './index.js';
+import { binomialCompute } from './binomial.js';
+import { compositionCount } from './composition.js';
+import { countingNumberCompute } from './number.js';
+import { partitionCount } from './partition.js';
+import { stirlingCompute } from './stirling.js';
 
 let h: CapabilityHarness;
 const installed = new Map<string, InstalledCapability>();
 
 beforeAll(async () => {
   h = await createCapabilityHarness();
-  for (const definition of COUNTING_CAPABILITIES) installed.set(definition.id, h.install(definition));
+  for (const capability of [h.install(binomialCompute), h.install(stirlingCompute), h.install(countingNumberCompute), h.install(partitionCount), h.install(compositionCount)]) installed.set(capability.descriptor.id, capability);
 });
 afterAll(async () => {
   await h?.[Symbol.asyncDispose]();
@@ -46,22 +50,22 @@ describe('counting capabilities', () => {
   });
 
   it('answers with the exact value, its digits and the method', async () => {
-    expect(await ok('combinatorics.binomial.compute', { n: 10, k: 3 })).toMatchObject({ value: '120', digits: 3, method: expect.stringMatching(/multiplicative formula/) });
+    expect(await ok('combinatorics.binomial.compute', { n: 10, k: 3 })).toMatchObject({ value: '120', digits: 3, method: expect.stringMatching(/multiplicative formula/) as unknown });
     expect(await ok('combinatorics.binomial.compute', { kind: 'multinomial', parts: [2, 3, 4] })).toMatchObject({ value: '1260' });
     expect(await ok('combinatorics.binomial.compute', { n: 4, row: true })).toMatchObject({ values: ['1', '4', '6', '4', '1'] });
-    expect(await ok('combinatorics.stirling.compute', { kind: 'first_signed', n: 5 })).toMatchObject({ values: ['0', '24', '-50', '35', '-10', '1'], method: expect.stringMatching(/signed/) });
+    expect(await ok('combinatorics.stirling.compute', { kind: 'first_signed', n: 5 })).toMatchObject({ values: ['0', '24', '-50', '35', '-10', '1'], method: expect.stringMatching(/signed/) as unknown });
     expect(await ok('combinatorics.stirling.compute', { kind: 'second', n: 3, k: 7 })).toMatchObject({ value: '0' });
     expect(await ok('combinatorics.number.compute', { kind: 'bell', n: 5, table: true })).toMatchObject({ values: ['1', '1', '2', '5', '15', '52'] });
     expect(await ok('combinatorics.number.compute', { kind: 'derangement', n: 4 })).toMatchObject({ value: '9' });
-    expect(await ok('combinatorics.partition.count', { n: 100 })).toMatchObject({ value: '190569292', method: expect.stringMatching(/pentagonal/) });
-    expect(await ok('combinatorics.partition.count', { n: 10, exact_parts: 3 })).toMatchObject({ value: '8', method: expect.stringMatching(/conjugation/) });
+    expect(await ok('combinatorics.partition.count', { n: 100 })).toMatchObject({ value: '190569292', method: expect.stringMatching(/pentagonal/) as unknown });
+    expect(await ok('combinatorics.partition.count', { n: 10, exact_parts: 3 })).toMatchObject({ value: '8', method: expect.stringMatching(/conjugation/) as unknown });
     expect(await ok('combinatorics.composition.count', { n: 10, exact_parts: 3 })).toMatchObject({ value: '36' });
   });
 
   it('computes the largest admitted requests', async () => {
     // p(10000) ≈ 3.6167·10^106 (OEIS A000041 b-file).
     const p = await ok('combinatorics.partition.count', { n: COUNTING_LIMITS.partitionMaxN });
-    expect(p).toMatchObject({ digits: 107, value: expect.stringMatching(/^3616725132563629/) });
+    expect(p).toMatchObject({ digits: 107, value: expect.stringMatching(/^3616725132563629/) as unknown });
     expect((await ok('combinatorics.number.compute', { kind: 'catalan', n: COUNTING_LIMITS.catalanMaxN })).digits).toBeGreaterThan(12_000);
   });
 
