@@ -1,5 +1,5 @@
 /** combinatorics.composition.count: compositions (ordered partitions) of n, with optional part restrictions and number of parts. */
-import { COUNTING_LIMITS, CompositionRequestSchema, CountingResultSchema, type ArithmeticBudget, type CapabilityDefinition, type CompositionRequest, type CountingResult } from '@jacobian/shared';
+import { checkBudget, COUNTING_LIMITS, CompositionRequestSchema, CountingResultSchema, type ArithmeticBudget, type CapabilityDefinition, type CompositionRequest, type CountingResult } from '@jacobian/shared';
 import { binomial, restrictedCompositions } from './counting.js';
 import { COUNTING_DOMAIN, COUNTING_TAGS, COUNTING_VERSION, countingOutcome, requireWork } from './support.js';
 
@@ -12,6 +12,20 @@ interface CompositionPlan {
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
+/** C(m−1, k−1) for m = 0..n (compositions of m into exactly k parts), each from the one before. */
+function compositionsIntoK(n: number, k: number, budget: ArithmeticBudget): bigint[] {
+  const values: bigint[] = range(0, n).map((m) => (k === 0 && m === 0 ? 1n : 0n));
+  if (k === 0 || k > n) return values;
+  let c: bigint = 1n;
+  values[k] = c;
+  for (let m = k + 1; m <= n; m++) {
+    c = (c * BigInt(m - 1)) / BigInt(m - k);
+    values[m] = c;
+    if (m % 2048 === 0) checkBudget(budget);
+  }
+  return values;
+}
+
 /** Chooses the algorithm and refuses (rule work-limit) what would take too long, before any work. */
 export function planCompositions(input: CompositionRequest): CompositionPlan {
   const { n } = input;
@@ -23,8 +37,8 @@ export function planCompositions(input: CompositionRequest): CompositionPlan {
   if (plain && k === undefined) return { method: 'closed form 2^(m−1) for m ≥ 1 (a cut or not between adjacent units), 1 for m = 0', compute: () => range(0, n).map((m) => (m === 0 ? 1n : 1n << BigInt(m - 1))) };
   if (plain && k !== undefined) {
     return {
-      method: `closed form C(m−1, k−1) (stars and bars: k−1 cuts among m−1 gaps), multiplicative formula; O(k) steps per value`,
-      compute: (budget) => range(0, n).map((m) => (k === 0 ? (m === 0 ? 1n : 0n) : m === 0 ? 0n : binomial(m - 1, k - 1, budget))),
+      method: `closed form C(m−1, k−1) (stars and bars: k−1 cuts among m−1 gaps), a table along m by C(m−1, k−1) = C(m−2, k−1)·(m−1)/(m−k); O(n) big-by-small steps`,
+      compute: (budget) => (input.table === true ? compositionsIntoK(n, k, budget) : range(0, n).map((m) => (m < n ? 0n : k === 0 ? (n === 0 ? 1n : 0n) : n === 0 ? 0n : binomial(n - 1, k - 1, budget)))),
     };
   }
   const smallest = parts[0];

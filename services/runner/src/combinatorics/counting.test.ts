@@ -111,6 +111,9 @@ describe('identities computed independently', () => {
       expect(stirlingRow('second', n).reduce((a, b) => a + b, 0n)).toBe(bell[n]);
       expect(stirlingRow('first_unsigned', n).reduce((a, b) => a + b, 0n)).toBe(factorial(n));
       if (n >= 2) expect(stirlingRow('first_signed', n).reduce((a, b) => a + b, 0n)).toBe(0n);
+      const k = Math.floor(n / 2);
+      expect(stirlingRow('second', n, {}, k)[k]).toBe(stirlingRow('second', n)[k]);
+      expect(stirlingRow('first_signed', n, {}, k)[k]).toBe(stirlingRow('first_signed', n)[k]);
     }
   });
   it('p(n) by the pentagonal recurrence equals the generating-function product ∏ 1/(1−x^i)', () => {
@@ -200,12 +203,14 @@ describe('random small cases against enumeration', () => {
         ({ n, parts_in, min_part, max_part, exact_parts }) => {
           const request = CompositionRequestSchema.parse({
             n,
+            table: true,
             ...(parts_in === undefined ? {} : { parts_in }),
             ...(min_part === undefined ? {} : { min_part }),
             ...(max_part === undefined ? {} : { max_part }),
             ...(exact_parts === undefined ? {} : { exact_parts }),
           });
           const values = planCompositions(request).compute({});
+          expect(planCompositions({ ...request, table: false }).compute({}).at(-1)).toBe(values[n]);
           for (let m = 0; m <= n; m++) {
             const expected = allCompositions(m).filter(
               (c) =>

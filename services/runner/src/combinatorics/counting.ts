@@ -55,15 +55,17 @@ export function multinomial(parts: readonly number[], budget: ArithmeticBudget =
 export type StirlingKind = 'second' | 'first_unsigned' | 'first_signed';
 
 /**
- * Row n of a Stirling triangle (k = 0..n) by its recurrence, O(n²) big additions:
+ * Row n of a Stirling triangle (k = 0..min(n, maxK)) by its recurrence, O(n²) big additions:
  * S(n,k) = k·S(n−1,k) + S(n−1,k−1); c(n,k) = (n−1)·c(n−1,k) + c(n−1,k−1); s(n,k) = (−1)^(n−k) c(n,k).
  */
-export function stirlingRow(kind: StirlingKind, n: number, budget: ArithmeticBudget = {}): bigint[] {
+export function stirlingRow(kind: StirlingKind, n: number, budget: ArithmeticBudget = {}, maxK = n): bigint[] {
+  // Only columns k ≤ maxK are needed for T(n, maxK): O(n·maxK) additions.
+  const width = Math.min(n, maxK);
   let row: bigint[] = [1n];
   const tick = ticker(budget);
   for (let m = 1; m <= n; m++) {
-    const next: bigint[] = new Array<bigint>(m + 1).fill(0n);
-    for (let k = 1; k <= m; k++) {
+    const next: bigint[] = new Array<bigint>(Math.min(m, width) + 1).fill(0n);
+    for (let k = 1; k <= Math.min(m, width); k++) {
       const weight = kind === 'second' ? BigInt(k) : BigInt(m - 1);
       next[k] = weight * (row[k] ?? 0n) + (row[k - 1] ?? 0n);
       tick();

@@ -31,8 +31,8 @@ export const stirlingCompute: CapabilityDefinition<StirlingRequest, CountingResu
   run(input, context) {
     const { kind, n, k } = input;
     const weight = kind === 'second' ? 'k' : '(n−1)';
-    const method = `triangle recurrence T(n,k) = ${weight}·T(n−1,k) + T(n−1,k−1)${kind === 'first_signed' ? ', signed by (−1)^(n−k)' : ''}; O(n²) big additions`;
-    const row = stirlingRow(kind, n, { deadline: context.deadline, signal: context.signal });
+    const method = `triangle recurrence T(n,k) = ${weight}·T(n−1,k) + T(n−1,k−1)${kind === 'first_signed' ? ', signed by (−1)^(n−k)' : ''}; O(n·min(n, k)) big additions`;
+    const row = stirlingRow(kind, n, { deadline: context.deadline, signal: context.signal }, k ?? n);
     if (k === undefined) return Promise.resolve(countingOutcome(context, row, true, method, `${NAMES[kind]} for n = ${n}, k = 0..${n}`));
     return Promise.resolve(countingOutcome(context, [row[k] ?? 0n], false, method, `${NAMES[kind]} for n = ${n}, k = ${k}`));
   },
