@@ -743,3 +743,15 @@ export {
   SequenceTermSchema,
 } from './domains/sequence/index.js';
 export type { Recurrence, RecurrenceClaim, RecurrenceClaimInput, RecurrenceInput, Sequence, SequenceInput, SequenceTerm } from './domains/sequence/index.js';
+export {
+  BinomialRequestSchema,
+  CompositionRequestSchema,
+  COUNTING_LIMITS,
+  COUNTING_SOURCES,
+  CountingNumberRequestSchema,
+  CountingResultSchema,
+  NUMBER_MAX_N,
+  PartitionRequestSchema,
+  StirlingRequestSchema,
+} from './domains/combinatorics/index.js';
+export type { BinomialRequest, CompositionRequest, CountingNumberRequest, CountingResult, PartitionRequest, StirlingRequest } from './domains/combinatorics/index.js';

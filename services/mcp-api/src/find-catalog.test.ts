@@ -441,6 +441,21 @@ const EXPECTED: [string, string][] = [
   ['Kronecker symbol with an even or negative n', 'modular.symbol.compute'],
   ['verify a discrete logarithm', 'modular.claim.verify'],
   ['certify that g is a primitive root', 'modular.claim.verify'],
+  ['binomial coefficient n choose k', 'combinatorics.binomial.compute'],
+  ['multinomial coefficient', 'combinatorics.binomial.compute'],
+  ["row of Pascal's triangle", 'combinatorics.binomial.compute'],
+  ['Stirling numbers of the second kind', 'combinatorics.stirling.compute'],
+  ['number of permutations of n with k cycles', 'combinatorics.stirling.compute'],
+  ['signed Stirling numbers of the first kind', 'combinatorics.stirling.compute'],
+  ['Bell number of set partitions', 'combinatorics.number.compute'],
+  ['Catalan numbers and Dyck paths', 'combinatorics.number.compute'],
+  ['number of derangements, subfactorial', 'combinatorics.number.compute'],
+  ['partition function p(n) of integer partitions', 'combinatorics.partition.count'],
+  ['partitions into distinct parts', 'combinatorics.partition.count'],
+  ['Young diagrams with n cells', 'combinatorics.partition.count'],
+  ['integer partitions into at most k parts', 'combinatorics.partition.count'],
+  ['compositions of an integer into k parts', 'combinatorics.composition.count'],
+  ['ordered partitions with parts 1 and 2', 'combinatorics.composition.count'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

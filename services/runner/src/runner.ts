@@ -6,6 +6,7 @@ import {
   GRAPH_FORMATS_SOURCE,
   GRAPH_OPERAND_SOURCE,
   GRAPH_WITNESS_SOURCE,
+  COUNTING_SOURCES,
   LP_SOURCES,
   LP_TEXT_SOURCES,
   MODULAR_SOURCES,
@@ -33,6 +34,7 @@ import {
 } from '@jacobian/shared';
 import { fileURLToPath } from 'node:url';
 import { artifactPut } from './artifact/put.js';
+import { COUNTING_TS_FILES, COUNTING_TS_PROVIDER, countingRegistrations } from './combinatorics/index.js';
 import { splitConjunction } from './claims/conjunction-split.js';
 import { CLAIMS_DECIDE_TS_PROVIDER, decidePropositional } from './claims/decide.js';
 import { implicationObligations } from './claims/implication-obligations.js';
@@ -249,6 +251,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const cbc = once(milpSolverProvider('cbc', health));
   const modularTs = typescriptProvider('jacobian-modular-ts', MODULAR_TS_FILES, ['modular-inverse', 'crt-non-coprime', 'multiplicative-order', 'primitive-root', 'pohlig-hellman-bsgs-rho', 'tonelli-shanks-cipolla-hensel', 'kronecker-symbol'], [...MODULAR_SOURCES]);
+  const countingTs = typescriptProvider(COUNTING_TS_PROVIDER, COUNTING_TS_FILES, ['exact-counting', 'big-integer'], [...COUNTING_SOURCES]);
   const glpk = once(milpSolverProvider('glpk', health));
   const diophantineTs = once(diophantineTsProvider());
   const sequenceTs = once(sequenceTsProvider());
@@ -326,6 +329,8 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(factorTs, (runtime) => perfectPowerDecide(runtime)),
     capabilityRegistration(factorTs, (runtime) => gcdExtended(runtime)),
     capabilityRegistration(factorTs, (runtime) => rootCompute(runtime)),
+    // Counting (binomials, Stirling, Bell/Catalan/derangements, partitions, compositions) on big integers, our TypeScript.
+    ...countingRegistrations(countingTs),
     // Its own provider name: providers are probed once per name, each with its own file list.
     capabilityRegistration(
       typescriptProvider(

@@ -138,6 +138,11 @@ const RUNNER_CAPABILITIES = [
   'integer.perfect_power.decide',
   'integer.gcd.extended',
   'integer.root.compute',
+  'combinatorics.binomial.compute',
+  'combinatorics.stirling.compute',
+  'combinatorics.number.compute',
+  'combinatorics.partition.count',
+  'combinatorics.composition.count',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
