@@ -621,6 +621,7 @@ export type { FractionStyle, LpWriteOptions, MpsWriteOptions, TextPosition, Text
 
 export {
   bigAbs,
+  checkBudget,
   DETERMINISTIC_MR_BOUND,
   extendedGcd,
   factorInteger,
@@ -641,3 +642,6 @@ export {
   smallPrimes,
 } from './domains/numbers/index.js';
 export type { ArithmeticBudget, PrimePower } from './domains/numbers/index.js';
+
+export { GROUP_ACTION_LIMITS, GROUP_ACTION_SOURCES, GroupActionRule, groupActionError, groupOperandShape, readGroupOperand, refineGroupOperand } from './domains/group-action/index.js';
+export type { GroupOperand, PermutationGroupSpec } from './domains/group-action/index.js';

@@ -236,7 +236,8 @@ export interface ArithmeticBudget {
   readonly signal?: AbortSignal | undefined;
 }
 
-function checkBudget(budget: ArithmeticBudget | undefined): void {
+/** Throws EXECUTION_CANCELLED or EXECUTION_TIMEOUT when the budget's signal fired or its deadline passed; call it every few thousand steps of a long loop. */
+export function checkBudget(budget: ArithmeticBudget | undefined): void {
   if (budget?.signal?.aborted === true) throw new JacobianError('EXECUTION_CANCELLED', 'the computation was cancelled');
   if (budget?.deadline !== undefined && Date.now() > budget.deadline) throw new JacobianError('EXECUTION_TIMEOUT', 'the computation reached its time budget before finishing');
 }

@@ -5,6 +5,7 @@
 export {
   bigAbs,
   bigGcd,
+  checkBudget,
   DETERMINISTIC_MR_BOUND,
   extendedGcd,
   factorInteger,
