@@ -106,6 +106,8 @@ const RUNNER_CAPABILITIES = [
   'lp.solve',
   'polytope.separate',
   'milp.solve',
+  'group_action.cycle_index.compute',
+  'group_action.polya_count.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,

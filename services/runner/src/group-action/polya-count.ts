@@ -76,7 +76,7 @@ export const polyaCount: CapabilityDefinition<PolyaCountInput, PolyaCountOutput>
   description:
     `Number of colourings of n points with k colours up to a permutation group (orbits on colourings: Burnside's lemma, Cauchy–Frobenius; Pólya enumeration Z(G)(k,…,k)), exact big integers; with content, the pattern-inventory coefficient for given colour multiplicities. Necklaces (cyclic C_n), bracelets (dihedral D_n), cube colourings, graph vertex colourings (automorphism_group from graph.automorphism_group.compute). Group as in group_action.cycle_index.compute (|G| ≤ ${GROUP_ACTION_LIMITS.maxGroupOrder}); also the point orbits.`,
   tags: ['group-action', 'polya', 'burnside', 'orbits', 'colourings', 'necklaces', 'combinatorics', 'exact'],
-  keywords: ['Pólya enumeration', 'Polya counting', 'Burnside\'s lemma', 'Cauchy–Frobenius', 'orbit counting', 'colourings up to symmetry', 'colorings up to rotation', 'necklaces', 'bracelets', 'pattern inventory', 'orbits'],
+  keywords: ['Pólya enumeration', 'Polya counting', 'Burnside\'s lemma', 'Cauchy–Frobenius', 'orbit counting', 'colourings up to symmetry', 'colorings up to rotation', 'necklaces', 'bracelets', 'pattern inventory', 'orbits', 'graph vertex colourings up to automorphism'],
   domain: 'group_action',
   modes: ['EXPLORE'],
   role: 'producer',
