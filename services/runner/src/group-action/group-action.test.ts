@@ -188,7 +188,15 @@ describe('group_action capabilities', () => {
     expect(await refusal('index', { generators: ['(0 1 1)'] })).toMatchObject({ message: /rule bijection/ });
     expect(await refusal('index', { generators: ['(0 1'] })).toMatchObject({ message: /rule permutation-syntax/ });
     expect(await refusal('index', { generators: ['(0 5)'], degree: 4 })).toMatchObject({ message: /rule point-range/ });
-    expect(await refusal('index', { generators: symmetric(10) })).toMatchObject({ message: /order 3628800, above the limit of 1000000 .*rule group-order-limit/ });
+    expect(await refusal('index', { generators: symmetric(10) })).toMatchObject({ message: /order (at least )?[0-9]+, above the limit of 1000000 .*rule group-order-limit/ });
+    // S_64: Schreier–Sims stops once a proven lower bound of the order passes the limit.
+    const big = await refusal('polya', { generators: symmetric(64), colours: 2 });
+    expect(big).toMatchObject({ path: ['payload', 'generators'], message: /rule group-order-limit/ });
+    expect(BigInt(/order (?:at least )?([0-9]+)/.exec(big.message)?.[1] ?? '0')).toBeGreaterThan(1_000_000n);
+    // Just below the limit: C_2^19 on 38 points (524288 elements) is enumerated.
+    const pairs = Array.from({ length: 19 }, (_, i) => `(${2 * i} ${2 * i + 1})`);
+    expect((await polya({ generators: pairs, colours: 2 })).orbits).toBe(String(3 ** 19));
+    expect(await refusal('index', { generators: [...pairs, '(38 39)'] })).toMatchObject({ message: /1048576.*rule group-order-limit/ });
     expect(await refusal('polya', { generators: cyclic(6), content: [2, 3] })).toMatchObject({ path: ['payload', 'content'], message: /rule content-sum/ });
     const invalid = await harness.run(installed.index, { capability_id: cycleIndexCompute.id, payload: {} });
     expect(invalid.execution.status).toBe('ERROR');

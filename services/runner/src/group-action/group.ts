@@ -2,8 +2,8 @@
  * The group behind a group_action request: validated generators, their stabilizer chain (order
  * exact), point orbits and the cycle-type counts, with the checks every capability shares.
  */
-import { bigGcd, GroupActionRule, groupActionError, JacobianError, readGroupOperand, type CapabilityContext, type GroupOperand, type PermutationGroupSpec } from '@jacobian/shared';
-import { cycleTypeCounts, pointOrbits, schreierSims, type CycleTypeCounts } from './permutation-group.js';
+import { bigGcd, GROUP_ACTION_LIMITS, GroupActionRule, groupActionError, JacobianError, readGroupOperand, type CapabilityContext, type GroupOperand, type PermutationGroupSpec } from '@jacobian/shared';
+import { cycleTypeCounts, pointOrbits, refuseOrder, schreierSims, type CycleTypeCounts } from './permutation-group.js';
 
 export interface ComputedGroup {
   spec: PermutationGroupSpec;
@@ -16,10 +16,12 @@ export interface ComputedGroup {
 export function computeGroup(input: GroupOperand, context: Pick<CapabilityContext, 'deadline' | 'signal'>): ComputedGroup {
   const spec = readGroupOperand(input);
   const budget = { deadline: context.deadline, signal: context.signal };
-  const chain = schreierSims(spec.degree, spec.generators, budget);
+  const path = input.automorphism_group === undefined ? ['generators'] : ['automorphism_group'];
+  // A stated order above the limit is refused as stated: the generators' own group is checked only when it is enumerated.
+  if (spec.statedOrder !== null && spec.statedOrder > BigInt(GROUP_ACTION_LIMITS.maxGroupOrder)) refuseOrder(spec.statedOrder, [...path, 'order'], true);
+  const chain = schreierSims(spec.degree, spec.generators, budget, { order: BigInt(GROUP_ACTION_LIMITS.maxGroupOrder), refuse: (atLeast) => refuseOrder(atLeast, path, false) });
   if (spec.statedOrder !== null && spec.statedOrder !== chain.order)
     throw groupActionError(`the generators generate a group of order ${chain.order}, not the stated ${spec.statedOrder}`, ['automorphism_group', 'order'], GroupActionRule.ORDER_MISMATCH);
-  const path = input.automorphism_group === undefined ? ['generators'] : ['automorphism_group'];
   const counts = cycleTypeCounts(chain, budget, path);
   const orbits = pointOrbits(spec.degree, spec.generators);
   // Burnside on the points: the average number of fixed points is the number of orbits.
