@@ -239,7 +239,7 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
   const groupActionTs = typescriptProvider(
     'jacobian-group-action-ts',
-    ['./group-action/permutation-group.ts', './group-action/group.ts', './group-action/cycle-index.ts', './group-action/polya-count.ts'],
+    ['./group-action/permutation-group.ts', './group-action/group.ts', './group-action/cycle-index.ts', './group-action/polya-count.ts', './group-action/group-action.kernel.ts'],
     ['schreier-sims', 'cycle-index', 'polya-enumeration', 'max-group-order-1000000'],
     [...GROUP_ACTION_SOURCES],
   );

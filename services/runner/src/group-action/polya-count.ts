@@ -4,8 +4,9 @@
  * multiplicities, the coefficient of the pattern inventory Z(G)(x_j = Σ c_i^j) (counts by content).
  */
 import { z } from 'zod';
-import { checkBudget, GROUP_ACTION_LIMITS, GroupActionRule, groupActionError, groupOperandShape, JacobianError, refineGroupOperand, type ArithmeticBudget, type CapabilityDefinition, type CapabilityOutcome, type GroupOperand } from '@jacobian/shared';
-import { computeGroup } from './group.js';
+import { checkBudget, GROUP_ACTION_LIMITS, GroupActionRule, groupActionError, groupOperandShape, JacobianError, readGroupOperand, refineGroupOperand, runKernel, type ArithmeticBudget, type CapabilityDefinition, type GroupOperand } from '@jacobian/shared';
+import { GROUP_ACTION_KERNEL } from './cycle-index.js';
+import type { ComputedGroup } from './group.js';
 
 const Int = z.number().int().min(0);
 const Decimal = z.string().regex(/^[0-9]+$/);
@@ -69,6 +70,29 @@ function contentCount(type: readonly number[], multiplicities: readonly number[]
   return table[0] as bigint;
 }
 
+/** The counts for k colours (and one content) from a computed group; each Burnside sum is checked to be divisible by |G|. */
+export function polyaOutput(group: ComputedGroup, colours: number, content: readonly number[] | null, budget: ArithmeticBudget): PolyaCountOutput {
+  const n = group.spec.degree;
+  const k = BigInt(colours);
+  const { order, types } = group.counts;
+  let total = 0n;
+  let byContent = 0n;
+  for (const { type, elements } of types.values()) {
+    total += elements * k ** BigInt(type.reduce((sum, c) => sum + c, 0));
+    if (content !== null) byContent += elements * contentCount(type, content, budget);
+  }
+  if (total % order !== 0n || byContent % order !== 0n) throw new JacobianError('PROVIDER_FAILED', 'internal check failed: a Burnside sum is not divisible by |G|');
+  return {
+    degree: n,
+    order: order.toString(),
+    point_orbits: group.orbits.length,
+    colours,
+    colourings: (k ** BigInt(n)).toString(),
+    orbits: (total / order).toString(),
+    content: content === null ? null : { multiplicities: [...content], orbits: (byContent / order).toString() },
+  };
+}
+
 export const polyaCount: CapabilityDefinition<PolyaCountInput, PolyaCountOutput> = {
   id: 'group_action.polya_count.compute',
   version: '1.0.0',
@@ -93,54 +117,34 @@ export const polyaCount: CapabilityDefinition<PolyaCountInput, PolyaCountOutput>
   assurance_ceiling: 'COMPUTED',
   scope_rule: 'Covers exactly the colourings of the given points under the given group.',
   limits: { max_degree: GROUP_ACTION_LIMITS.maxDegree, max_group_order: GROUP_ACTION_LIMITS.maxGroupOrder, max_colours: GROUP_ACTION_LIMITS.maxColours, max_content_states: GROUP_ACTION_LIMITS.maxContentStates },
-  run(input, context) {
-    // Synchronous work, begun in a microtask so that a refusal arrives as a rejection.
-    return Promise.resolve().then((): CapabilityOutcome<PolyaCountOutput> => {
-      // Validate the whole request before computing: the content against the degree needs the group's degree first.
-      const content = input.content;
-      if (content !== undefined && input.colours !== undefined && input.colours !== content.length)
-        throw groupActionError(`${content.length} multiplicities for ${input.colours} colours`, ['content'], GroupActionRule.CONTENT);
-      if (content !== undefined && content.reduce((p, m) => p * (m + 1), 1) > GROUP_ACTION_LIMITS.maxContentStates)
-        throw groupActionError(`the content table Π(m_i + 1) is above ${GROUP_ACTION_LIMITS.maxContentStates}`, ['content'], GroupActionRule.SIZE);
-      const group = computeGroup(input, context);
-      const n = group.spec.degree;
-      if (content !== undefined && content.reduce((a, b) => a + b, 0) !== n)
-        throw groupActionError(`the multiplicities sum to ${content.reduce((a, b) => a + b, 0)}, not to the degree ${n}`, ['content'], GroupActionRule.CONTENT);
-      const k = BigInt(input.colours ?? content?.length ?? 2);
-      const { order, types } = group.counts;
-      const budget = { deadline: context.deadline, signal: context.signal };
-      let total = 0n;
-      let byContent = 0n;
-      for (const { type, elements } of types.values()) {
-        total += elements * k ** BigInt(type.reduce((sum, c) => sum + c, 0));
-        if (content !== undefined) byContent += elements * contentCount(type, content, budget);
-      }
-      if (total % order !== 0n || byContent % order !== 0n) throw new JacobianError('PROVIDER_FAILED', 'internal check failed: a Burnside sum is not divisible by |G|');
-      return {
-        status: 'COMPLETED',
-        output: {
-          degree: n,
-          order: order.toString(),
-          point_orbits: group.orbits.length,
-          colours: Number(k),
-          colourings: (k ** BigInt(n)).toString(),
-          orbits: (total / order).toString(),
-          content: content === undefined ? null : { multiplicities: content, orbits: (byContent / order).toString() },
-        },
-        scope: { kind: 'EXACT_INPUT', statement: `colourings of ${n} points with ${k} colours up to ${group.spec.description}`, input_uris: [] },
-        completeness: { status: 'COMPLETE', basis: `Burnside's lemma over all ${order} elements, grouped by cycle type` },
-        qualifiers: ['EXACT', 'DETERMINISTIC'],
-        assurance: {
-          level: 'COMPUTED',
-          basis: 'our TypeScript Schreier–Sims and element enumeration, then Σ_g k^c(g) / |G| in big integers; each sum was checked to be divisible by |G|',
-          verification_record_uri: null,
-          checker_id: null,
-        },
-        obligations: [],
-        relationships: [],
-        artifact_uris: [],
-        diagnostics: [],
-      };
-    });
+  async run(input, context) {
+    // The whole request is validated before the kernel starts: the operand, then the content against its degree.
+    const spec = readGroupOperand(input);
+    const content = input.content;
+    if (content !== undefined && input.colours !== undefined && input.colours !== content.length)
+      throw groupActionError(`${content.length} multiplicities for ${input.colours} colours`, ['content'], GroupActionRule.CONTENT);
+    if (content !== undefined && content.reduce((sum, m) => sum + m, 0) !== spec.degree)
+      throw groupActionError(`the multiplicities sum to ${content.reduce((sum, m) => sum + m, 0)}, not to the degree ${spec.degree}`, ['content'], GroupActionRule.CONTENT);
+    if (content !== undefined && content.reduce((p, m) => p * (m + 1), 1) > GROUP_ACTION_LIMITS.maxContentStates)
+      throw groupActionError(`the content table Π(m_i + 1) is above ${GROUP_ACTION_LIMITS.maxContentStates}`, ['content'], GroupActionRule.SIZE);
+    const colours = input.colours ?? content?.length ?? 2;
+    const output = PolyaCountOutput.parse(await runKernel(context, GROUP_ACTION_KERNEL, { operand: input, task: { kind: 'polya', colours, content: content ?? null } }));
+    return {
+      status: 'COMPLETED',
+      output,
+      scope: { kind: 'EXACT_INPUT', statement: `colourings of ${spec.degree} points with ${colours} colours up to ${spec.description}`, input_uris: [] },
+      completeness: { status: 'COMPLETE', basis: `Burnside's lemma over all ${output.order} elements, grouped by cycle type` },
+      qualifiers: ['EXACT', 'DETERMINISTIC'],
+      assurance: {
+        level: 'COMPUTED',
+        basis: 'our TypeScript Schreier–Sims and element enumeration, then Σ_g k^c(g) / |G| in big integers; each sum was checked to be divisible by |G|',
+        verification_record_uri: null,
+        checker_id: null,
+      },
+      obligations: [],
+      relationships: [],
+      artifact_uris: [],
+      diagnostics: [],
+    };
   },
 };
