@@ -755,3 +755,5 @@ export {
   StirlingRequestSchema,
 } from './domains/combinatorics/index.js';
 export type { BinomialRequest, CompositionRequest, CountingNumberRequest, CountingResult, PartitionRequest, StirlingRequest } from './domains/combinatorics/index.js';
+export { GROUP_ACTION_LIMITS, GROUP_ACTION_SOURCES, GroupActionRule, groupActionError, groupOperandShape, readGroupOperand, refineGroupOperand } from './domains/group-action/index.js';
+export type { GroupOperand, PermutationGroupSpec } from './domains/group-action/index.js';

@@ -456,6 +456,15 @@ const EXPECTED: [string, string][] = [
   ['integer partitions into at most k parts', 'combinatorics.partition.count'],
   ['compositions of an integer into k parts', 'combinatorics.composition.count'],
   ['ordered partitions with parts 1 and 2', 'combinatorics.composition.count'],
+  ['cycle index of a permutation group', 'group_action.cycle_index.compute'],
+  ['order of a permutation group from generators by Schreier-Sims', 'group_action.cycle_index.compute'],
+  ['cycle types of the elements of a permutation group', 'group_action.cycle_index.compute'],
+  ['number of necklaces with k colours', 'group_action.polya_count.compute'],
+  ['count bracelets up to rotation and reflection', 'group_action.polya_count.compute'],
+  ['colourings of the faces of a cube up to rotation', 'group_action.polya_count.compute'],
+  ['Polya enumeration of colorings up to symmetry', 'group_action.polya_count.compute'],
+  ['Burnside lemma count orbits', 'group_action.polya_count.compute'],
+  ['vertex colourings of a graph up to automorphism', 'group_action.polya_count.compute'],
 ];
 
 /** Queries about mathematics nothing installed does: no STRONG match may come back. */

@@ -7,6 +7,7 @@ import {
   GRAPH_OPERAND_SOURCE,
   GRAPH_WITNESS_SOURCE,
   COUNTING_SOURCES,
+  GROUP_ACTION_SOURCES,
   LP_SOURCES,
   LP_TEXT_SOURCES,
   MODULAR_SOURCES,
@@ -44,6 +45,8 @@ import { canonicalForm } from './graph/canonical-form.js';
 import { constructExplicit } from './graph/construct-explicit.js';
 import { ENUMERATE_TS_FEATURES, ENUMERATE_TS_PROVIDER, enumerateNonisomorphic, enumerationBackend } from './graph/enumerate.js';
 import { gengProvider } from './graph/enumerate-geng.js';
+import { cycleIndexCompute } from './group-action/cycle-index.js';
+import { polyaCount } from './group-action/polya-count.js';
 import { GRAPH_INVARIANTS } from './graph/invariants.js';
 import { MAXIMUM_INDUCED_TREE_ID, maximumInducedTree } from './graph/maximum-induced-tree.js';
 import { linearAlgebraTsProvider, MATRIX_CAPABILITY_FACTORIES, PARI_MATRIX_CAPABILITY_FACTORIES } from './matrix/provider.js';
@@ -249,6 +252,12 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
   const linearAlgebra = firstHealthyOf([pari, linearAlgebraTs], skipped);
   // HiGHS's float phase before our exact simplex where the package loads and passes its check; our exact simplex alone otherwise.
   const lp = firstHealthyOf([once(highsProvider()), once(lpTsProvider())], skipped);
+  const groupActionTs = typescriptProvider(
+    'jacobian-group-action-ts',
+    ['./group-action/permutation-group.ts', './group-action/group.ts', './group-action/cycle-index.ts', './group-action/polya-count.ts', './group-action/group-action.kernel.ts'],
+    ['schreier-sims', 'cycle-index', 'polya-enumeration', 'max-group-order-1000000'],
+    [...GROUP_ACTION_SOURCES],
+  );
   const cbc = once(milpSolverProvider('cbc', health));
   const modularTs = typescriptProvider('jacobian-modular-ts', MODULAR_TS_FILES, ['modular-inverse', 'crt-non-coprime', 'multiplicative-order', 'primitive-root', 'pohlig-hellman-bsgs-rho', 'tonelli-shanks-cipolla-hensel', 'kronecker-symbol'], [...MODULAR_SOURCES]);
   const countingTs = typescriptProvider(COUNTING_TS_PROVIDER, COUNTING_TS_FILES, ['exact-counting', 'big-integer'], [...COUNTING_SOURCES]);
@@ -264,6 +273,9 @@ export function runnerRegistrations(executor?: IsolatedExecutor, options: Runner
     capabilityRegistration(graphTs, () => transformFormat),
     capabilityRegistration(symmetry, (runtime) => canonicalForm(symmetryBackend(runtime, nauty))),
     capabilityRegistration(symmetry, (runtime) => automorphismGroup(symmetryBackend(runtime, nauty))),
+    // Symmetry counting on our own Schreier–Sims and element enumeration.
+    capabilityRegistration(groupActionTs, () => cycleIndexCompute),
+    capabilityRegistration(groupActionTs, () => polyaCount),
     capabilityRegistration(typescriptProvider('jacobian-artifact-ts', ['./artifact/put.ts'], ['artifact-materialization']), () => artifactPut),
     capabilityRegistration(z3, (runtime) => maximumInducedTree(runtime), { ids: [MAXIMUM_INDUCED_TREE_ID] }),
     capabilityRegistration(

@@ -143,6 +143,8 @@ const RUNNER_CAPABILITIES = [
   'combinatorics.number.compute',
   'combinatorics.partition.count',
   'combinatorics.composition.count',
+  'group_action.cycle_index.compute',
+  'group_action.polya_count.compute',
 ];
 const CHECKER_CAPABILITIES = [
   VERIFY,
