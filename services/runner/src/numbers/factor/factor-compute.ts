@@ -38,7 +38,6 @@ export const FACTOR_TS_FILES: string[] = [
   './numbers/factor/factor.ts',
   './numbers/factor/ecm.ts',
   './numbers/factor/mpqs.ts',
-  './numbers/factor/budget.ts',
   './numbers/primality/certify.ts',
   './numbers/primality/replay.ts',
   './numbers/primality/pari-ecpp.ts',
