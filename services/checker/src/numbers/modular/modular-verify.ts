@@ -21,11 +21,8 @@
  * checker of this service; without one the claim is REJECTED with UNPROVEN_PRIME, never accepted
  * on a probable prime.
  */
-import { isPrimeProven, ModularClaimSchema, powMod as rawPowMod, type ModularClaim, type ModularFactor } from '@jacobian/shared';
+import { bigGcd as gcd, isPrimeProven, ModularClaimSchema, powMod, type ModularClaim, type ModularFactor } from '@jacobian/shared';
 import { checkPrimalityClaim } from '../primality/primality-verify.js';
-
-/** b^e reduced into [0, m): the shared powMod leaves b^0 = 1 unreduced when m = 1. */
-const powMod = (b: bigint, e: bigint, m: bigint): bigint => (m === 1n ? 0n : rawPowMod(b, e, m));
 
 export const ModularRejectionReason = {
   WRONG_VALUE: 'WRONG_VALUE',
@@ -59,12 +56,6 @@ function reject(reason: ModularRejectionReason, message: string, path: (string |
 }
 
 const md = (a: bigint, m: bigint): bigint => ((a % m) + m) % m;
-function gcd(a: bigint, b: bigint): bigint {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
 const one = (m: bigint): bigint => md(1n, m);
 const short = (x: bigint | string): string => {
   const t = x.toString();

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import {
+  bigGcd as gcd,
   changeModel,
   countPointsModP,
   curveInvariants,
@@ -274,13 +275,6 @@ export function ellipticInvariants(runtime: ProviderRuntime, options: PariBacken
       });
     },
   };
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
 }
 
 // ——— torsion ———
